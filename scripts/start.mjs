@@ -1,0 +1,35 @@
+// `npm start`: build the web app when it is missing or older than its sources, then run the API,
+// which applies migrations, seeds an empty database and serves both on one port.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { register } from 'tsx/esm/api';
+
+const root = path.resolve(import.meta.dirname, '..');
+// WEB_DIST lets parallel test servers each build into their own folder.
+const distDir = process.env.WEB_DIST ? path.resolve(process.env.WEB_DIST) : path.join(root, 'apps/web/dist');
+const dist = path.join(distDir, 'index.html');
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+const sources = [path.join(root, 'apps/web/src'), path.join(root, 'apps/web/index.html'), path.join(root, 'packages/domain/src')];
+const sourcesChanged = () => {
+  const built = fs.statSync(dist).mtimeMs;
+  return sources.some((s) => (fs.statSync(s).isDirectory() ? newestMtime(s) : fs.statSync(s).mtimeMs) > built);
+};
+
+if (!fs.existsSync(dist) || sourcesChanged()) {
+  console.log('Construyendo la aplicación web…');
+  execFileSync('npx', ['vite', 'build', '--outDir', distDir, '--emptyOutDir'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
+}
+
+register();
+await import('../apps/api/src/main.ts');
