@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+
+export const usernameField = z
+  .string()
+  .trim()
+  .min(3, 'Mínimo 3 caracteres')
+  .max(32, 'Máximo 32 caracteres')
+  .regex(USERNAME_PATTERN, 'Sólo letras, números, . _ -');
+
+export const passwordField = z.string().min(6, 'Mínimo 6 caracteres').max(128, 'Máximo 128 caracteres');
+
+export const loginSchema = z.object({
+  username: usernameField,
+  password: passwordField,
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+/** The form: confirm must match, current only when the user is not flagged must-change. */
+export function changePasswordFormSchema(requireCurrent: boolean) {
+  return z
+    .object({
+      currentPassword: requireCurrent ? passwordField : z.string().optional(),
+      newPassword: passwordField,
+      confirmPassword: passwordField,
+    })
+    .refine((v) => v.newPassword === v.confirmPassword, {
+      message: 'Las contraseñas no coinciden',
+      path: ['confirmPassword'],
+    });
+}
+export type ChangePasswordForm = z.infer<ReturnType<typeof changePasswordFormSchema>>;
+
+/** What travels to POST /auth/change-password. */
+export const changePasswordSchema = z.object({
+  currentPassword: passwordField.optional(),
+  newPassword: passwordField,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+export const AUTH_MESSAGES = {
+  badCredentials: 'Usuario o contraseña incorrectos.',
+  throttled: 'Demasiados intentos fallidos. Intenta nuevamente en 15 minutos.',
+  currentRequired: 'Ingresa tu contraseña actual.',
+  currentWrong: 'La contraseña actual no es correcta.',
+  samePassword: 'La nueva contraseña debe ser distinta de la actual.',
+  sessionExpired: 'Tu sesión expiró. Ingresa nuevamente.',
+  mustChange: 'Debes cambiar tu contraseña antes de continuar.',
+  forbidden: 'No tienes permiso para esta sección.',
+  changeFailed: 'No se pudo cambiar la contraseña',
+} as const;
+
+/**
+ * Login throttling inside a 15-minute window: 10 failures lock a username; a client address gets
+ * more room because a whole branch's counter PCs may share one public address.
+ */
+export const LOGIN_THROTTLE = { maxFailuresPerUser: 10, maxFailuresPerAddress: 30, windowMinutes: 15 } as const;

@@ -1,0 +1,286 @@
+import { z } from 'zod';
+
+/** Spec section 4: set freely in the form, no enforced transitions. */
+export const TRANSPORT_STATUSES = ['disponible', 'en_ruta', 'mantenimiento'] as const;
+export type TransportStatus = (typeof TRANSPORT_STATUSES)[number];
+
+export const TRANSPORT_STATUS_LABELS: Record<TransportStatus, string> = {
+  disponible: 'Disponible',
+  en_ruta: 'En ruta',
+  mantenimiento: 'Mantenimiento',
+};
+
+/** Spec section 4 pill tones; the web maps each tone to a Mantine colour. */
+export type TransportStatusTone = 'success' | 'primary' | 'warning';
+export const TRANSPORT_STATUS_TONES: Record<TransportStatus, TransportStatusTone> = {
+  disponible: 'success',
+  en_ruta: 'primary',
+  mantenimiento: 'warning',
+};
+
+export function isTransportStatus(value: unknown): value is TransportStatus {
+  return typeof value === 'string' && (TRANSPORT_STATUSES as readonly string[]).includes(value);
+}
+
+export const FLEET_MESSAGES = {
+  plateRequired: 'La placa es obligatoria',
+  plateInvalid: 'Placa inválida: 6 a 8 letras o números, con guion opcional (ABC-123).',
+  duplicatePlate: 'Ya existe un transporte con esta placa.',
+  sameBranches: 'El origen y destino no pueden ser la misma sucursal.',
+  sameDrivers: 'El conductor 2 debe ser distinto del conductor 1.',
+  numberInvalid: 'Ingresa un número mayor o igual a 0',
+  statusInvalid: 'Estado inválido',
+  branchInvalid: 'Sucursal inválida',
+  branchNotFound: 'La sucursal seleccionada no existe.',
+  driverInvalid: 'Conductor inválido',
+  driverNotFound: 'El conductor seleccionado no existe.',
+  fullNameRequired: 'Nombre completo es obligatorio',
+  dniRequired: 'DNI es obligatorio',
+  dniLength: 'El DNI debe tener 8 dígitos.',
+  licenseRequired: 'Licencia es obligatoria',
+  licenseInvalid: 'Licencia inválida: solo letras, números y guion.',
+  duplicateDni: 'Ya existe un conductor con este DNI.',
+  transportNotFound: 'Transporte no encontrado.',
+  driverMissing: 'Conductor no encontrado.',
+  assignmentNotFound: 'El paquete no está cargado en este transporte.',
+  driverInUse: 'No se puede eliminar el conductor: está asignado a un transporte.',
+  transportHasLoad: 'No se puede eliminar el transporte: tiene paquetes cargados. Quítalos primero en Asignaciones.',
+  noShipments: 'Selecciona al menos un envío.',
+  tooManyShipments: 'Máximo 200 envíos por carga.',
+  shipmentNotFound: 'Uno de los envíos seleccionados no existe.',
+  alreadyLoadedRace: 'El envío ya fue cargado en otro transporte. Actualiza y vuelve a intentar.',
+  capacityExceeded: 'El peso cargado supera la capacidad del transporte.',
+  cancelLoaded: (plate: string) => `No se puede anular un envío cargado en un transporte (${plate}). Descárgalo primero en Transportistas.`,
+  // Spec section 8 (operations): the /shipments modal and /shipments/{id}.
+  transportsLoadFailed: 'No se pudo cargar transportes.',
+  selectTransport: 'Selecciona un transporte.',
+  assignmentLoadFailed: 'No se pudo obtener el transporte asignado.',
+  // Spec section 8 (billing-payments-fleet): empty loaded list.
+  noLoad: 'Sin paquetes asignados.',
+  noTransport: 'Sin transporte asignado',
+} as const;
+
+export const driverInUse = (plates: readonly string[]) =>
+  `No se puede eliminar el conductor: está asignado ${plates.length === 1 ? 'al transporte' : 'a los transportes'} ${plates.join(', ')}.`;
+export const onlyCreatedLoadable = (code: string, status: string) =>
+  `Solo se pueden cargar envíos en estado Creado: ${code} está ${status}.`;
+export const alreadyLoadedOn = (code: string, plate: string) =>
+  `El envío ${code} ya está cargado en ${plate}. Quítalo de ese transporte antes de cargarlo en otro.`;
+/** History entries written on the shipment when it is loaded or unloaded. */
+export const loadedEventName = (plate: string) => `Cargado en ${plate}`;
+export const unloadedEventName = (plate: string) => `Descargado de ${plate}`;
+
+/**
+ * 'abc123', ' abc-123 ' → 'ABC-123'. Spaces go, letters go uppercase, and the common 3+3 plate
+ * gets its hyphen, so the same vehicle cannot be registered twice under two spellings.
+ */
+export function normalizePlate(raw: string): string {
+  const compact = raw.trim().toUpperCase().replace(/\s+/g, '');
+  return /^[A-Z0-9]{6}$/.test(compact) ? `${compact.slice(0, 3)}-${compact.slice(3)}` : compact;
+}
+
+/** 6–8 letters or digits with at most one inner hyphen (spec section 5: plate of 6–8 alphanumerics). */
+export function isValidPlate(normalized: string): boolean {
+  return /^[A-Z0-9]+(-[A-Z0-9]+)?$/.test(normalized) && normalized.replace('-', '').length >= 6 && normalized.replace('-', '').length <= 8;
+}
+
+/** The route text shown in the list: 'Origen – Destino' (en dash), or null without both branches. */
+export function routeText(origin: string | null | undefined, destination: string | null | undefined): string | null {
+  return origin && destination ? `${origin} – ${destination}` : null;
+}
+
+const emptyToNull = (v: unknown) => (v === '' || v === undefined || v === null ? null : v);
+
+/** Blank → null, so an emptied optional field clears the stored value (spec: null if empty). */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Máximo ${max} caracteres`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+const plateField = z
+  .string({ error: FLEET_MESSAGES.plateRequired })
+  .trim()
+  .min(1, { message: FLEET_MESSAGES.plateRequired, abort: true })
+  .transform(normalizePlate)
+  .refine(isValidPlate, FLEET_MESSAGES.plateInvalid);
+
+const optionalPlate = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  z.string().transform(normalizePlate).refine(isValidPlate, FLEET_MESSAGES.plateInvalid).nullish().transform((v) => v ?? null),
+);
+
+/** A number ≥ 0 with at most 2 decimals, or null when blank; numeric strings from inputs are accepted. */
+const optionalKg = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v.trim())) : emptyToNull(v)),
+  z
+    .number({ error: FLEET_MESSAGES.numberInvalid })
+    .finite(FLEET_MESSAGES.numberInvalid)
+    .min(0, FLEET_MESSAGES.numberInvalid)
+    .max(99_999_999, 'Máximo 99 999 999 kg')
+    .nullable()
+    .transform((v) => (v === null ? null : Math.round(v * 100) / 100)),
+);
+
+const optionalId = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v)) : emptyToNull(v)),
+    z.number({ error: message }).int(message).positive(message).nullable(),
+  );
+
+export const transportSchema = z
+  .object({
+    plate_primary: plateField,
+    plate_secondary: optionalPlate,
+    make: optionalText(60),
+    model: optionalText(60),
+    capacity_kg: optionalKg,
+    net_weight_kg: optionalKg,
+    status: z.enum(TRANSPORT_STATUSES, { error: FLEET_MESSAGES.statusInvalid }).default('disponible'),
+    origin_branch_id: optionalId(FLEET_MESSAGES.branchInvalid),
+    destination_branch_id: optionalId(FLEET_MESSAGES.branchInvalid),
+    /** Derived from the branches when both are set (the server recomputes it); free text otherwise. */
+    route: optionalText(160),
+    driver_id_1: optionalId(FLEET_MESSAGES.driverInvalid),
+    driver_id_2: optionalId(FLEET_MESSAGES.driverInvalid),
+  })
+  .superRefine((t, ctx) => {
+    if (t.origin_branch_id !== null && t.origin_branch_id === t.destination_branch_id) {
+      ctx.addIssue({ code: 'custom', path: ['destination_branch_id'], message: FLEET_MESSAGES.sameBranches });
+    }
+    if (t.driver_id_1 !== null && t.driver_id_1 === t.driver_id_2) {
+      ctx.addIssue({ code: 'custom', path: ['driver_id_2'], message: FLEET_MESSAGES.sameDrivers });
+    }
+  });
+export type TransportInput = z.input<typeof transportSchema>;
+export type TransportData = z.output<typeof transportSchema>;
+
+export const driverSchema = z.object({
+  full_name: z
+    .string({ error: FLEET_MESSAGES.fullNameRequired })
+    .trim()
+    .min(1, FLEET_MESSAGES.fullNameRequired)
+    .max(120, 'Máximo 120 caracteres'),
+  dni: z
+    .string({ error: FLEET_MESSAGES.dniRequired })
+    .trim()
+    .min(1, { message: FLEET_MESSAGES.dniRequired, abort: true })
+    .regex(/^\d{8}$/, FLEET_MESSAGES.dniLength),
+  license_number: z
+    .string({ error: FLEET_MESSAGES.licenseRequired })
+    .trim()
+    .min(1, { message: FLEET_MESSAGES.licenseRequired, abort: true })
+    .max(20, 'Máximo 20 caracteres')
+    .transform((v) => v.toUpperCase())
+    .refine((v) => /^[A-Z0-9-]+$/.test(v), FLEET_MESSAGES.licenseInvalid),
+  phone: optionalText(30),
+  note: optionalText(300),
+});
+export type DriverInput = z.input<typeof driverSchema>;
+export type DriverData = z.output<typeof driverSchema>;
+
+export const loadShipmentsSchema = z.object({
+  shipmentIds: z
+    .array(z.number({ error: 'Identificador inválido' }).int('Identificador inválido').positive('Identificador inválido'), {
+      error: FLEET_MESSAGES.noShipments,
+    })
+    .min(1, FLEET_MESSAGES.noShipments)
+    .max(200, FLEET_MESSAGES.tooManyShipments),
+});
+
+export const transportListQuerySchema = z.object({
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(TRANSPORT_STATUSES, { error: FLEET_MESSAGES.statusInvalid }).optional()),
+  route: z.string().trim().max(100, 'Máximo 100 caracteres').optional(),
+  page: z.coerce.number().int().min(1, 'Página inválida').default(1),
+  limit: z.coerce.number().int().min(1, 'Límite inválido').max(200, 'Máximo 200 por página').default(10),
+});
+export type TransportListQuery = z.output<typeof transportListQuerySchema>;
+
+export const TRANSPORT_PAGE_SIZES = [10, 25, 50] as const;
+
+export interface DriverRef {
+  id: number;
+  full_name: string;
+}
+
+export interface Driver {
+  id: number;
+  full_name: string;
+  dni: string;
+  license_number: string;
+  phone: string | null;
+  note: string | null;
+}
+
+export interface Transport {
+  id: number;
+  plate_primary: string;
+  plate_secondary: string | null;
+  make: string | null;
+  model: string | null;
+  capacity_kg: number | null;
+  net_weight_kg: number | null;
+  status: TransportStatus;
+  route: string | null;
+  origin_branch_id: number | null;
+  destination_branch_id: number | null;
+  driver_id_1: number | null;
+  driver_id_2: number | null;
+  driver1: DriverRef | null;
+  driver2: DriverRef | null;
+  /** Packages loaded now and their total weight. */
+  loaded_count: number;
+  loaded_weight_kg: number;
+}
+
+export interface LoadedShipment {
+  /** The assignment id (what DELETE /transports/{id}/assignments/{assignmentId} takes). */
+  id: number;
+  shipmentId: number;
+  code: string;
+  status: string;
+  createdAt: string;
+  loaded_at: string;
+  senderName: string;
+  recipientName: string;
+  recipientDoc: string;
+  weightKg: number;
+}
+
+export interface TransportLoad {
+  items: LoadedShipment[];
+  totalWeightKg: number;
+  capacityKg: number | null;
+}
+
+/** What /shipments/{id} shows: the transport a shipment is loaded on. */
+export interface ShipmentAssignment {
+  id: number;
+  assignmentId: number;
+  plate_primary: string;
+  plate_secondary: string | null;
+  status: TransportStatus;
+  route: string | null;
+  driver1: DriverRef | null;
+  driver2: DriverRef | null;
+  loaded_at: string;
+}
+
+export interface LoadableShipment {
+  id: number;
+  code: string;
+  createdAt: string;
+  senderName: string;
+  recipientName: string;
+  recipientDoc: string;
+  weightKg: number;
+  originName: string;
+  destinationName: string;
+}
+
+/** Non-blocking warning: true when the load weighs more than the capacity (unknown capacity never warns). */
+export function exceedsCapacity(loadedKg: number, capacityKg: number | null | undefined): boolean {
+  return capacityKg !== null && capacityKg !== undefined && loadedKg > capacityKg;
+}

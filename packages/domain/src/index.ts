@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+// Every default zod message (wrong type, missing field) reads in Spanish, on both sides.
+z.config(z.locales.es());
+
+export * from './roles.ts';
+export * from './auth.ts';
+export * from './users.ts';
+export * from './branches.ts';
+export * from './dates.ts';
+export * from './pagination.ts';
+export * from './money.ts';
+export * from './pricing.ts';
+export * from './customers.ts';
+export * from './shipments.ts';
+export * from './deliveries.ts';
+export * from './fleet.ts';

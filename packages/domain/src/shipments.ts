@@ -1,0 +1,338 @@
+import { z } from 'zod';
+import { isIsoDay } from './dates.ts';
+import { centsToNumber, sumCents, toCents, type Cents } from './money.ts';
+import { billableWeightKg, dominantProductType, productTypeSchema, type ProductType } from './pricing.ts';
+
+export const SHIPMENT_STATUSES = ['Creado', 'En tránsito', 'Entregado', 'Anulado'] as const;
+export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+
+export function isShipmentStatus(value: unknown): value is ShipmentStatus {
+  return typeof value === 'string' && (SHIPMENT_STATUSES as readonly string[]).includes(value);
+}
+
+/** Still moving: the list's `active=true` filter and the "open" shipments of the counters. */
+export const ACTIVE_STATUSES: readonly ShipmentStatus[] = ['Creado', 'En tránsito'];
+export const FINAL_STATUSES: readonly ShipmentStatus[] = ['Entregado', 'Anulado'];
+
+/** `TMT-` + the sequence value, at least 6 digits (never truncated past 999999). */
+export function formatShipmentCode(n: number): string {
+  return `TMT-${String(n).padStart(6, '0')}`;
+}
+
+/** 'tmt-123', 'TMT000123' or '123' → 'TMT-000123'; anything else → null. */
+export function normalizeShipmentCode(raw: string): string | null {
+  const m = /^\s*(?:tmt-?)?(\d{1,10})\s*$/i.exec(raw);
+  return m ? formatShipmentCode(Number(m[1])) : null;
+}
+
+export const SHIPMENT_MESSAGES = {
+  notFound: 'Envío no encontrado.',
+  forbidden: 'No tienes permiso para gestionar este envío.',
+  notVisible: 'No tienes acceso a este envío.',
+  originNotOwn: 'Solo puedes registrar envíos con origen en tu agencia.',
+  createFailed: 'No se pudo crear el envío.',
+  alreadyCancelled: 'El envío ya está anulado.',
+  cannotCancelDelivered: 'No se puede anular un envío entregado.',
+  cannotCancelInTransit: 'No se puede anular un envío en tránsito.',
+  selectStatus: 'Selecciona un estado.',
+  sameStatusNeedsNote: 'El estado es el mismo. Agrega una nota o elige otro estado.',
+  deliveredOnlyByDelivery: 'El estado Entregado solo se registra al confirmar la entrega.',
+  eventRequired: 'Ingresa una descripción del evento.',
+  onlyManualEventsDeletable: 'Solo se pueden eliminar los eventos agregados manualmente.',
+  eventNotFound: 'Evento no encontrado.',
+  editOnlyCreated: 'Solo se puede editar un envío en estado Creado.',
+  statusUpdated: 'Estado actualizado.',
+  eventAdded: 'Evento agregado.',
+  eventDeleted: 'Evento eliminado.',
+  cancelled: 'Envío anulado.',
+  originNotFound: 'La sucursal de origen no existe.',
+  destinationNotFound: 'La sucursal de destino no existe.',
+  senderNotFound: 'El remitente seleccionado no existe.',
+  invalidRange: 'Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".',
+  invalidDate: 'Fecha inválida (AAAA-MM-DD).',
+  rangeTooLong: 'El rango de fechas no puede superar 2 años.',
+} as const;
+
+export const cannotCancelInStatus = (status: string) => `No se puede anular un envío en estado '${status}'`;
+export const cannotLeaveStatus = (from: string, to: string) => `No se puede pasar de '${from}' a '${to}'.`;
+
+/**
+ * DESIGN.md section 5. Forward only: Creado → En tránsito → Entregado; Anulado from Creado only.
+ * Entregado and Anulado are final. The Entregado edge exists only for the delivery use case.
+ */
+export const SHIPMENT_TRANSITIONS: Readonly<Record<ShipmentStatus, readonly ShipmentStatus[]>> = {
+  // Entregado is reached only through delivery (checkStatusChange gates it), from Creado too.
+  Creado: ['En tránsito', 'Entregado', 'Anulado'],
+  'En tránsito': ['Entregado'],
+  Entregado: [],
+  Anulado: [],
+};
+
+export type TransitionVia = 'manual' | 'delivery';
+
+/** The cancel refusal for a status, or null when cancelling is allowed (only from Creado). */
+export function cancelRefusal(status: string): string | null {
+  switch (status) {
+    case 'Creado':
+      return null;
+    case 'Anulado':
+      return SHIPMENT_MESSAGES.alreadyCancelled;
+    case 'Entregado':
+      return SHIPMENT_MESSAGES.cannotCancelDelivered;
+    case 'En tránsito':
+      return SHIPMENT_MESSAGES.cannotCancelInTransit;
+    default:
+      return cannotCancelInStatus(status);
+  }
+}
+
+export type StatusChangeCheck =
+  | { ok: true; sameStatus: boolean }
+  /** `kind: 'input'` is a form error (400); `'rule'` a business refusal (422). */
+  | { ok: false; kind: 'input' | 'rule'; message: string };
+
+/**
+ * A status change requested from the detail screen. The same status again is allowed with a note
+ * (it becomes a history event, even on a final shipment: it changes nothing but the history).
+ */
+export function checkStatusChange(
+  from: ShipmentStatus,
+  to: string | null | undefined,
+  note: string | null | undefined,
+  via: TransitionVia = 'manual',
+): StatusChangeCheck {
+  if (!to || !isShipmentStatus(to)) return { ok: false, kind: 'input', message: SHIPMENT_MESSAGES.selectStatus };
+  if (to === from) {
+    return note?.trim()
+      ? { ok: true, sameStatus: true }
+      : { ok: false, kind: 'input', message: SHIPMENT_MESSAGES.sameStatusNeedsNote };
+  }
+  if (to === 'Anulado') {
+    const refusal = cancelRefusal(from);
+    return refusal ? { ok: false, kind: 'rule', message: refusal } : { ok: true, sameStatus: false };
+  }
+  if (to === 'Entregado' && via !== 'delivery') {
+    return { ok: false, kind: 'rule', message: SHIPMENT_MESSAGES.deliveredOnlyByDelivery };
+  }
+  if (!SHIPMENT_TRANSITIONS[from].includes(to)) return { ok: false, kind: 'rule', message: cannotLeaveStatus(from, to) };
+  return { ok: true, sameStatus: false };
+}
+
+export type StatusTone = 'delivered' | 'atAgency' | 'inTransit' | 'returned' | 'cancelled' | 'created';
+
+/**
+ * Spec section 4: the chip colour comes from the status text (statuses of other flows like
+ * 'En agencia' or 'Devuelto' colour right too). 'Anulado' joins the cancel family: shown in the
+ * created style it would read as a live shipment.
+ */
+export function statusTone(status: string | null | undefined): StatusTone {
+  const text = (status ?? '').toLowerCase();
+  if (text.includes('entregado')) return 'delivered';
+  if (text.includes('agencia')) return 'atAgency';
+  if (text.includes('tránsito') || text.includes('transito')) return 'inTransit';
+  if (text.includes('devuelto')) return 'returned';
+  if (text.includes('cancel') || text.includes('anulado')) return 'cancelled';
+  return 'created';
+}
+
+const LINE_WEIGHT_MAX_KG = 100_000;
+
+/** A weight line as the form sends it; 0.01 kg steps, rounded to 2 decimals. */
+export const shipmentLineInputSchema = z.object({
+  productType: productTypeSchema,
+  weightKg: z.coerce
+    .number({ error: 'Peso inválido' })
+    .refine(Number.isFinite, 'Peso inválido')
+    .min(0, 'Peso inválido')
+    .max(LINE_WEIGHT_MAX_KG, 'Peso demasiado alto')
+    .transform((w) => Math.round(w * 100) / 100),
+});
+export type ShipmentLineInput = z.output<typeof shipmentLineInputSchema>;
+
+export const SECRET_CODE_PATTERN = /^[A-Za-z0-9._-]+$/;
+
+export const secretCodeSchema = z
+  .string({ error: 'Mínimo 4 caracteres' })
+  .trim()
+  .min(4, 'Mínimo 4 caracteres')
+  .max(12, 'Máximo 12 caracteres')
+  .regex(SECRET_CODE_PATTERN, 'Solo letras, números y - _ .');
+
+export const shipmentDescriptionSchema = z
+  .string()
+  .trim()
+  .max(500, 'Máximo 500 caracteres')
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+const requiredText = (message: string, max = 80) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
+
+const branchIdField = (message: string) =>
+  z.coerce.number({ error: message }).int(message).positive(message);
+
+/**
+ * The form's lines, or for callers of the spec's payload `multiLineDetail`, or a single
+ * `productType` + `weightKg`. Client prices in any of them are dropped: the API requotes.
+ */
+function linesFromPayload(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const v = value as Record<string, unknown>;
+  if (v.lines !== undefined) return value;
+  if (Array.isArray(v.multiLineDetail)) return { ...v, lines: v.multiLineDetail };
+  if (v.weightKg !== undefined && v.productType !== undefined) {
+    return { ...v, lines: [{ productType: v.productType, weightKg: v.weightKg }] };
+  }
+  return value;
+}
+
+const shipmentFields = {
+  senderName: requiredText('Remitente requerido', 120),
+  senderCustomerId: z.coerce.number().int().positive('Remitente inválido').nullish().transform((v) => v ?? null),
+  recipientDoc: z
+    .string({ error: 'DNI/RUC inválido' })
+    .trim()
+    .regex(/^\d*$/, 'DNI/RUC inválido')
+    .min(6, 'DNI/RUC inválido')
+    .max(15, 'DNI/RUC demasiado largo'),
+  recipientFirstName: requiredText('Nombres requeridos'),
+  recipientLastName: requiredText('Apellidos requeridos'),
+  originBranchId: branchIdField('Seleccione origen'),
+  destinationBranchId: branchIdField('Seleccione destino'),
+  description: shipmentDescriptionSchema,
+  lines: z
+    .array(shipmentLineInputSchema, { error: 'Agrega al menos una línea con peso mayor a 0.' })
+    .max(50, 'Máximo 50 líneas')
+    // Empty lines stay in the form (one is always kept) but carry nothing to price.
+    .transform((lines) => lines.filter((l) => l.weightKg > 0))
+    .refine((lines) => lines.length > 0, 'Agrega al menos una línea con peso mayor a 0.'),
+};
+
+const differentBranches = {
+  check: (v: { originBranchId: number; destinationBranchId: number }) => v.originBranchId !== v.destinationBranchId,
+  params: { message: 'El origen y destino no pueden ser la misma sucursal.', path: ['destinationBranchId'] },
+};
+
+/** POST /shipments and the new-shipment form. */
+export const newShipmentSchema = z.preprocess(
+  linesFromPayload,
+  z.object({ ...shipmentFields, secretCode: secretCodeSchema }).refine(differentBranches.check, differentBranches.params),
+);
+export type NewShipmentInput = z.input<typeof newShipmentSchema>;
+export type NewShipment = z.output<typeof newShipmentSchema>;
+
+/** PUT /shipments/{id}: the same form; the secret code is changed only when sent. */
+export const shipmentUpdateSchema = z.preprocess(
+  linesFromPayload,
+  z
+    .object({
+      ...shipmentFields,
+      secretCode: z.preprocess((v) => (v === '' || v === null ? undefined : v), secretCodeSchema.optional()),
+    })
+    .refine(differentBranches.check, differentBranches.params),
+);
+export type ShipmentUpdate = z.output<typeof shipmentUpdateSchema>;
+
+export const statusChangeSchema = z.object({
+  status: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(SHIPMENT_STATUSES, { error: SHIPMENT_MESSAGES.selectStatus })),
+  note: z
+    .string()
+    .trim()
+    .max(500, 'Máximo 500 caracteres')
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+
+export const checkpointSchema = z.object({
+  name: z.string({ error: SHIPMENT_MESSAGES.eventRequired }).trim().min(1, SHIPMENT_MESSAGES.eventRequired).max(200, 'Máximo 200 caracteres'),
+});
+
+export const secretCodeChangeSchema = z.object({ secretCode: secretCodeSchema });
+export const descriptionChangeSchema = z.object({ description: shipmentDescriptionSchema });
+
+/** A priced line as stored in multiLineDetail and returned by the API. */
+export interface ShipmentLine {
+  productType: ProductType;
+  weightKg: number;
+  billableWeightKg: number;
+  factorPerKg: number;
+  price: number;
+  currency: string;
+  tier: { from_kg: number; to_kg: number; factor_per_kg: number };
+  usingReverse: boolean;
+}
+
+export interface LineTotals {
+  weightKg: number;
+  billableWeightKg: number;
+  priceCents: Cents;
+  price: number;
+  productType: ProductType;
+}
+
+/**
+ * Totals of the weight lines: weights summed in hundredths of a kg and prices in céntimos, so a
+ * total never drifts (0.1 + 0.2 kg is 0.3 kg). Each line is billed on its own billable weight.
+ */
+export function totalLines(lines: readonly { productType: ProductType; weightKg: number; price?: number | null }[]): LineTotals {
+  const hundredths = lines.reduce((acc, l) => acc + Math.round(l.weightKg * 100), 0);
+  const priceCents = sumCents(lines.map((l) => (l.price == null ? 0 : toCents(l.price))));
+  return {
+    weightKg: hundredths / 100,
+    billableWeightKg: lines.reduce((acc, l) => acc + billableWeightKg(l.weightKg), 0),
+    priceCents,
+    price: centsToNumber(priceCents),
+    productType: dominantProductType(lines.map((l) => l.productType)),
+  };
+}
+
+const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const optionalBranchFilter = z.preprocess(emptyToUndefined, z.coerce.number().int().positive('Sucursal inválida').optional());
+const optionalDay = z.preprocess(
+  emptyToUndefined,
+  z.string().refine(isIsoDay, SHIPMENT_MESSAGES.invalidDate).optional(),
+);
+
+const filterFields = {
+  q: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() || undefined : emptyToUndefined(v)),
+    z.string().max(100, 'Máximo 100 caracteres').optional(),
+  ),
+  status: z.preprocess(emptyToUndefined, z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),
+  /** true: still moving (Creado, En tránsito); false: closed (Entregado, Anulado). */
+  active: z.preprocess(
+    (v) => (v === 'true' || v === '1' || v === true ? true : v === 'false' || v === '0' || v === false ? false : emptyToUndefined(v)),
+    z.boolean({ error: 'Valor inválido' }).optional(),
+  ),
+  dateFrom: optionalDay,
+  dateTo: optionalDay,
+  originBranchId: optionalBranchFilter,
+  destinationBranchId: optionalBranchFilter,
+};
+
+const validRange = {
+  check: (v: { dateFrom?: string | undefined; dateTo?: string | undefined }) => !v.dateFrom || !v.dateTo || v.dateFrom <= v.dateTo,
+  params: { message: SHIPMENT_MESSAGES.invalidRange, path: ['dateTo'] },
+};
+
+export const SHIPMENT_PAGE_SIZES = [5, 10, 25, 50] as const;
+export const DASHBOARD_PAGE_SIZES = [8, 15, 25] as const;
+
+/** GET /shipments and the list screen's address query. Any page size 1..100 (the Panel uses 8/15/25). */
+export const shipmentListQuerySchema = z
+  .object({
+    ...filterFields,
+    page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'Página inválida').default(1)),
+    pageSize: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(1, 'Tamaño de página inválido').max(100, 'Máximo 100 por página').default(10),
+    ),
+  })
+  .refine(validRange.check, validRange.params);
+export type ShipmentListQuery = z.output<typeof shipmentListQuerySchema>;
+
+/** GET /dashboard: the list filters without paging. */
+export const dashboardQuerySchema = z.object(filterFields).refine(validRange.check, validRange.params);
+export type DashboardQuery = z.output<typeof dashboardQuerySchema>;
+
+export type ShipmentFilters = Omit<ShipmentListQuery, 'page' | 'pageSize'>;
