@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { eq } from 'drizzle-orm';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { settings } from './db/schema.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { createProviders, type Providers } from './providers/index.ts';
+import type { App } from './types.ts';
+import healthRoutes from './modules/health/routes.ts';
+import authRoutes from './modules/auth/routes.ts';
+import userRoutes from './modules/users/routes.ts';
+import branchRoutes from './modules/branches/routes.ts';
+import shipmentRoutes from './modules/shipments/routes.ts';
+import customerRoutes from './modules/customers/routes.ts';
+import pricingRoutes from './modules/pricing/routes.ts';
+import deliveryRoutes from './modules/deliveries/routes.ts';
+import fleetRoutes from './modules/fleet/routes.ts';
+
+export interface BuildOptions {
+  database: Database;
+  config: Config;
+  now?: () => Date;
+  providers?: Partial<Providers>;
+  logger?: FastifyServerOptions['logger'];
+  /** Serve the built web app from `config.webDist` (production); tests of the API leave it off. */
+  serveWeb?: boolean;
+}
+
+/** The signing secret: JWT_SECRET, else a random one kept in the database so every process shares it. */
+async function signingSecret(database: Database, config: Config): Promise<string> {
+  if (config.jwtSecret) return config.jwtSecret;
+  await database.db
+    .insert(settings)
+    .values({ key: 'jwt_secret', value: randomBytes(48).toString('base64url') })
+    .onConflictDoNothing();
+  const [row] = await database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
+  return row!.value;
+}
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { database, config } = options;
+  const app = Fastify({ logger: options.logger ?? false }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('db', database.db);
+  app.decorate('dbKind', database.kind);
+  app.decorate('config', config);
+  app.decorate('now', options.now ?? (() => new Date()));
+  app.decorate('providers', { ...createProviders(config), ...options.providers });
+
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'script-src': ["'self'"],
+      },
+    },
+  });
+  await registerAuth(app, await signingSecret(database, config));
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Tramo API', version: '1.0.0', description: 'Back-office de envíos y carga' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(userRoutes);
+      await api.register(branchRoutes);
+      await api.register(shipmentRoutes);
+      await api.register(customerRoutes);
+      await api.register(pricingRoutes);
+      await api.register(deliveryRoutes);
+      await api.register(fleetRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  const webDist = options.serveWeb && config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : null;
+  if (webDist) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // Vite names assets by content hash, so they never change under the same name.
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    // Client-side routes (/shipments/12, /users…) all load the single-page app.
+    if (webDist && request.method === 'GET' && !request.url.startsWith('/api')) {
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: 'Recurso no encontrado', code: 'NOT_FOUND' });
+  });
+
+  return app;
+}

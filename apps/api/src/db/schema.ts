@@ -1,0 +1,346 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  date,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const branches = pgTable(
+  'branches',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    city: text('city'),
+    address: text('address'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('branches_name_city_uq').on(sql`lower(${t.name})`, sql`lower(coalesce(${t.city}, ''))`)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    email: text('email'),
+    role: text('role').notNull(),
+    branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    // Bumped on password change, reset and delete: tokens carrying an older version stop working.
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_uq').on(t.username),
+    index('users_branch_idx').on(t.branchId),
+    check('users_role_ck', sql`${t.role} in ('admin', 'agent', 'courier')`),
+  ],
+);
+
+/** Who changed what, written in the same transaction as the change. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: integer('user_id'),
+    entity: text('entity').notNull(),
+    entityId: text('entity_id').notNull(),
+    action: text('action').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_entity_idx').on(t.entity, t.entityId)],
+);
+
+/** Failed-login counters per username and per client address; in the DB so every API process shares them. */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+});
+
+/** Key/value settings that must survive restarts (the demo-mode signing secret). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    // SUNAT catalogue 06: 1 DNI, 4 carné de extranjería, 6 RUC, 7 pasaporte.
+    docType: smallint('doc_type').notNull(),
+    docNumber: text('doc_number').notNull(),
+    address: text('address'),
+    ubigeo: text('ubigeo'),
+    phone: text('phone'),
+    email: text('email'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('customers_doc_uq').on(t.docType, t.docNumber),
+    check('customers_doc_type_ck', sql`${t.docType} in (1, 4, 6, 7)`),
+    // One trigram index over everything the directory searches, so `q` never scans the table.
+    index('customers_search_trgm')
+      .using(
+        'gin',
+        sql`(lower(${t.firstName} || ' ' || coalesce(${t.lastName}, '') || ' ' || ${t.docNumber} || ' ' || coalesce(${t.phone}, '') || ' ' || coalesce(${t.email}, ''))) gin_trgm_ops`,
+      ),
+  ],
+);
+
+/** Answers of the external DNI/RUC lookup, kept 30 days. */
+export const lookupCache = pgTable(
+  'lookup_cache',
+  {
+    kind: text('kind').notNull(),
+    number: text('number').notNull(),
+    payload: jsonb('payload').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.number] })],
+);
+
+export const weightFactorTables = pgTable(
+  'weight_factor_tables',
+  {
+    id: serial('id').primaryKey(),
+    originBranchId: integer('origin_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    destinationBranchId: integer('destination_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    productType: text('product_type').notNull(),
+    name: text('name').notNull(),
+    currency: text('currency').notNull().default('PEN'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('weight_factor_tables_route_uq')
+      .on(t.originBranchId, t.destinationBranchId, t.productType)
+      .where(sql`${t.active}`),
+    check('weight_factor_tables_class_ck', sql`${t.productType} in ('liviano', 'medio', 'alto')`),
+    check('weight_factor_tables_route_ck', sql`${t.originBranchId} <> ${t.destinationBranchId}`),
+  ],
+);
+
+export const weightFactorTiers = pgTable(
+  'weight_factor_tiers',
+  {
+    id: serial('id').primaryKey(),
+    tableId: integer('table_id')
+      .notNull()
+      .references(() => weightFactorTables.id, { onDelete: 'cascade' }),
+    fromKg: numeric('from_kg', { precision: 10, scale: 2 }).notNull(),
+    toKg: numeric('to_kg', { precision: 10, scale: 2 }).notNull(),
+    factorPerKg: numeric('factor_per_kg', { precision: 12, scale: 4 }).notNull(),
+    sortOrder: integer('sort_order').notNull(),
+  },
+  (t) => [index('weight_factor_tiers_table_idx').on(t.tableId, t.fromKg)],
+);
+
+/** Shipment codes `TMT-000001…`: a sequence, so codes are unique and never reused under concurrency. */
+export const shipmentCodeSeq = pgSequence('shipment_code_seq', { startWith: 1 });
+
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    status: text('status').notNull().default('Creado'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    // No foreign key on purpose: staff can be deleted, their shipments and history must stay;
+    // the name is kept as it was when they acted (like audit_log.user_id).
+    createdBy: integer('created_by'),
+    createdByName: text('created_by_name'),
+    originBranchId: integer('origin_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    destinationBranchId: integer('destination_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    senderCustomerId: integer('sender_customer_id').references(() => customers.id, { onDelete: 'restrict' }),
+    senderName: text('sender_name').notNull(),
+    recipientFirstName: text('recipient_first_name').notNull(),
+    recipientLastName: text('recipient_last_name').notNull(),
+    recipientName: text('recipient_name').notNull(),
+    recipientDoc: text('recipient_doc').notNull(),
+    productType: text('product_type').notNull(),
+    weightKg: numeric('weight_kg', { precision: 10, scale: 2 }).notNull(),
+    billableWeightKg: integer('billable_weight_kg').notNull(),
+    description: text('description'),
+    quotedPrice: numeric('quoted_price', { precision: 12, scale: 2 }).notNull(),
+    quotedCurrency: text('quoted_currency').notNull().default('PEN'),
+    quotedFactorPerKg: numeric('quoted_factor_per_kg', { precision: 12, scale: 4 }).notNull(),
+    usingReverse: boolean('using_reverse').notNull().default(false),
+    multiLineDetail: jsonb('multi_line_detail').notNull(),
+    secretCodeHash: text('secret_code_hash').notNull(),
+    /** Written by the delivery use case (issue #6): receiverName, receiverDoc, deliveredByName, deliveredAt, notes. */
+    deliveredInfo: jsonb('delivered_info'),
+  },
+  (t) => [
+    uniqueIndex('shipments_code_uq').on(t.code),
+    check('shipments_status_ck', sql`${t.status} in ('Creado', 'En tránsito', 'Entregado', 'Anulado')`),
+    check('shipments_product_type_ck', sql`${t.productType} in ('liviano', 'medio', 'alto')`),
+    // Scanned backwards for newest first (id breaks ties), so ORDER BY … DESC LIMIT walks the index.
+    index('shipments_created_idx').on(t.createdAt, t.id),
+    index('shipments_origin_created_idx').on(t.originBranchId, t.createdAt),
+    index('shipments_destination_created_idx').on(t.destinationBranchId, t.createdAt),
+    index('shipments_status_created_idx').on(t.status, t.createdAt),
+    // text_pattern_ops serves both `=` and the prefix LIKE of a document being typed.
+    index('shipments_recipient_doc_idx').on(t.recipientDoc.op('text_pattern_ops')),
+    index('shipments_sender_customer_idx').on(t.senderCustomerId),
+    // Accent-folded so 'maria pena' finds 'María Peña'; the search folds its text the same way.
+    index('shipments_recipient_name_trgm').using('gin', sql`translate(lower(${t.recipientName}), 'áéíóúüñ', 'aeiouun') gin_trgm_ops`),
+    index('shipments_sender_name_trgm').using('gin', sql`translate(lower(${t.senderName}), 'áéíóúüñ', 'aeiouun') gin_trgm_ops`),
+  ],
+);
+
+/** The history of a shipment: creation, status changes, manual events, edits, cancellation. */
+export const shipmentEvents = pgTable(
+  'shipment_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    // 'status' | 'event' | 'cancel' | 'edit' | 'secret' | 'description'; later issues add their own kinds.
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    note: text('note'),
+    statusFrom: text('status_from'),
+    statusTo: text('status_to'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    // No foreign key, as on shipments.created_by: history outlives staff accounts.
+    userId: integer('user_id'),
+    userName: text('user_name'),
+  },
+  (t) => [index('shipment_events_shipment_idx').on(t.shipmentId, t.at)],
+);
+
+/**
+ * Wrong secret codes per shipment (issue #6), in the DB so the lock holds across restarts and API
+ * processes. A row exists only while there are recent failures; a delivery removes it.
+ */
+export const deliveryAttempts = pgTable('delivery_attempts', {
+  shipmentId: integer('shipment_id')
+    .primaryKey()
+    .references(() => shipments.id, { onDelete: 'cascade' }),
+  failures: integer('failures').notNull().default(0),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
+export const drivers = pgTable(
+  'drivers',
+  {
+    id: serial('id').primaryKey(),
+    fullName: text('full_name').notNull(),
+    dni: text('dni').notNull(),
+    licenseNumber: text('license_number').notNull(),
+    phone: text('phone'),
+    note: text('note'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('drivers_dni_uq').on(t.dni)],
+);
+
+export const transports = pgTable(
+  'transports',
+  {
+    id: serial('id').primaryKey(),
+    // Stored normalised (uppercase, ABC-123) by the domain schema, so the unique index is the plate rule.
+    platePrimary: text('plate_primary').notNull(),
+    plateSecondary: text('plate_secondary'),
+    make: text('make'),
+    model: text('model'),
+    capacityKg: numeric('capacity_kg', { precision: 12, scale: 2 }),
+    netWeightKg: numeric('net_weight_kg', { precision: 12, scale: 2 }),
+    status: text('status').notNull().default('disponible'),
+    originBranchId: integer('origin_branch_id').references(() => branches.id, { onDelete: 'restrict' }),
+    destinationBranchId: integer('destination_branch_id').references(() => branches.id, { onDelete: 'restrict' }),
+    route: text('route'),
+    driverId1: integer('driver_id_1').references(() => drivers.id, { onDelete: 'restrict' }),
+    driverId2: integer('driver_id_2').references(() => drivers.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('transports_plate_primary_uq').on(t.platePrimary),
+    check('transports_status_ck', sql`${t.status} in ('disponible', 'en_ruta', 'mantenimiento')`),
+    check('transports_capacity_ck', sql`${t.capacityKg} is null or ${t.capacityKg} >= 0`),
+    check('transports_net_weight_ck', sql`${t.netWeightKg} is null or ${t.netWeightKg} >= 0`),
+    index('transports_driver_1_idx').on(t.driverId1),
+    index('transports_driver_2_idx').on(t.driverId2),
+  ],
+);
+
+/** Shipments loaded on a transport now; unloading deletes the row (the shipment history keeps the record). */
+export const transportAssignments = pgTable(
+  'transport_assignments',
+  {
+    id: serial('id').primaryKey(),
+    transportId: integer('transport_id')
+      .notNull()
+      .references(() => transports.id, { onDelete: 'restrict' }),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'restrict' }),
+    loadedAt: timestamp('loaded_at', { withTimezone: true }).notNull().defaultNow(),
+    // No foreign key, as on shipments.created_by: the record outlives staff accounts.
+    loadedBy: integer('loaded_by'),
+  },
+  (t) => [
+    // A shipment is on at most one transport: the database decides, not a prior read.
+    uniqueIndex('transport_assignments_shipment_uq').on(t.shipmentId),
+    index('transport_assignments_transport_idx').on(t.transportId, t.loadedAt),
+  ],
+);
+
+/**
+ * Shipments per Lima day, route and status, kept by a trigger on `shipments` (migration 0005) in
+ * the same transaction as every insert and status change. The Panel reads its counters and chart
+ * here, so they cost the same at a million shipments as at a hundred.
+ */
+export const shipmentDailyCounts = pgTable(
+  'shipment_daily_counts',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    originBranchId: integer('origin_branch_id').notNull(),
+    destinationBranchId: integer('destination_branch_id').notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.originBranchId, t.destinationBranchId, t.status] })],
+);

@@ -1,0 +1,51 @@
+/** An error the client should see as is: `{ error, code, fields }` with its HTTP status. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, fields?: Record<string, string>) =>
+  new AppError(400, 'VALIDATION', message, fields);
+export const unauthorized = (message: string) => new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message: string, code = 'FORBIDDEN') => new AppError(403, code, message);
+export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
+export const conflict = (message: string, fields?: Record<string, string>, code = 'CONFLICT') =>
+  new AppError(409, code, message, fields);
+export const unprocessable = (message: string, fields?: Record<string, string>, code = 'BUSINESS_RULE') =>
+  new AppError(422, code, message, fields);
+export const tooManyRequests = (message: string, code = 'TOO_MANY_REQUESTS') => new AppError(429, code, message);
+
+interface PgErrorLike {
+  code?: string;
+  constraint?: string;
+  constraint_name?: string;
+}
+
+/**
+ * drizzle wraps driver errors (DrizzleQueryError with the driver error as `cause`); both drivers
+ * expose the SQLSTATE as `code`. Returns the SQLSTATE and constraint name, if any.
+ */
+export function pgError(err: unknown): { code: string; constraint: string | undefined } | null {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const e = current as PgErrorLike & { cause?: unknown };
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
+      return { code: e.code, constraint: e.constraint ?? e.constraint_name };
+    }
+    current = e.cause;
+  }
+  return null;
+}
+
+export const isUniqueViolation = (err: unknown) => pgError(err)?.code === '23505';
+/**
+ * A row still referenced elsewhere. PostgreSQL 15 reports ON DELETE RESTRICT as 23503
+ * (foreign_key_violation); PostgreSQL 18, which the embedded engine runs, as 23001 (restrict_violation).
+ */
+export const isForeignKeyViolation = (err: unknown) => ['23503', '23001'].includes(pgError(err)?.code ?? '');

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { loadConfig } from './config.ts';
+import { openEmbedded, openPostgres, type Database } from './db/client.ts';
+import { acquireDataDirLock, DataDirLockedError } from './db/lock.ts';
+import { seedIfEmpty } from './seed/index.ts';
+import { buildApp } from './app.ts';
+
+const config = loadConfig();
+let releaseLock: (() => void) | null = null;
+
+async function openDatabase(): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  releaseLock = acquireDataDirLock(config.dataDir);
+  return openEmbedded(path.join(config.dataDir, 'pgdata'));
+}
+
+async function main() {
+  const started = performance.now();
+  let database: Database;
+  try {
+    database = await openDatabase();
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  await seedIfEmpty(database.db, config, (msg) => console.log(msg));
+  const app = await buildApp({
+    database,
+    config,
+    serveWeb: true,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.body.password', 'req.body.newPassword', 'req.body.currentPassword'],
+    },
+  });
+
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal}: cerrando`);
+    await app.close();
+    await database.close();
+    releaseLock?.();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('exit', () => releaseLock?.());
+
+  await app.listen({ port: config.port, host: config.host });
+  const ms = Math.round(performance.now() - started);
+  console.log(`Tramo listo en http://${config.host}:${config.port} (${database.kind}, ${ms} ms)`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  releaseLock?.();
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { eq, sql } from 'drizzle-orm';
+import { AUTH_MESSAGES, normalizeUsername, type ChangePasswordInput, type LoginInput } from '@tramo/domain';
+import { users } from '../../db/schema.ts';
+import { badRequest, tooManyRequests, unauthorized, unprocessable } from '../../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { audit } from '../../lib/audit.ts';
+import { loadSessionUser, signToken } from '../../plugins/auth.ts';
+import type { SessionUser } from '../../types.ts';
+import { toUserDto } from '../users/dto.ts';
+import { clearFailures, isThrottled, recordFailure, throttleKeys } from './throttle.ts';
+
+// Verifying against a fixed hash when the user does not exist keeps the answer time the same,
+// so timing does not tell which usernames exist.
+let decoyHash: Promise<string> | null = null;
+const decoy = () => (decoyHash ??= hashPassword('tramo-decoy-password'));
+
+export async function login(app: FastifyInstance, input: LoginInput, ip: string) {
+  const username = normalizeUsername(input.username);
+  const keys = throttleKeys(username, ip);
+  const now = app.now();
+  if (await isThrottled(app.db, keys, now)) throw tooManyRequests(AUTH_MESSAGES.throttled, 'LOGIN_THROTTLED');
+
+  const [row] = await app.db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.username, username));
+  const ok = await verifyPassword(row?.passwordHash ?? (await decoy()), input.password);
+  if (!row || !ok) {
+    await recordFailure(app.db, keys, now);
+    throw unauthorized(AUTH_MESSAGES.badCredentials);
+  }
+  await clearFailures(app.db, keys[0]!);
+  const user = await loadSessionUser(app, row.id);
+  if (!user) throw unauthorized(AUTH_MESSAGES.badCredentials);
+  return { user: toUserDto(user), token: signToken(app, user) };
+}
+
+/**
+ * Sets a new password, clears the must-change flag and bumps the token version, which revokes
+ * every other session; the caller gets a fresh token for this one.
+ */
+export async function changePassword(app: FastifyInstance, me: SessionUser, input: ChangePasswordInput) {
+  const [row] = await app.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, me.id));
+  if (!row) throw unauthorized(AUTH_MESSAGES.sessionExpired);
+  if (!me.mustChangePassword) {
+    if (!input.currentPassword) {
+      throw badRequest(AUTH_MESSAGES.currentRequired, { currentPassword: AUTH_MESSAGES.currentRequired });
+    }
+    if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
+      throw unprocessable(AUTH_MESSAGES.currentWrong, { currentPassword: AUTH_MESSAGES.currentWrong });
+    }
+  }
+  if (await verifyPassword(row.passwordHash, input.newPassword)) {
+    throw unprocessable(AUTH_MESSAGES.samePassword, { newPassword: AUTH_MESSAGES.samePassword });
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await app.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ passwordHash, mustChangePassword: false, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: app.now() })
+      .where(eq(users.id, me.id));
+    await audit(tx, { userId: me.id, entity: 'user', entityId: me.id, action: 'change-password' });
+  });
+  const user = await loadSessionUser(app, me.id);
+  if (!user) throw unauthorized(AUTH_MESSAGES.sessionExpired);
+  return { user: toUserDto(user), token: signToken(app, user) };
+}

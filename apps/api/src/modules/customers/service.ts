@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { CUSTOMER_MESSAGES, dniError, rucError, type Customer, type CustomerData, type LookupResult } from '@tramo/domain';
+import type { Tx } from '../../db/client.ts';
+import { customers } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import type { LookupKind } from '../../providers/lookup/index.ts';
+import type { SessionUser } from '../../types.ts';
+import { findCustomer, searchCustomers } from './repository.ts';
+
+/** Without paging parameters the list answers its first 50 rows; the screen asks for up to 1000. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+export async function listCustomers(app: FastifyInstance, q: string | undefined, page = 1, pageSize = DEFAULT_PAGE_SIZE) {
+  const { items, total } = await searchCustomers(app.db, q?.trim(), page, pageSize);
+  return { items, total, page, pageSize };
+}
+
+async function getOrFail(tx: Tx | FastifyInstance['db'], id: number): Promise<Customer> {
+  const customer = await findCustomer(tx, id);
+  if (!customer) throw notFound(CUSTOMER_MESSAGES.notFound);
+  return customer;
+}
+
+export const getCustomer = (app: FastifyInstance, id: number) => getOrFail(app.db, id);
+
+const columnsOf = (data: CustomerData) => ({
+  firstName: data.firstName,
+  lastName: data.lastName,
+  docType: data.doc_type,
+  docNumber: data.doc_number,
+  address: data.address,
+  ubigeo: data.ubigeo,
+  phone: data.phone,
+  email: data.email,
+});
+
+/** The database constraint on (doc_type, doc_number) decides, so two concurrent saves cannot both win. */
+function duplicateDocument(err: unknown): never {
+  if (isUniqueViolation(err)) {
+    throw conflict(CUSTOMER_MESSAGES.duplicate, { doc_number: CUSTOMER_MESSAGES.duplicate }, 'DUPLICATE');
+  }
+  throw err;
+}
+
+export function createCustomer(app: FastifyInstance, actor: SessionUser, data: CustomerData) {
+  return app.db
+    .transaction(async (tx) => {
+      const [row] = await tx.insert(customers).values(columnsOf(data)).returning({ id: customers.id });
+      const created = await getOrFail(tx, row!.id);
+      await audit(tx, { userId: actor.id, entity: 'customer', entityId: created.id, action: 'create', after: created });
+      return created;
+    })
+    .catch(duplicateDocument);
+}
+
+export function updateCustomer(app: FastifyInstance, actor: SessionUser, id: number, data: CustomerData) {
+  return app.db
+    .transaction(async (tx) => {
+      const before = await getOrFail(tx, id);
+      await tx
+        .update(customers)
+        .set({ ...columnsOf(data), updatedAt: app.now() })
+        .where(eq(customers.id, id));
+      const after = await getOrFail(tx, id);
+      await audit(tx, { userId: actor.id, entity: 'customer', entityId: id, action: 'update', before, after });
+      return after;
+    })
+    .catch(duplicateDocument);
+}
+
+/** Shipments and payments reference customers by foreign key; while they do, the delete is refused. */
+export async function deleteCustomer(app: FastifyInstance, actor: SessionUser, id: number) {
+  await app.db
+    .transaction(async (tx) => {
+      const before = await getOrFail(tx, id);
+      await tx.delete(customers).where(eq(customers.id, id));
+      await audit(tx, { userId: actor.id, entity: 'customer', entityId: id, action: 'delete', before });
+    })
+    .catch((err: unknown) => {
+      if (isForeignKeyViolation(err)) throw conflict(CUSTOMER_MESSAGES.inUse, undefined, 'IN_USE');
+      throw err;
+    });
+}
+
+/** Validates the number (RUC check digit included) before any provider is asked. */
+export async function lookupDocument(app: FastifyInstance, kind: LookupKind, number: string): Promise<LookupResult> {
+  const problem = kind === 'dni' ? dniError(number) : rucError(number);
+  if (problem) throw badRequest(problem, { number: problem });
+  const result = await app.providers.lookup.find(kind, number, { db: app.db, now: app.now });
+  if (!result) throw notFound(CUSTOMER_MESSAGES.lookupNotFound);
+  return result;
+}

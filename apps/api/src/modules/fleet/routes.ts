@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { driverSchema, loadShipmentsSchema, transportListQuerySchema, transportSchema } from '@tramo/domain';
+import { guard } from '../../plugins/auth.ts';
+import { idParams, recordId } from '../../lib/schemas.ts';
+import { currentUser, type App } from '../../types.ts';
+import { loadableShipments, loadShipments, shipmentAssignment, transportLoad, unloadShipment } from './assignments.ts';
+import { createDriver, deleteDriver, listDrivers, updateDriver } from './drivers.ts';
+import { createTransport, deleteTransport, listTransports, updateTransport } from './transports.ts';
+
+const assignmentParams = idParams.extend({ assignmentId: recordId() });
+
+export default async function fleetRoutes(app: App) {
+  const tags = ['fleet'];
+  // DESIGN.md section 4: transports, drivers and assignments are for admins and agents.
+  const fleetStaff = guard(app, { roles: ['admin', 'agent'] });
+  const anyUser = guard(app);
+
+  app.get(
+    '/transports',
+    { schema: { tags, summary: 'Listar transportes (filtros status y route; paginado con limit y page)', querystring: transportListQuerySchema }, preHandler: fleetStaff },
+    async (request) => listTransports(app, request.query),
+  );
+  app.post(
+    '/transports',
+    { schema: { tags, summary: 'Crear transporte (placa única, normalizada en mayúsculas)', body: transportSchema }, preHandler: fleetStaff },
+    async (request, reply) => reply.status(201).send(await createTransport(app, currentUser(request), request.body)),
+  );
+  app.get(
+    '/transports/loadable-shipments',
+    {
+      schema: {
+        tags,
+        summary: 'Envíos que se pueden cargar: estado Creado y sin transporte (por código, documento o nombre)',
+        querystring: z.object({ q: z.string().trim().max(100, 'Máximo 100 caracteres').optional() }),
+      },
+      preHandler: fleetStaff,
+    },
+    async (request) => loadableShipments(app, request.query.q || undefined),
+  );
+  app.put(
+    '/transports/:id',
+    { schema: { tags, summary: 'Editar transporte', params: idParams, body: transportSchema }, preHandler: fleetStaff },
+    async (request) => updateTransport(app, currentUser(request), request.params.id, request.body),
+  );
+  app.delete(
+    '/transports/:id',
+    { schema: { tags, summary: 'Eliminar transporte (rechazado si tiene paquetes cargados)', params: idParams }, preHandler: fleetStaff },
+    async (request, reply) => {
+      await deleteTransport(app, currentUser(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/transports/:id/assignments',
+    { schema: { tags, summary: 'Paquetes cargados en el transporte', params: idParams }, preHandler: fleetStaff },
+    async (request) => transportLoad(app.db, request.params.id),
+  );
+  app.post(
+    '/transports/:id/assignments',
+    {
+      schema: { tags, summary: 'Cargar envíos (todos o ninguno; solo Creado; un envío en un solo transporte)', params: idParams, body: loadShipmentsSchema },
+      preHandler: fleetStaff,
+    },
+    async (request, reply) =>
+      reply.status(201).send(await loadShipments(app, currentUser(request), request.params.id, request.body.shipmentIds)),
+  );
+  app.delete(
+    '/transports/:id/assignments/:assignmentId',
+    { schema: { tags, summary: 'Quitar un paquete del transporte', params: assignmentParams }, preHandler: fleetStaff },
+    async (request, reply) => {
+      await unloadShipment(app, currentUser(request), request.params.id, request.params.assignmentId);
+      return reply.status(204).send();
+    },
+  );
+  app.get(
+    '/shipments/:id/assignment',
+    {
+      schema: {
+        tags,
+        summary: 'Transporte en el que está cargado el envío (null si ninguno)',
+        params: z.object({ id: z.string().trim().min(1).max(20) }),
+      },
+      preHandler: anyUser,
+    },
+    async (request, reply) => reply.type('application/json').send(JSON.stringify(await shipmentAssignment(app, request.params.id))),
+  );
+
+  app.get(
+    '/drivers',
+    { schema: { tags, summary: 'Listar conductores (arreglo)' }, preHandler: fleetStaff },
+    async () => listDrivers(app),
+  );
+  app.post(
+    '/drivers',
+    { schema: { tags, summary: 'Crear conductor', body: driverSchema }, preHandler: fleetStaff },
+    async (request, reply) => reply.status(201).send(await createDriver(app, currentUser(request), request.body)),
+  );
+  app.put(
+    '/drivers/:id',
+    { schema: { tags, summary: 'Editar conductor', params: idParams, body: driverSchema }, preHandler: fleetStaff },
+    async (request) => updateDriver(app, currentUser(request), request.params.id, request.body),
+  );
+  app.delete(
+    '/drivers/:id',
+    { schema: { tags, summary: 'Eliminar conductor (rechazado si está asignado a un transporte)', params: idParams }, preHandler: fleetStaff },
+    async (request, reply) => {
+      await deleteDriver(app, currentUser(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,211 @@
+import type { FastifyInstance } from 'fastify';
+import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  FLEET_MESSAGES,
+  routeText,
+  type Transport,
+  type TransportData,
+  type TransportListQuery,
+  type TransportStatus,
+} from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { branches, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
+import type { SessionUser } from '../../types.ts';
+
+const driver1 = alias(drivers, 'driver1');
+const driver2 = alias(drivers, 'driver2');
+
+function selectTransports(db: Db | Tx) {
+  // What each transport carries now, in one grouped scan; weights are summed as numeric in SQL.
+  const load = db
+    .select({
+      transportId: transportAssignments.transportId,
+      n: sql<number>`count(*)::int`.as('loaded_count'),
+      kg: sql<string>`coalesce(sum(${shipments.weightKg}), 0)`.as('loaded_kg'),
+    })
+    .from(transportAssignments)
+    .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
+    .groupBy(transportAssignments.transportId)
+    .as('load');
+  return db
+    .select({
+      id: transports.id,
+      platePrimary: transports.platePrimary,
+      plateSecondary: transports.plateSecondary,
+      make: transports.make,
+      model: transports.model,
+      capacityKg: transports.capacityKg,
+      netWeightKg: transports.netWeightKg,
+      status: transports.status,
+      route: transports.route,
+      originBranchId: transports.originBranchId,
+      destinationBranchId: transports.destinationBranchId,
+      driverId1: transports.driverId1,
+      driverId2: transports.driverId2,
+      driver1Name: driver1.fullName,
+      driver2Name: driver2.fullName,
+      loadedCount: load.n,
+      loadedKg: load.kg,
+    })
+    .from(transports)
+    .leftJoin(driver1, eq(driver1.id, transports.driverId1))
+    .leftJoin(driver2, eq(driver2.id, transports.driverId2))
+    .leftJoin(load, eq(load.transportId, transports.id));
+}
+
+type TransportRow = Awaited<ReturnType<typeof selectTransports>>[number];
+
+const numberOrNull = (v: string | null) => (v === null ? null : Number(v));
+
+/** Spec section 3 shape (snake_case on the wire), numbers as numbers, drivers as {id, full_name}. */
+export function toTransportDto(row: TransportRow): Transport {
+  return {
+    id: row.id,
+    plate_primary: row.platePrimary,
+    plate_secondary: row.plateSecondary,
+    make: row.make,
+    model: row.model,
+    capacity_kg: numberOrNull(row.capacityKg),
+    net_weight_kg: numberOrNull(row.netWeightKg),
+    status: row.status as TransportStatus,
+    route: row.route,
+    origin_branch_id: row.originBranchId,
+    destination_branch_id: row.destinationBranchId,
+    driver_id_1: row.driverId1,
+    driver_id_2: row.driverId2,
+    driver1: row.driverId1 !== null && row.driver1Name !== null ? { id: row.driverId1, full_name: row.driver1Name } : null,
+    driver2: row.driverId2 !== null && row.driver2Name !== null ? { id: row.driverId2, full_name: row.driver2Name } : null,
+    loaded_count: row.loadedCount ?? 0,
+    loaded_weight_kg: Number(row.loadedKg ?? 0),
+  };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listTransports(app: FastifyInstance, query: TransportListQuery) {
+  const where: SQL[] = [];
+  if (query.status) where.push(eq(transports.status, query.status));
+  if (query.route) where.push(ilike(transports.route, `%${escapeLike(query.route)}%`));
+  const condition = where.length ? and(...where) : undefined;
+  const [rows, [totalRow]] = await Promise.all([
+    selectTransports(app.db)
+      .where(condition)
+      .orderBy(asc(transports.platePrimary))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    app.db.select({ total: count() }).from(transports).where(condition),
+  ]);
+  return { items: rows.map(toTransportDto), total: totalRow?.total ?? 0, page: query.page, pageSize: query.limit };
+}
+
+export async function findTransport(db: Db | Tx, id: number): Promise<Transport> {
+  const [row] = await selectTransports(db).where(eq(transports.id, id));
+  if (!row) throw notFound(FLEET_MESSAGES.transportNotFound);
+  return toTransportDto(row);
+}
+
+/** Locks the transport row: loading, unloading and deleting one transport never interleave. */
+export async function lockTransport(tx: Tx, id: number): Promise<{ id: number; plate: string; capacityKg: string | null }> {
+  const [row] = await tx
+    .select({ id: transports.id, plate: transports.platePrimary, capacityKg: transports.capacityKg })
+    .from(transports)
+    .where(eq(transports.id, id))
+    .for('update');
+  if (!row) throw notFound(FLEET_MESSAGES.transportNotFound);
+  return row;
+}
+
+/**
+ * Branches and drivers must exist (422 on the field that names them); the route text is derived
+ * from the branch names whenever both are chosen, so the list never disagrees with the branches.
+ */
+async function resolveReferences(tx: Tx, data: TransportData) {
+  const branchIds = [data.origin_branch_id, data.destination_branch_id].filter((v): v is number => v !== null);
+  const found = branchIds.length
+    ? await tx.select({ id: branches.id, name: branches.name }).from(branches).where(inArray(branches.id, branchIds))
+    : [];
+  const names = new Map(found.map((b) => [b.id, b.name]));
+  for (const field of ['origin_branch_id', 'destination_branch_id'] as const) {
+    const id = data[field];
+    if (id !== null && !names.has(id)) throw unprocessable(FLEET_MESSAGES.branchNotFound, { [field]: FLEET_MESSAGES.branchNotFound });
+  }
+  const driverIds = [data.driver_id_1, data.driver_id_2].filter((v): v is number => v !== null);
+  const foundDrivers = driverIds.length ? await tx.select({ id: drivers.id }).from(drivers).where(inArray(drivers.id, driverIds)) : [];
+  const known = new Set(foundDrivers.map((d) => d.id));
+  for (const field of ['driver_id_1', 'driver_id_2'] as const) {
+    const id = data[field];
+    if (id !== null && !known.has(id)) throw unprocessable(FLEET_MESSAGES.driverNotFound, { [field]: FLEET_MESSAGES.driverNotFound });
+  }
+  const derived = routeText(
+    data.origin_branch_id !== null ? names.get(data.origin_branch_id) : null,
+    data.destination_branch_id !== null ? names.get(data.destination_branch_id) : null,
+  );
+  return {
+    platePrimary: data.plate_primary,
+    plateSecondary: data.plate_secondary,
+    make: data.make,
+    model: data.model,
+    capacityKg: data.capacity_kg === null ? null : data.capacity_kg.toFixed(2),
+    netWeightKg: data.net_weight_kg === null ? null : data.net_weight_kg.toFixed(2),
+    status: data.status,
+    originBranchId: data.origin_branch_id,
+    destinationBranchId: data.destination_branch_id,
+    route: derived ?? data.route,
+    driverId1: data.driver_id_1,
+    driverId2: data.driver_id_2,
+  };
+}
+
+function duplicatePlate(err: unknown): never {
+  if (isUniqueViolation(err)) {
+    throw conflict(FLEET_MESSAGES.duplicatePlate, { plate_primary: FLEET_MESSAGES.duplicatePlate }, 'DUPLICATE');
+  }
+  // A branch or driver deleted between the check and the write.
+  if (isForeignKeyViolation(err)) throw unprocessable(FLEET_MESSAGES.driverNotFound);
+  throw err;
+}
+
+export function createTransport(app: FastifyInstance, actor: SessionUser, data: TransportData) {
+  return app.db
+    .transaction(async (tx) => {
+      const values = await resolveReferences(tx, data);
+      const [created] = await tx.insert(transports).values(values).returning({ id: transports.id });
+      const after = await findTransport(tx, created!.id);
+      await audit(tx, { userId: actor.id, entity: 'transport', entityId: after.id, action: 'create', after });
+      return after;
+    })
+    .catch(duplicatePlate);
+}
+
+export function updateTransport(app: FastifyInstance, actor: SessionUser, id: number, data: TransportData) {
+  return app.db
+    .transaction(async (tx) => {
+      await lockTransport(tx, id);
+      const before = await findTransport(tx, id);
+      const values = await resolveReferences(tx, data);
+      await tx.update(transports).set({ ...values, updatedAt: app.now() }).where(eq(transports.id, id));
+      const after = await findTransport(tx, id);
+      await audit(tx, { userId: actor.id, entity: 'transport', entityId: id, action: 'update', before, after });
+      return after;
+    })
+    .catch(duplicatePlate);
+}
+
+/** Refused while it holds loaded shipments; the foreign key from the assignments is the backstop. */
+export async function deleteTransport(app: FastifyInstance, actor: SessionUser, id: number) {
+  await app.db
+    .transaction(async (tx) => {
+      await lockTransport(tx, id);
+      const before = await findTransport(tx, id);
+      if (before.loaded_count > 0) throw conflict(FLEET_MESSAGES.transportHasLoad, undefined, 'HAS_LOAD');
+      await tx.delete(transports).where(eq(transports.id, id));
+      await audit(tx, { userId: actor.id, entity: 'transport', entityId: id, action: 'delete', before });
+    })
+    .catch((err: unknown) => {
+      if (isForeignKeyViolation(err)) throw conflict(FLEET_MESSAGES.transportHasLoad, undefined, 'HAS_LOAD');
+      throw err;
+    });
+}

@@ -1,0 +1,72 @@
+import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { centsToNumber, PRICING_MESSAGES, quoteWithTiers, type ProductType, type Quote, type QuoteQuery, type WeightTier } from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { weightFactorTables, weightFactorTiers } from '../../db/schema.ts';
+import { notFound, unprocessable } from '../../lib/errors.ts';
+
+export interface RouteTable {
+  id: number;
+  currency: string;
+  usingReverse: boolean;
+  tiers: WeightTier[];
+}
+
+/**
+ * The active table for (origin, destination, class); if none, the reverse route's table. One
+ * round trip: both directions joined with their tiers, the direct route's rows first.
+ */
+export async function findRouteTable(
+  db: Db | Tx,
+  originId: number,
+  destinationId: number,
+  productType: ProductType,
+): Promise<RouteTable | null> {
+  const rows = await db
+    .select({
+      id: weightFactorTables.id,
+      origin: weightFactorTables.originBranchId,
+      currency: weightFactorTables.currency,
+      fromKg: weightFactorTiers.fromKg,
+      toKg: weightFactorTiers.toKg,
+      factorPerKg: weightFactorTiers.factorPerKg,
+      sortOrder: weightFactorTiers.sortOrder,
+    })
+    .from(weightFactorTables)
+    .leftJoin(weightFactorTiers, eq(weightFactorTiers.tableId, weightFactorTables.id))
+    .where(
+      and(
+        eq(weightFactorTables.active, true),
+        eq(weightFactorTables.productType, productType),
+        or(
+          and(eq(weightFactorTables.originBranchId, originId), eq(weightFactorTables.destinationBranchId, destinationId)),
+          and(eq(weightFactorTables.originBranchId, destinationId), eq(weightFactorTables.destinationBranchId, originId)),
+        ),
+      ),
+    )
+    .orderBy(sql`${weightFactorTables.originBranchId} = ${originId} desc`, asc(weightFactorTiers.fromKg));
+  const first = rows[0];
+  if (!first) return null;
+  const tiers: WeightTier[] = [];
+  for (const t of rows) {
+    if (t.id !== first.id || t.fromKg === null || t.toKg === null || t.factorPerKg === null || t.sortOrder === null) continue;
+    tiers.push({ from_kg: Number(t.fromKg), to_kg: Number(t.toKg), factor_per_kg: Number(t.factorPerKg), sort_order: t.sortOrder });
+  }
+  return { id: first.id, currency: first.currency, usingReverse: first.origin !== originId, tiers };
+}
+
+/** DESIGN.md section 5: no table → 404; weight outside every tier → 422. */
+export async function quoteRoute(db: Db | Tx, query: QuoteQuery): Promise<Quote & { priceCents: number }> {
+  const table = await findRouteTable(db, query.originId, query.destinationId, query.productType);
+  if (!table) throw notFound(PRICING_MESSAGES.noTable);
+  const result = quoteWithTiers(table.tiers, query.weightKg);
+  if (!result.ok) throw unprocessable(PRICING_MESSAGES.outsideRanges, { weightKg: PRICING_MESSAGES.outsideRanges }, 'OUT_OF_RANGE');
+  return {
+    price: centsToNumber(result.priceCents),
+    priceCents: result.priceCents,
+    currency: table.currency,
+    factorPerKg: result.factorPerKg,
+    tier: { from_kg: result.tier.from_kg, to_kg: result.tier.to_kg, factor_per_kg: result.tier.factor_per_kg },
+    billableWeightKg: result.billableWeightKg,
+    usingReverse: table.usingReverse,
+  };
+}

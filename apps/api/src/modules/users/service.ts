@@ -1,0 +1,172 @@
+import type { FastifyInstance } from 'fastify';
+import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { USER_MESSAGES, type UserData } from '@tramo/domain';
+import type { Tx } from '../../db/client.ts';
+import { branches, users } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
+import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
+import type { SessionUser } from '../../types.ts';
+import { toUserDto } from './dto.ts';
+
+const userColumns = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  role: users.role,
+  branchId: users.branchId,
+  branchName: branches.name,
+  mustChangePassword: users.mustChangePassword,
+};
+
+type UserRow = Awaited<ReturnType<typeof findRows>>[number];
+
+function findRows(db: FastifyInstance['db'] | Tx, where?: ReturnType<typeof eq>) {
+  return db
+    .select(userColumns)
+    .from(users)
+    .leftJoin(branches, eq(branches.id, users.branchId))
+    .where(where)
+    .orderBy(asc(users.username));
+}
+
+const dto = (row: UserRow) => toUserDto({ ...row, role: row.role as SessionUser['role'] });
+
+export async function listUsers(app: FastifyInstance, q: string | undefined) {
+  const term = q?.trim();
+  const where = term
+    ? or(
+        ilike(users.username, `%${term}%`),
+        ilike(users.firstName, `%${term}%`),
+        ilike(users.lastName, `%${term}%`),
+        ilike(users.email, `%${term}%`),
+        ilike(branches.name, `%${term}%`),
+      )
+    : undefined;
+  const rows = await app.db
+    .select(userColumns)
+    .from(users)
+    .leftJoin(branches, eq(branches.id, users.branchId))
+    .where(where)
+    .orderBy(asc(users.username));
+  return rows.map(dto);
+}
+
+async function getUser(tx: Tx | FastifyInstance['db'], id: number) {
+  const [row] = await findRows(tx, eq(users.id, id));
+  if (!row) throw notFound(USER_MESSAGES.notFound);
+  return dto(row);
+}
+
+async function checkBranch(tx: Tx, data: UserData) {
+  if (data.role !== 'admin' && data.branchId === null) {
+    throw unprocessable(USER_MESSAGES.branchRequired, { branchId: USER_MESSAGES.branchRequired });
+  }
+  if (data.branchId !== null) {
+    const [b] = await tx.select({ id: branches.id }).from(branches).where(eq(branches.id, data.branchId));
+    if (!b) throw unprocessable(USER_MESSAGES.branchNotFound, { branchId: USER_MESSAGES.branchNotFound });
+  }
+}
+
+function duplicateUsername(err: unknown): never {
+  if (isUniqueViolation(err)) throw conflict(USER_MESSAGES.duplicate, { username: USER_MESSAGES.duplicate }, 'DUPLICATE');
+  throw err;
+}
+
+/** Locks the admin rows so two concurrent demotions cannot both pass the last-admin check. */
+async function otherAdminsExist(tx: Tx, exceptId: number): Promise<boolean> {
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), ne(users.id, exceptId)))
+    .for('update');
+  return rows.length > 0;
+}
+
+/** New users get a temporary password, shown once, and must change it at first login. */
+export async function createUser(app: FastifyInstance, actor: SessionUser, data: UserData) {
+  const tempPassword = temporaryPassword();
+  const passwordHash = await hashPassword(tempPassword);
+  const user = await app.db
+    .transaction(async (tx) => {
+      await checkBranch(tx, data);
+      const [created] = await tx
+        .insert(users)
+        .values({
+          username: data.username,
+          passwordHash,
+          firstName: data.firstName,
+          lastName: data.lastName,
+          email: data.email,
+          role: data.role,
+          branchId: data.branchId,
+          mustChangePassword: true,
+        })
+        .returning({ id: users.id });
+      const user = await getUser(tx, created!.id);
+      await audit(tx, { userId: actor.id, entity: 'user', entityId: user.id, action: 'create', after: user });
+      return user;
+    })
+    .catch(duplicateUsername);
+  return { user, tempPassword };
+}
+
+export async function updateUser(app: FastifyInstance, actor: SessionUser, id: number, data: UserData) {
+  return app.db
+    .transaction(async (tx) => {
+      const before = await getUser(tx, id);
+      await checkBranch(tx, data);
+      if (before.role === 'admin' && data.role !== 'admin' && !(await otherAdminsExist(tx, id))) {
+        throw unprocessable(USER_MESSAGES.lastAdmin, { role: USER_MESSAGES.lastAdmin });
+      }
+      await tx
+        .update(users)
+        .set({
+          username: data.username,
+          firstName: data.firstName,
+          lastName: data.lastName,
+          email: data.email,
+          role: data.role,
+          branchId: data.branchId,
+          mustChangePassword: data.mustChangePassword ?? before.mustChangePassword,
+          updatedAt: app.now(),
+        })
+        .where(eq(users.id, id));
+      const after = await getUser(tx, id);
+      await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'update', before, after });
+      return after;
+    })
+    .catch(duplicateUsername);
+}
+
+export async function deleteUser(app: FastifyInstance, actor: SessionUser, id: number) {
+  if (id === actor.id) throw unprocessable(USER_MESSAGES.cannotDeleteSelf);
+  await app.db
+    .transaction(async (tx) => {
+      const before = await getUser(tx, id);
+      if (before.role === 'admin' && !(await otherAdminsExist(tx, id))) throw unprocessable(USER_MESSAGES.lastAdmin);
+      await tx.delete(users).where(eq(users.id, id));
+      await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'delete', before });
+    })
+    .catch((err: unknown) => {
+      if (isForeignKeyViolation(err)) throw conflict(USER_MESSAGES.inUse, undefined, 'IN_USE');
+      throw err;
+    });
+}
+
+/** A new temporary password, shown once; the user must change it and loses every open session. */
+export async function resetPassword(app: FastifyInstance, actor: SessionUser, id: number) {
+  const tempPassword = temporaryPassword();
+  const passwordHash = await hashPassword(tempPassword);
+  await app.db.transaction(async (tx) => {
+    await getUser(tx, id);
+    await tx
+      .update(users)
+      .set({ passwordHash, mustChangePassword: true, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: app.now() })
+      .where(eq(users.id, id));
+    await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'reset-password' });
+  });
+  return { tempPassword };
+}

@@ -1,0 +1,52 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, pgError } from '../lib/errors.ts';
+
+/** `/username` or `/lines/0/weightKg` → `username`, `lines.0.weightKg`. */
+function fieldName(instancePath: string): string {
+  return instancePath.replace(/^\//, '').replaceAll('/', '.');
+}
+
+/** Every error leaves as `{ error, code, fields? }` in Spanish; a 5xx only for our own faults. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).send({ error: err.message, code: err.code, fields: err.fields });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) {
+        const key = fieldName(issue.instancePath) || '_';
+        fields[key] ??= issue.message ?? 'Valor inválido';
+      }
+      const first = err.validation[0];
+      const where = first ? fieldName(first.instancePath) : '';
+      const message = first?.message ?? 'Datos inválidos';
+      return reply.status(400).send({
+        error: where ? `${where}: ${message}` : message,
+        code: 'VALIDATION',
+        fields,
+      });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply.status(400).send({ error: 'El cuerpo de la solicitud no es JSON válido.', code: 'BAD_JSON' });
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.status(415).send({ error: 'Tipo de contenido no soportado.', code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send({ error: 'La solicitud es demasiado grande.', code: 'BODY_TOO_LARGE' });
+    }
+    // SQLSTATE class 22 (data exception: a number past its column, a malformed value) only comes
+    // from input that slipped past validation; it is the client's mistake, never a crash of ours.
+    if (pgError(err)?.code.startsWith('22')) {
+      request.log.warn({ err }, 'data exception from input');
+      return reply.status(400).send({ error: 'Valor fuera de rango o inválido.', code: 'INVALID_VALUE' });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(err.statusCode).send({ error: 'Solicitud inválida.', code: err.code ?? 'BAD_REQUEST' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: 'Error del servidor', code: 'INTERNAL' });
+  });
+}

@@ -1,0 +1,19 @@
+import type { Config } from '../config.ts';
+import { httpLookup, localLookup, type LookupProvider } from './lookup/index.ts';
+
+/**
+ * External services behind small interfaces, each with an offline default (DESIGN.md section 1).
+ * Modules add their provider here (lookup, billing) as they arrive.
+ */
+export interface Providers {
+  lookup: LookupProvider;
+}
+
+export function createProviders(config: Config): Providers {
+  return {
+    lookup:
+      config.lookupUrl && config.lookupToken
+        ? httpLookup({ url: config.lookupUrl, token: config.lookupToken })
+        : localLookup({ demo: config.demo }),
+  };
+}

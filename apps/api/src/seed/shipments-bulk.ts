@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '../config.ts';
+import { openEmbedded, openPostgres, type Database, type Db } from '../db/client.ts';
+import { acquireDataDirLock } from '../db/lock.ts';
+import { hashPassword } from '../lib/passwords.ts';
+import { seedIfEmpty } from './index.ts';
+import { DEMO_SECRET_CODE } from './shipments.ts';
+
+const CHUNK = 50_000;
+
+const FIRST = ['María', 'José', 'Rosa', 'Juan', 'Carmen', 'Luis', 'Ana', 'Carlos', 'Julia', 'Pedro', 'Elena', 'Miguel', 'Lucía', 'Jorge', 'Sofía', 'Víctor', 'Teresa', 'Raúl', 'Gloria', 'Hugo'];
+const LAST = ['Quispe', 'Flores', 'Huamán', 'Mamani', 'Rojas', 'Sánchez', 'García', 'Vargas', 'Chávez', 'Ramos', 'Torres', 'Mendoza', 'Castillo', 'Díaz', 'Condori', 'Paredes', 'Salazar', 'Cárdenas', 'Ccori', 'Apaza', 'Gutiérrez', 'Ríos', 'Palomino', 'Espinoza'];
+const SENDERS = ['Comercial Andina SAC', 'Bodega Santa Rosa', 'Ferretería El Constructor', 'Textiles Gamarra Express', 'Agroexportadora Norte Verde', 'Librería San Marcos', 'Distribuidora Sur EIRL', 'Farmacia Salud Total'];
+
+const textArray = (items: readonly string[]) => sql.raw(`array[${items.map((s) => `'${s.replaceAll("'", "''")}'`).join(',')}]`);
+
+/**
+ * Appends `count` realistic shipments (random branch pairs, statuses, names, documents, one line
+ * priced with the default tiers) spread over the last 365 days, plus their history, with
+ * INSERT … SELECT over generate_series: the database does the work, 50 000 rows per statement.
+ */
+export async function bulkInsertShipments(db: Db, count: number, log: (msg: string) => void = () => {}): Promise<void> {
+  const secretCodeHash = await hashPassword(DEMO_SECRET_CODE);
+  const branchRows = await db.execute(sql`select count(*)::int as k from branches`);
+  if (Number((branchRows.rows[0] as { k: number }).k) < 2) throw new Error('Se necesitan al menos dos sucursales.');
+  // Building a trigram index once is far cheaper than maintaining it row by row during the load.
+  const trigram = count >= 20_000
+    ? ((await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname like '%_trgm'`)).rows as { indexname: string; indexdef: string }[])
+    : [];
+  for (const index of trigram) await db.execute(sql.raw(`drop index "${index.indexname}"`));
+  // Likewise the Panel's daily counts: one grouped rebuild instead of an upsert per row.
+  await db.execute(sql`alter table shipments disable trigger shipments_daily_counts`);
+  try {
+    await insertChunks(db, count, secretCodeHash, log);
+  } finally {
+    await db.execute(sql`alter table shipments enable trigger shipments_daily_counts`);
+    await rebuildDailyCounts(db);
+    for (const index of trigram) await db.execute(sql.raw(index.indexdef));
+  }
+  await db.execute(sql`analyze shipments`);
+  await db.execute(sql`analyze shipment_events`);
+}
+
+/** Recounts shipment_daily_counts from the shipments (same day rule as the trigger). */
+async function rebuildDailyCounts(db: Db) {
+  await db.execute(sql`delete from shipment_daily_counts`);
+  await db.execute(sql`
+    insert into shipment_daily_counts (day, origin_branch_id, destination_branch_id, status, n)
+    select ((created_at at time zone 'UTC') - interval '5 hours')::date, origin_branch_id, destination_branch_id, status, count(*)
+      from shipments
+     group by 1, 2, 3, 4`);
+}
+
+async function insertChunks(db: Db, count: number, secretCodeHash: string, log: (msg: string) => void) {
+  for (let done = 0; done < count; done += CHUNK) {
+    const size = Math.min(CHUNK, count - done);
+    const last = await db.execute(sql`select coalesce(max(id), 0)::int as id from shipments`);
+    const fromId = Number((last.rows[0] as { id: number }).id);
+    await db.execute(sql`
+      insert into shipments (code, status, created_at, updated_at, created_by_name, origin_branch_id, destination_branch_id,
+        sender_name, recipient_first_name, recipient_last_name, recipient_name, recipient_doc, product_type, weight_kg,
+        billable_weight_kg, quoted_price, quoted_currency, quoted_factor_per_kg, using_reverse, multi_line_detail, secret_code_hash, delivered_info)
+      select 'TMT-' || lpad(x.n::text, greatest(6, length(x.n::text)), '0'), x.status, x.created_at, x.created_at, 'Carga masiva',
+        b.ids[x.oi + 1], b.ids[((x.oi + 1 + x.dof) % b.k) + 1],
+        x.sender, x.first, x.last, x.first || ' ' || x.last, x.doc, x.pt, x.w,
+        x.bill, round(x.bill * x.f, 2), 'PEN', x.f, false,
+        jsonb_build_array(jsonb_build_object('productType', x.pt, 'weightKg', x.w, 'billableWeightKg', x.bill, 'factorPerKg', x.f,
+          'price', round(x.bill * x.f, 2), 'currency', 'PEN', 'usingReverse', false,
+          'tier', jsonb_build_object('from_kg', case when x.bill <= 10 then 1 else 11 end, 'to_kg', case when x.bill <= 10 then 10 else 1000 end, 'factor_per_kg', x.f))),
+        ${secretCodeHash},
+        case when x.status = 'Entregado' then jsonb_build_object('receiverName', x.first || ' ' || x.last, 'receiverDoc', x.doc,
+          'deliveredByName', 'Carga masiva', 'deliveredAt', x.created_at + interval '2 days', 'notes', '') end
+      from (
+        select a.*, greatest(1, ceil(a.w))::int as bill, case when ceil(a.w) <= 10 then 1.4 else 1.3 end as f
+        from (
+          select nextval('shipment_code_seq') as n,
+            floor(random() * kk.k)::int as oi,
+            floor(random() * (kk.k - 1))::int as dof,
+            (array['Creado', 'En tránsito', 'Entregado', 'Entregado', 'Entregado', 'Anulado'])[1 + floor(random() * 6)::int] as status,
+            now() - random() * interval '365 days' as created_at,
+            (${textArray(SENDERS)})[1 + floor(random() * ${SENDERS.length})::int] as sender,
+            (${textArray(FIRST)})[1 + floor(random() * ${FIRST.length})::int] as first,
+            (${textArray(LAST)})[1 + floor(random() * ${LAST.length})::int] || ' ' || (${textArray(LAST)})[1 + floor(random() * ${LAST.length})::int] as last,
+            (10000000 + floor(random() * 80000000))::bigint::text as doc,
+            (array['liviano', 'medio', 'alto'])[1 + floor(random() * 3)::int] as pt,
+            round((0.2 + random() * random() * 80)::numeric, 2) as w
+          from generate_series(1, ${size}), (select count(*)::int as k from branches) kk
+        ) a
+      ) x, (select array_agg(id order by id) as ids, count(*)::int as k from branches) b`);
+    await db.execute(sql`
+      insert into shipment_events (shipment_id, kind, name, status_to, at, user_name)
+      select id, 'status', 'Creado', 'Creado', created_at, 'Carga masiva' from shipments where id > ${fromId}
+      union all
+      select id, case when status = 'Anulado' then 'cancel' else 'status' end, status, status, created_at + interval '1 day', 'Carga masiva'
+      from shipments where id > ${fromId} and status <> 'Creado'`);
+    log(`  ${done + size} / ${count}`);
+  }
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { shipments: { type: 'string' }, pg: { type: 'string' } } });
+  const count = Number(values.shipments);
+  if (!Number.isInteger(count) || count < 1) {
+    console.error('Uso: npm run seed:bulk -- --shipments N [--pg postgres://…]');
+    process.exit(2);
+  }
+  const config = loadConfig();
+  const url = values.pg ?? config.databaseUrl;
+  let release = () => {};
+  let database: Database;
+  if (url) {
+    database = await openPostgres(url);
+  } else {
+    // The API must not be running on the same data directory: the lock refuses it.
+    release = acquireDataDirLock(config.dataDir);
+    database = await openEmbedded(path.join(config.dataDir, 'pgdata'));
+  }
+  try {
+    await seedIfEmpty(database.db, config, console.log);
+    const started = performance.now();
+    console.log(`Insertando ${count} envíos en ${url ? 'PostgreSQL' : config.dataDir}…`);
+    await bulkInsertShipments(database.db, count, console.log);
+    console.log(`Listo en ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  } finally {
+    await database.close();
+    release();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

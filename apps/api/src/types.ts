@@ -1,0 +1,48 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Role } from '@tramo/domain';
+import type { Config } from './config.ts';
+import type { Db, DbKind } from './db/client.ts';
+import type { Providers } from './providers/index.ts';
+
+/** The logged-in user as every handler sees it, loaded fresh on each request. */
+export interface SessionUser {
+  id: number;
+  username: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  role: Role;
+  branchId: number | null;
+  branchName: string | null;
+  mustChangePassword: boolean;
+  tokenVersion: number;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    dbKind: DbKind;
+    config: Config;
+    /** Injectable clock: tests move time instead of sleeping. */
+    now: () => Date;
+    providers: Providers;
+  }
+  interface FastifyRequest {
+    sessionUser: SessionUser | null;
+  }
+}
+
+/** The authenticated user of a request that passed an auth guard. */
+export function currentUser(request: { sessionUser: SessionUser | null }): SessionUser {
+  if (!request.sessionUser) throw new Error('auth guard missing on this route');
+  return request.sessionUser;
+}

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+describe.each(engines)('auth (%s)', (engine) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+  });
+  afterAll(() => t?.close());
+
+  it('health answers without a token and names the engine', async () => {
+    const res = await t.call('GET', '/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok', db: engine });
+  });
+
+  it('logs in case-insensitively and returns the user without secrets', async () => {
+    const res = await t.call('POST', '/api/auth/login', { body: { username: 'agente1', password: 'agente123' } });
+    expect(res.statusCode).toBe(200);
+    const { user, token } = res.json();
+    expect(typeof token).toBe('string');
+    expect(user).toMatchObject({ username: 'AGENTE1', role: 'agent', branchName: 'Lima', mustChangePassword: false });
+    expect(JSON.stringify(user)).not.toMatch(/hash|tokenVersion/i);
+    const me = await t.call('GET', '/api/auth/me', { token });
+    expect(me.json()).toMatchObject({ username: 'AGENTE1', branchName: 'Lima', name: 'Luis Ramírez' });
+  });
+
+  it('gives the same 401 message for a wrong password and an unknown user', async () => {
+    const wrong = await t.call('POST', '/api/auth/login', { body: { username: 'AGENTE2', password: 'nope123' } });
+    const unknown = await t.call('POST', '/api/auth/login', { body: { username: 'NOEXISTE', password: 'nope123' } });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json().error).toBe('Usuario o contraseña incorrectos.');
+    expect(unknown.json().error).toBe(wrong.json().error);
+  });
+
+  it('rejects malformed credentials with the spec messages', async () => {
+    const res = await t.call('POST', '/api/auth/login', { body: { username: 'ab', password: '123' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().fields).toEqual({ username: 'Mínimo 3 caracteres', password: 'Mínimo 6 caracteres' });
+    const chars = await t.call('POST', '/api/auth/login', { body: { username: 'ab c!', password: '123456' } });
+    expect(chars.json().fields.username).toBe('Sólo letras, números, . _ -');
+    const long = await t.call('POST', '/api/auth/login', { body: { username: 'A'.repeat(33), password: '123456' } });
+    expect(long.json().fields.username).toBe('Máximo 32 caracteres');
+    const notJson = await t.call('POST', '/api/auth/login', { body: '{oops', headers: { 'content-type': 'application/json' } });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().error).toMatch(/JSON/);
+  });
+
+  it('throttles a username after 10 failures in 15 minutes, in the database', async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await t.call('POST', '/api/auth/login', { body: { username: 'REPARTIDOR1', password: 'wrong-pass' } });
+      expect(res.statusCode).toBe(401);
+    }
+    const blocked = await t.call('POST', '/api/auth/login', { body: { username: 'REPARTIDOR1', password: 'reparto123' } });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toMatch(/Demasiados intentos/);
+    t.clock.advance(15 * 60_000 + 1000);
+    const after = await t.call('POST', '/api/auth/login', { body: { username: 'REPARTIDOR1', password: 'reparto123' } });
+    expect(after.statusCode).toBe(200);
+  });
+
+  it('throttles a client address after 30 failures whatever the usernames', async () => {
+    t.clock.advance(16 * 60_000);
+    for (let i = 0; i < 30; i++) {
+      await t.call('POST', '/api/auth/login', { body: { username: `FANTASMA${i}`, password: 'wrong-pass' } });
+    }
+    const blocked = await t.call('POST', '/api/auth/login', { body: { username: 'ADMIN', password: 'admin123' } });
+    expect(blocked.statusCode).toBe(429);
+    t.clock.advance(16 * 60_000);
+    expect((await t.call('POST', '/api/auth/login', { body: { username: 'ADMIN', password: 'admin123' } })).statusCode).toBe(200);
+  });
+
+  it('needs a token, refuses a forged or expired one', async () => {
+    expect((await t.call('GET', '/api/auth/me')).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/auth/me', { token: 'abc.def.ghi' })).statusCode).toBe(401);
+    const token = await t.login('ADMIN');
+    t.clock.advance(13 * 3600_000);
+    const expired = await t.call('GET', '/api/auth/me', { token });
+    expect(expired.statusCode).toBe(401);
+  });
+
+  it('changes the password, revoking other tokens', async () => {
+    const other = await t.login('AGENTE2');
+    const token = await t.login('AGENTE2');
+    const noCurrent = await t.call('POST', '/api/auth/change-password', { token, body: { newPassword: 'nuevo123' } });
+    expect(noCurrent.statusCode).toBe(400);
+    const badCurrent = await t.call('POST', '/api/auth/change-password', {
+      token,
+      body: { currentPassword: 'incorrecta', newPassword: 'nuevo123' },
+    });
+    expect(badCurrent.statusCode).toBe(422);
+    expect(badCurrent.json().fields.currentPassword).toBe('La contraseña actual no es correcta.');
+    const short = await t.call('POST', '/api/auth/change-password', { token, body: { currentPassword: 'agente123', newPassword: '123' } });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fields.newPassword).toBe('Mínimo 6 caracteres');
+
+    const ok = await t.call('POST', '/api/auth/change-password', {
+      token,
+      body: { currentPassword: 'agente123', newPassword: 'nuevo123' },
+    });
+    expect(ok.statusCode).toBe(200);
+    const fresh = ok.json().token;
+    expect((await t.call('GET', '/api/auth/me', { token: other })).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/auth/me', { token })).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/auth/me', { token: fresh })).statusCode).toBe(200);
+    expect((await t.call('POST', '/api/auth/login', { body: { username: 'AGENTE2', password: 'agente123' } })).statusCode).toBe(401);
+    await t.login('AGENTE2', 'nuevo123');
+  });
+});

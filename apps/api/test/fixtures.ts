@@ -1,0 +1,30 @@
+import type { ProductType } from '@tramo/domain';
+import type { Db } from '../src/db/client.ts';
+import { weightFactorTables, weightFactorTiers } from '../src/db/schema.ts';
+
+/** [from kg, to kg, factor per kg] */
+export type TierRow = readonly [number, number, string];
+
+/**
+ * Price tables from Lima to each destination, one per class given: the tests that create
+ * shipments price them against these instead of the demo tables.
+ */
+export async function seedLimaPrices(
+  db: Db,
+  branchIds: Map<string, number>,
+  destinations: readonly string[],
+  tiersByClass: Partial<Record<ProductType, readonly TierRow[]>>,
+) {
+  const lima = branchIds.get('Lima')!;
+  for (const destination of destinations) {
+    for (const [productType, tiers] of Object.entries(tiersByClass)) {
+      const [table] = await db
+        .insert(weightFactorTables)
+        .values({ originBranchId: lima, destinationBranchId: branchIds.get(destination)!, productType, name: `Lima-${destination} ${productType}` })
+        .returning({ id: weightFactorTables.id });
+      await db.insert(weightFactorTiers).values(
+        tiers.map(([fromKg, toKg, factorPerKg], i) => ({ tableId: table!.id, fromKg: String(fromKg), toKg: String(toKg), factorPerKg, sortOrder: i + 1 })),
+      );
+    }
+  }
+}

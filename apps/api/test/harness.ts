@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp, type BuildOptions } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openEmbedded, openPostgres, type Database } from '../src/db/client.ts';
+import { seedBase, DEMO_USERS } from '../src/seed/base.ts';
+import type { App } from '../src/types.ts';
+
+export type Engine = 'embedded' | 'postgres';
+
+/**
+ * API tests run against the embedded engine always, and against PostgreSQL when
+ * TEST_DATABASE_URL is set (each test file gets a database of its own, dropped at the end).
+ */
+export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
+
+export interface TestClock {
+  now: () => Date;
+  set(date: Date | string): void;
+  advance(ms: number): void;
+}
+
+export function testClock(start = new Date()): TestClock {
+  let current = new Date(start);
+  return {
+    now: () => new Date(current),
+    set: (d) => (current = new Date(d)),
+    advance: (ms) => (current = new Date(current.getTime() + ms)),
+  };
+}
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  engine: Engine;
+  clock: TestClock;
+  branchIds: Map<string, number>;
+  /** Logs in and returns the bearer token. */
+  login(username: string, password?: string): Promise<string>;
+  /** An HTTP call into the real server; `token` adds the bearer header. */
+  call(method: string, url: string, options?: CallOptions): Promise<TestResponse>;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  statusCode: number;
+  headers: Headers;
+  body: string;
+  // Test bodies are asserted field by field; typing every answer would add nothing.
+  json(): any;
+}
+
+const demoPassword = (username: string) => DEMO_USERS.find((u) => u.username === username)?.password ?? '';
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `tramo_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestApp(
+  engine: Engine,
+  options: { seed?: (db: Database['db'], branchIds: Map<string, number>) => Promise<void>; config?: Partial<Config> } & Partial<Pick<BuildOptions, 'providers'>> = {},
+): Promise<TestContext> {
+  let database: Database;
+  let drop = async () => {};
+  if (engine === 'postgres') {
+    const created = await createPostgresDatabase();
+    drop = created.drop;
+    database = await openPostgres(created.url);
+  } else {
+    database = await openEmbedded(null);
+  }
+  const branchIds = await seedBase(database.db);
+  await options.seed?.(database.db, branchIds);
+  const clock = testClock();
+  const config = { ...loadConfig({}), jwtSecret: 'test-secret-not-for-production', ...options.config };
+  const app = await buildApp({ database, config, now: clock.now, providers: options.providers });
+  // A real socket: tests go through HTTP exactly as the browser does.
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const call: TestContext['call'] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(address + url, { method, headers, body });
+    const text = await res.text();
+    return { statusCode: res.status, headers: res.headers, body: text, json: () => JSON.parse(text) };
+  };
+
+  return {
+    app,
+    database,
+    engine,
+    clock,
+    branchIds,
+    call,
+    baseUrl: address,
+    async login(username, password = demoPassword(username)) {
+      const res = await call('POST', '/api/auth/login', { body: { username, password } });
+      if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+      return res.json().token as string;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
