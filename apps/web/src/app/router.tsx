@@ -1,0 +1,93 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { MENU, type Role } from '@tramo/domain';
+import { PageSkeleton } from '../components/ui/PageSkeleton.tsx';
+import { AppLayout } from './shell/AppLayout.tsx';
+import { RequireAuth, RequireRole, RedirectIfAuthed } from './guards.tsx';
+
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+const LoginPage = page(() => import('../features/auth/LoginPage.tsx'));
+const ChangePasswordPage = page(() => import('../features/auth/ChangePasswordPage.tsx'));
+const UsersPage = page(() => import('../features/users/UsersPage.tsx'));
+const BranchesPage = page(() => import('../features/branches/BranchesPage.tsx'));
+const CustomersPage = page(() => import('../features/customers/CustomersPage.tsx'));
+const FactorPesoPage = page(() => import('../features/pricing/FactorPesoPage.tsx'));
+const TransportistasPage = page(() => import('../features/fleet/TransportistasPage.tsx'));
+const ForbiddenPage = page(() => import('../features/misc/ForbiddenPage.tsx'));
+const NotFoundPage = page(() => import('../features/misc/NotFoundPage.tsx'));
+const ComingSoonPage = page(() => import('../features/misc/ComingSoonPage.tsx'));
+const PanelPage = page(() => import('../features/dashboard/PanelPage.tsx'));
+const ShipmentsPage = page(() => import('../features/shipments/ShipmentsPage.tsx'));
+const NewShipmentPage = page(() => import('../features/shipments/NewShipmentPage.tsx'));
+const ShipmentDetailPage = page(() => import('../features/shipments/ShipmentDetailPage.tsx'));
+const TrackingPage = page(() => import('../features/tracking/TrackingPage.tsx'));
+const DeliveriesPage = page(() => import('../features/deliveries/DeliveriesPage.tsx'));
+
+function render(Component: LazyExoticComponent<ComponentType>) {
+  return (
+    <Suspense fallback={<PageSkeleton />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+/**
+ * The roles of a route come from the menu table, so the guard and the sidebar never disagree:
+ * the exact entry, else the longest entry that prefixes it (/shipments/:id → Envíos), else staff.
+ */
+function rolesOf(path: string): readonly Role[] {
+  const exact = MENU.find((m) => m.path === path);
+  if (exact) return exact.roles;
+  const parent = MENU.filter((m) => m.path !== '/' && path.startsWith(`${m.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+  return parent?.roles ?? ['admin', 'agent'];
+}
+
+function guarded(path: string, Component: LazyExoticComponent<ComponentType>): RouteObject {
+  return {
+    path: path === '/' ? undefined : path.slice(1),
+    index: path === '/' ? true : undefined,
+    element: <RequireRole roles={rolesOf(path)}>{render(Component)}</RequireRole>,
+  } as RouteObject;
+}
+
+/** Screens that later issues replace; each says plainly that it is not available yet. */
+const upcoming = [
+  '/pagos',
+  '/billing/preview',
+  '/cuentas-por-cobrar',
+  '/reports/movimientos',
+];
+
+export const routes: RouteObject[] = [
+  { path: '/login', element: <RedirectIfAuthed>{render(LoginPage)}</RedirectIfAuthed> },
+  { path: '/change-password', element: render(ChangePasswordPage) },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        path: '/',
+        element: <AppLayout />,
+        children: [
+          guarded('/users', UsersPage),
+          guarded('/branches', BranchesPage),
+          guarded('/transportistas', TransportistasPage),
+          guarded('/', PanelPage),
+          guarded('/shipments', ShipmentsPage),
+          // Before /shipments/:id, so 'new' is never read as an id.
+          guarded('/shipments/new', NewShipmentPage),
+          guarded('/shipments/:id', ShipmentDetailPage),
+          guarded('/customers', CustomersPage),
+          guarded('/factor-peso', FactorPesoPage),
+          guarded('/tracking', TrackingPage),
+          guarded('/deliveries', DeliveriesPage),
+          ...upcoming.map((path) => guarded(path, ComingSoonPage)),
+          { path: 'forbidden', element: render(ForbiddenPage) },
+          { path: '*', element: render(NotFoundPage) },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

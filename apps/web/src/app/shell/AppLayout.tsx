@@ -1,0 +1,95 @@
+import { Suspense } from 'react';
+import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { menuFor, ROLE_LABELS } from '@tramo/domain';
+import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useLogout } from '../../features/auth/api/logout.ts';
+import { useRefreshSessionUser } from '../../features/auth/api/me.ts';
+
+function greeting(now = new Date()): string {
+  const hour = Number(new Intl.DateTimeFormat('es-PE', { hour: 'numeric', hour12: false, timeZone: 'America/Lima' }).format(now));
+  if (hour < 12) return 'Buenos días';
+  if (hour < 19) return 'Buenas tardes';
+  return 'Buenas noches';
+}
+
+/**
+ * The entry to light up: the root link only on / exactly; otherwise the longest entry that is the
+ * path or a parent of it (/shipments/12 → Envíos, /shipments/new → Nuevo envío).
+ */
+function activeEntry<T extends { path: string }>(pathname: string, entries: T[]): T | undefined {
+  return entries
+    .filter((e) => (e.path === '/' ? pathname === '/' : pathname === e.path || pathname.startsWith(`${e.path}/`)))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+export function AppLayout() {
+  const user = useCurrentUser();
+  const logout = useLogout();
+  useRefreshSessionUser();
+  const location = useLocation();
+  const [opened, { toggle, close }] = useDisclosure();
+  const entries = menuFor(user.role);
+  const active = activeEntry(location.pathname, entries);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menú" />
+            <Title order={3} c="teal.8" style={{ letterSpacing: 0.5 }}>
+              Tramo
+            </Title>
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            <Text size="sm" visibleFrom="xs">
+              {greeting()}, <b>{user.name}</b>
+            </Text>
+            <Badge variant="light" color="gray" size="lg" tt="none">
+              Agencia: {user.branchName ?? '—'}
+            </Badge>
+            <Badge variant="dot" tt="none" visibleFrom="md">
+              {ROLE_LABELS[user.role]}
+            </Badge>
+            <Button component={RouterNavLink} to="/change-password" variant="subtle" color="gray" visibleFrom="md">
+              Cambiar contraseña
+            </Button>
+            <Button variant="subtle" color="gray" onClick={logout}>
+              Cerrar sesión
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Menú principal">
+        <ScrollArea>
+          {entries.map((entry) => (
+            <NavLink
+              key={entry.path}
+              component={RouterNavLink}
+              to={entry.path}
+              // Highlighting is ours (activeEntry); the router's own prefix match would light two entries.
+              end
+              label={entry.label}
+              onClick={close}
+              active={entry.path === active?.path}
+            />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Suspense fallback={<PageSkeleton />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,255 @@
+import { lazy, Suspense, useState } from 'react';
+import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_STATUSES } from '@tramo/domain';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { Pager } from '../../components/ui/Pager.tsx';
+import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
+import { SearchInput } from '../../components/ui/SearchInput.tsx';
+import { StatusChip } from '../../components/ui/StatusChip.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useBranches } from '../branches/api/get-branches.ts';
+import { useShipments } from '../shipments/index.ts';
+import { useDashboard, type DashboardFilters } from './api/get-dashboard.ts';
+
+const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
+
+const DAY_MS = 86_400_000;
+/** The Panel opens on the last 30 Lima days, the same window the counters default to. */
+function defaultRange() {
+  const today = limaDay(new Date());
+  return { dateFrom: limaDay(new Date(limaDayStart(today).getTime() - 29 * DAY_MS)), dateTo: today };
+}
+
+const COUNTERS = [
+  { key: 'total', label: 'Total', color: 'dark' },
+  { key: 'Creado', label: 'Creado', color: 'yellow.8' },
+  { key: 'En tránsito', label: 'En tránsito', color: 'blue.7' },
+  { key: 'Entregado', label: 'Entregado', color: 'teal.7' },
+] as const;
+
+export default function PanelPage() {
+  const user = useCurrentUser();
+  const isAdmin = user.role === 'admin';
+  const branches = useBranches();
+  const [filters, setFilters] = useState<DashboardFilters>(defaultRange);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(DASHBOARD_PAGE_SIZES[0]);
+
+  // Spec section 6: only an admin picks the origin; everyone else sees their own branch.
+  const effective: DashboardFilters = isAdmin ? filters : { ...filters, originBranchId: user.branchId ? String(user.branchId) : undefined };
+  const rangeInvalid = Boolean(effective.dateFrom && effective.dateTo && effective.dateFrom > effective.dateTo);
+  const dashboard = useDashboard(effective, !rangeInvalid);
+  const latest = useShipments({ ...effective, page, pageSize }, !rangeInvalid);
+
+  const set = (key: keyof DashboardFilters, value: string | null) => {
+    setFilters((f) => ({ ...f, [key]: value || undefined }));
+    setPage(1);
+  };
+  const branchOptions = (branches.data ?? []).map((b) => ({ value: String(b.id), label: b.name }));
+  const counters = dashboard.data?.counters;
+
+  return (
+    <>
+      <PageHeader title="Panel" description="Resumen de envíos del periodo">
+        {user.role !== 'courier' && (
+          <Button component={Link} to="/shipments/new">
+            Nuevo envío
+          </Button>
+        )}
+      </PageHeader>
+
+      <Paper withBorder p="sm" mb="md">
+        <Group gap="xs" align="flex-end" wrap="wrap">
+          <TextInput label="Desde" type="date" size="xs" w={140} value={filters.dateFrom ?? ''} onChange={(e) => set('dateFrom', e.currentTarget.value)} />
+          <TextInput label="Hasta" type="date" size="xs" w={140} value={filters.dateTo ?? ''} onChange={(e) => set('dateTo', e.currentTarget.value)} />
+          {isAdmin ? (
+            <Select label="Origen" placeholder="Todas" size="xs" w={150} searchable clearable allowDeselect data={branchOptions} value={filters.originBranchId ?? null} onChange={(v) => set('originBranchId', v)} />
+          ) : (
+            <div>
+              <Text size="xs" fw={500} mb={4}>
+                Origen
+              </Text>
+              <Badge variant="light" color="gray" tt="none" size="lg">
+                Agencia: {user.branchName ?? '—'}
+              </Badge>
+            </div>
+          )}
+          <Select label="Destino" placeholder="Todas" size="xs" w={150} searchable clearable allowDeselect data={branchOptions} value={filters.destinationBranchId ?? null} onChange={(v) => set('destinationBranchId', v)} />
+          <Select label="Estado" placeholder="Todos" size="xs" w={140} clearable allowDeselect data={[...SHIPMENT_STATUSES]} value={filters.status ?? null} onChange={(v) => set('status', v)} />
+          <SearchInput label="Buscar" size="xs" w={200} autoFocus={false} placeholder="Código, DNI/RUC o nombre" value={filters.q ?? ''} onSearch={(v) => set('q', v.trim())} />
+          <Button
+            variant="subtle"
+            size="xs"
+            onClick={() => {
+              setFilters(defaultRange());
+              setPage(1);
+            }}
+          >
+            Limpiar filtros
+          </Button>
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconRefresh size={14} />}
+            loading={dashboard.isFetching || latest.isFetching}
+            disabled={rangeInvalid}
+            onClick={() => {
+              void dashboard.refetch();
+              void latest.refetch();
+            }}
+          >
+            Actualizar
+          </Button>
+        </Group>
+        {rangeInvalid && (
+          <Alert color="yellow" variant="light" role="alert" mt="sm" py="xs">
+            La fecha “Desde” es posterior a “Hasta”.
+          </Alert>
+        )}
+      </Paper>
+
+      {(dashboard.isError || latest.isError) && (
+        <Alert color="red" variant="light" role="alert" mb="sm">
+          {errorMessage(dashboard.error ?? latest.error)}
+        </Alert>
+      )}
+
+      <Grid gap="md" mb="md">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="sm">
+      <SimpleGrid cols={2} spacing="sm">
+            {COUNTERS.map((c) => (
+              <Paper withBorder p="sm" key={c.key} aria-label={`Contador ${c.label}`}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                  {c.label}
+                </Text>
+                {counters && !rangeInvalid ? (
+                  <Text fz={26} fw={700} c={c.color} data-testid={`counter-${c.key}`}>
+                    {formatNumber(counters[c.key])}
+                  </Text>
+                ) : (
+                  <Skeleton height={30} mt={4} width="50%" />
+                )}
+              </Paper>
+            ))}
+          </SimpleGrid>
+          <Paper withBorder p="sm">
+            <Title order={5} mb="xs">
+              Accesos rápidos
+            </Title>
+            <SimpleGrid cols={2} spacing="xs">
+              {user.role !== 'courier' && (
+                <Button component={Link} to="/shipments/new" variant="light">
+                  Nuevo envío
+                </Button>
+              )}
+              <Button component={Link} to="/shipments" variant="light">
+                Envíos
+              </Button>
+              <Button component={Link} to="/tracking" variant="light">
+                Rastreo
+              </Button>
+              <Button component={Link} to="/reports/movimientos" variant="light">
+                Movimientos
+              </Button>
+            </SimpleGrid>
+          </Paper>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Paper withBorder p="sm">
+            <Title order={5} mb="xs">
+              Envíos por día
+            </Title>
+            {dashboard.data && !rangeInvalid ? (
+              <Suspense fallback={<Skeleton height={200} />}>
+                <ShipmentsChart days={dashboard.data.series} />
+              </Suspense>
+            ) : (
+              <Skeleton height={200} />
+            )}
+          </Paper>
+        </Grid.Col>
+      </Grid>
+      <Paper withBorder p="sm">
+        <Group justify="space-between" mb="xs">
+          <Title order={5}>Últimos envíos</Title>
+          <Anchor component={Link} to="/shipments" size="sm">
+            Ver todos
+          </Anchor>
+        </Group>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Código</Table.Th>
+              <Table.Th>Fecha</Table.Th>
+              <Table.Th>Origen</Table.Th>
+              <Table.Th>Destino</Table.Th>
+              <Table.Th>Remitente</Table.Th>
+              <Table.Th>Destinatario</Table.Th>
+              <Table.Th>Estado</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rangeInvalid ? null : latest.isPending ? (
+              <TableSkeleton cols={8} rows={pageSize} />
+            ) : !latest.data || latest.data.items.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={8} ta="center" c="dimmed" py="md">
+                  Sin resultados.
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              latest.data.items.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    {s.code}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.createdAt)}</Table.Td>
+                  <Table.Td>{s.originBranch.name}</Table.Td>
+                  <Table.Td>{s.destinationBranch.name}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" lineClamp={1} maw={130} title={s.senderName}>
+                      {s.senderName}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" lineClamp={1} maw={130} title={s.recipientName}>
+                      {s.recipientName}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusChip status={s.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/shipments/${s.id}`} size="sm" aria-label={`Ver ${s.code}`}>
+                      Ver
+                    </Anchor>
+                  </Table.Td>
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+        {!rangeInvalid && (
+          <Pager
+            page={page}
+            pageSize={pageSize}
+            total={latest.data?.total ?? 0}
+            pageSizes={DASHBOARD_PAGE_SIZES}
+            onPage={setPage}
+            onPageSize={(size) => {
+              setPageSize(size);
+              setPage(1);
+            }}
+          />
+        )}
+      </Paper>
+    </>
+  );
+}

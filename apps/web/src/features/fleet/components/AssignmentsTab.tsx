@@ -1,0 +1,291 @@
+import { useState } from 'react';
+import { Alert, Button, Checkbox, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { exceedsCapacity, FLEET_MESSAGES, type Transport } from '@tramo/domain';
+import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { notify } from '../../../lib/notify.ts';
+import { useLoadableShipments } from '../api/get-loadable-shipments.ts';
+import { useTransportLoad } from '../api/get-transport-load.ts';
+import { useLoadShipments } from '../api/load-shipments.ts';
+import { useUnloadShipment } from '../api/unload-shipment.ts';
+import { driverNames, formatKg, plates } from './format.ts';
+import { TransportStatusPill } from './TransportStatusPill.tsx';
+
+export function AssignmentsTab({ transport }: { transport: Transport | null }) {
+  if (!transport) {
+    return (
+      <Alert color="blue" variant="light" title="Ningún transporte elegido">
+        Elige un transporte en la pestaña Transportes y pulsa «Ver carga» para ver y cambiar los paquetes que lleva.
+      </Alert>
+    );
+  }
+  // Keyed so the search and the selection start clean for each transport.
+  return <TransportLoadPanel key={transport.id} transport={transport} />;
+}
+
+function TransportLoadPanel({ transport }: { transport: Transport }) {
+  const load = useTransportLoad(transport.id);
+  const total = load.data?.totalWeightKg ?? 0;
+  const capacity = load.data ? load.data.capacityKg : transport.capacity_kg;
+  const exceeded = exceedsCapacity(total, capacity);
+  const percent = capacity ? Math.min(100, (total / capacity) * 100) : 0;
+
+  return (
+    <Stack gap="md">
+      <Paper withBorder p="sm">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <div>
+            <Group gap="xs">
+              <Title order={4} ff="monospace">
+                {plates(transport.plate_primary, transport.plate_secondary)}
+              </Title>
+              <TransportStatusPill status={transport.status} />
+            </Group>
+            <Text size="sm" c="dimmed">
+              {[[transport.make, transport.model].filter(Boolean).join(' '), transport.route].filter(Boolean).join(' · ') || 'Sin ruta'}
+            </Text>
+            <Text size="sm">Conductores: {driverNames(transport.driver1, transport.driver2)}</Text>
+          </div>
+          <div style={{ minWidth: 260 }}>
+            <Text size="sm" ta="right" aria-label="Peso cargado">
+              Cargado: <b>{formatKg(total)}</b> de {capacity === null ? 'capacidad no registrada' : formatKg(capacity)}
+            </Text>
+            {capacity !== null && <Progress value={percent} color={exceeded ? 'red' : undefined} mt={6} aria-label="Uso de la capacidad" />}
+          </div>
+        </Group>
+        {exceeded && (
+          <Alert color="orange" variant="light" mt="sm" role="status" title={FLEET_MESSAGES.capacityExceeded}>
+            Lleva {formatKg(total)} y su capacidad es {formatKg(capacity)}: {formatKg(Math.round((total - (capacity ?? 0)) * 100) / 100)} de más. Puedes
+            seguir cargando, pero revisa la carga antes de salir.
+          </Alert>
+        )}
+      </Paper>
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+        <LoadableSearch transportId={transport.id} plate={transport.plate_primary} />
+        <Paper withBorder p="sm">
+          <Title order={5} mb="xs">
+            Paquetes cargados {load.data ? `(${load.data.items.length})` : ''}
+          </Title>
+          {load.isError && (
+            <Alert color="red" variant="light" role="alert" mb="xs">
+              {errorMessage(load.error)}
+            </Alert>
+          )}
+          <LoadedTable transportId={transport.id} load={load} />
+        </Paper>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function LoadedTable({ transportId, load }: { transportId: number; load: ReturnType<typeof useTransportLoad> }) {
+  const unload = useUnloadShipment();
+  const items = load.data?.items ?? [];
+  return (
+    <Table>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Código</Table.Th>
+          <Table.Th>Destinatario</Table.Th>
+          <Table.Th>Cargado</Table.Th>
+          <Table.Th ta="right">Peso</Table.Th>
+          <Table.Th />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {load.isPending ? (
+          <TableSkeleton cols={5} rows={3} />
+        ) : items.length === 0 ? (
+          <Table.Tr>
+            <Table.Td colSpan={5} ta="center" c="dimmed">
+              {FLEET_MESSAGES.noLoad}
+            </Table.Td>
+          </Table.Tr>
+        ) : (
+          items.map((item) => (
+            <Table.Tr key={item.id}>
+              <Table.Td>
+                <Text size="sm" fw={600} ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                  {item.code}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {item.senderName}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{item.recipientName}</Text>
+                <Text size="xs" c="dimmed">
+                  {item.recipientDoc}
+                </Text>
+              </Table.Td>
+              <Table.Td>{formatDateTime(item.loaded_at)}</Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {formatKg(item.weightKg)}
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Quitar ${item.code}`}
+                  loading={unload.isPending && unload.variables?.assignmentId === item.id}
+                  onClick={() =>
+                    unload.mutate(
+                      { transportId, assignmentId: item.id },
+                      { onSuccess: () => notify.success(`${item.code} quitado del transporte.`), onError: (err) => notify.error(err) },
+                    )
+                  }
+                >
+                  Quitar
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))
+        )}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function LoadableSearch({ transportId, plate }: { transportId: number; plate: string }) {
+  const [text, setText] = useState('');
+  const [q, setQ] = useState<string | null>(null);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const results = useLoadableShipments(q ?? '', q !== null);
+  const loadMutation = useLoadShipments();
+  const rows = results.data ?? [];
+
+  const search = () => {
+    setSelected(new Set());
+    setQ(text.trim());
+  };
+  const toggle = (id: number) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const allChecked = rows.length > 0 && rows.every((r) => selected.has(r.id));
+
+  const add = () =>
+    loadMutation.mutate(
+      { transportId, shipmentIds: [...selected] },
+      {
+        onSuccess: () => {
+          notify.success(`${selected.size === 1 ? '1 envío cargado' : `${selected.size} envíos cargados`} en ${plate}.`);
+          setSelected(new Set());
+        },
+        onError: (err) => notify.error(err),
+      },
+    );
+
+  return (
+    <Paper withBorder p="sm">
+      <Title order={5} mb="xs">
+        Cargar envíos (estado Creado)
+      </Title>
+      <Group gap="xs" mb="xs" wrap="nowrap">
+        <TextInput
+          style={{ flex: 1 }}
+          type="search"
+          aria-label="Buscar envíos para cargar"
+          placeholder="Código, cliente, remitente o destinatario"
+          value={text}
+          autoFocus
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              search();
+            }
+          }}
+        />
+        <Button variant="default" onClick={search} loading={results.isFetching}>
+          Buscar
+        </Button>
+      </Group>
+      {results.isError && (
+        <Alert color="red" variant="light" role="alert" mb="xs">
+          {errorMessage(results.error, 'No se pudo buscar.')}
+        </Alert>
+      )}
+      {q !== null && (
+        <>
+          <ScrollArea.Autosize mah={420} type="auto">
+            <Table stickyHeader>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={36}>
+                    <Checkbox
+                      aria-label="Seleccionar todos"
+                      checked={allChecked}
+                      indeterminate={!allChecked && rows.some((r) => selected.has(r.id))}
+                      onChange={() => setSelected(allChecked ? new Set() : new Set(rows.map((r) => r.id)))}
+                    />
+                  </Table.Th>
+                  <Table.Th>Código</Table.Th>
+                  <Table.Th>Ruta</Table.Th>
+                  <Table.Th>Destinatario</Table.Th>
+                  <Table.Th ta="right">Peso</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {results.isPending ? (
+                  <TableSkeleton cols={5} rows={3} />
+                ) : rows.length === 0 ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={5} ta="center" c="dimmed">
+                      Sin resultados
+                    </Table.Td>
+                  </Table.Tr>
+                ) : (
+                  rows.map((r) => (
+                    <Table.Tr key={r.id} onClick={() => toggle(r.id)} style={{ cursor: 'pointer' }}>
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={`Seleccionar ${r.code}`}
+                          checked={selected.has(r.id)}
+                          onChange={() => toggle(r.id)}
+                          onClick={(e) => e.stopPropagation()}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" fw={600} ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+                          {r.code}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          {formatDateTime(r.createdAt)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">
+                          {r.originName} – {r.destinationName}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{r.recipientName}</Text>
+                        <Text size="xs" c="dimmed">
+                          De: {r.senderName}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                        {formatKg(r.weightKg)}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))
+                )}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea.Autosize>
+          <Group justify="flex-end" mt="xs">
+            <Button disabled={selected.size === 0} loading={loadMutation.isPending} onClick={add}>
+              Agregar seleccionados ({selected.size})
+            </Button>
+          </Group>
+        </>
+      )}
+    </Paper>
+  );
+}

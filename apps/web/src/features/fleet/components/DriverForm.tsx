@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { Textarea, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { driverSchema, type Driver, type DriverData, type DriverInput } from '@tramo/domain';
+import { applyServerErrors } from '../../../lib/forms.ts';
+import { notify } from '../../../lib/notify.ts';
+import { useSaveDriver } from '../api/save-driver.ts';
+import { SideForm } from '../../../components/ui/SideForm.tsx';
+
+const FIELDS = ['full_name', 'dni', 'license_number', 'phone', 'note'] as const;
+
+export function DriverForm({ driver, onDone }: { driver: Driver | null; onDone(): void }) {
+  const save = useSaveDriver();
+  const [alert, setAlert] = useState<string | null>(null);
+  const form = useForm<DriverInput, unknown, DriverData>({
+    resolver: zodResolver(driverSchema),
+    defaultValues: {
+      full_name: driver?.full_name ?? '',
+      dni: driver?.dni ?? '',
+      license_number: driver?.license_number ?? '',
+      phone: driver?.phone ?? '',
+      note: driver?.note ?? '',
+    },
+  });
+  const { errors } = form.formState;
+
+  const onSubmit = form.handleSubmit((values) => {
+    setAlert(null);
+    save.mutate(
+      { ...values, id: driver?.id },
+      {
+        onSuccess: () => {
+          notify.success(driver ? 'Conductor actualizado.' : 'Conductor creado.');
+          onDone();
+        },
+        onError: (err) => setAlert(applyServerErrors(err, form.setError, FIELDS)),
+      },
+    );
+  });
+
+  return (
+    <SideForm
+      onSubmit={onSubmit}
+      alert={alert}
+      submitting={save.isPending}
+      submitLabel={driver ? 'Guardar cambios' : 'Crear conductor'}
+      onCancel={onDone}
+    >
+      <TextInput label="Nombre completo" withAsterisk autoFocus {...form.register('full_name')} error={errors.full_name?.message} />
+      <TextInput label="DNI" withAsterisk inputMode="numeric" maxLength={8} {...form.register('dni')} error={errors.dni?.message} />
+      <TextInput label="Licencia" withAsterisk placeholder="Q12345678" {...form.register('license_number')} error={errors.license_number?.message} />
+      <TextInput label="Teléfono" {...form.register('phone')} error={errors.phone?.message} />
+      <Textarea label="Nota" autosize minRows={2} {...form.register('note')} error={errors.note?.message} />
+    </SideForm>
+  );
+}

@@ -1,0 +1,191 @@
+import { useState } from 'react';
+import { ActionIcon, Alert, Button, Drawer, Group, Paper, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { TRANSPORT_PAGE_SIZES, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUSES, type Transport, type TransportStatus } from '@tramo/domain';
+import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
+import { Pager } from '../../../components/ui/Pager.tsx';
+import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
+import { SearchInput } from '../../../components/ui/SearchInput.tsx';
+import { errorMessage } from '../../../lib/api.ts';
+import { useDeleteTransport } from '../api/delete-transport.ts';
+import { useTransports } from '../api/get-transports.ts';
+import { driverNames, formatKg } from './format.ts';
+import { TransportForm } from './TransportForm.tsx';
+import { TransportStatusPill } from './TransportStatusPill.tsx';
+
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
+
+const statusFilter = [{ value: '', label: 'Todos los estados' }, ...TRANSPORT_STATUSES.map((s) => ({ value: s, label: TRANSPORT_STATUS_LABELS[s] }))];
+
+export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport): void }) {
+  const [status, setStatus] = useState<TransportStatus | ''>('');
+  const [route, setRoute] = useState('');
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<number>(TRANSPORT_PAGE_SIZES[0]);
+  const transports = useTransports({ status, route, page, limit });
+  const remove = useDeleteTransport();
+  const [editing, setEditing] = useState<Transport | 'new' | null>(null);
+  const items = transports.data?.items ?? [];
+
+  const onDelete = (transport: Transport) =>
+    confirmThenMutate(
+      {
+        title: 'Eliminar transporte',
+        message: `¿Eliminar el transporte ${transport.plate_primary}? Esta acción no se puede deshacer.`,
+        success: 'Transporte eliminado.',
+      },
+      remove.mutate,
+      transport.id,
+    );
+
+  return (
+    <>
+      <Group justify="space-between" mb="sm" gap="sm">
+        <Group gap="sm">
+          <Select
+            aria-label="Filtrar por estado"
+            w={190}
+            data={statusFilter}
+            value={status}
+            onChange={(v) => {
+              setStatus((v ?? '') as TransportStatus | '');
+              setPage(1);
+            }}
+          />
+          <SearchInput
+            value={route}
+            onSearch={(v) => {
+              setRoute(v);
+              setPage(1);
+            }}
+            aria-label="Filtrar por ruta"
+            placeholder="Filtrar por ruta (p. ej. Lima)"
+            w={260}
+          />
+        </Group>
+        <Button onClick={() => setEditing('new')}>Nuevo transporte</Button>
+      </Group>
+      {transports.isError && (
+        <Alert color="red" variant="light" mb="sm" role="alert">
+          {errorMessage(transports.error, 'No se pudo cargar transportes.')}
+        </Alert>
+      )}
+      <Paper withBorder>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Placas</Table.Th>
+              <Table.Th>Marca / modelo</Table.Th>
+              <Table.Th ta="right" style={NOWRAP}>
+                Capacidad
+              </Table.Th>
+              <Table.Th ta="right" style={NOWRAP}>
+                Peso neto
+              </Table.Th>
+              <Table.Th>Ruta</Table.Th>
+              <Table.Th>Conductores</Table.Th>
+              <Table.Th>Estado</Table.Th>
+              <Table.Th ta="right">Carga</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {transports.isPending ? (
+              <TableSkeleton cols={9} />
+            ) : items.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={9} ta="center" c="dimmed">
+                  {status || route ? 'Sin resultados con los filtros actuales.' : 'Sin registros.'}
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              items.map((t) => (
+                <Table.Tr key={t.id}>
+                  <Table.Td style={NOWRAP}>
+                    <Text fw={600} size="sm" ff="monospace">
+                      {t.plate_primary}
+                    </Text>
+                    {t.plate_secondary && (
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {t.plate_secondary}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{[t.make, t.model].filter(Boolean).join(' ') || '—'}</Table.Td>
+                  <Table.Td ta="right" style={NOWRAP}>
+                    {formatKg(t.capacity_kg)}
+                  </Table.Td>
+                  <Table.Td ta="right" style={NOWRAP}>
+                    {formatKg(t.net_weight_kg)}
+                  </Table.Td>
+                  <Table.Td style={NOWRAP}>{t.route ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Stack gap={0}>
+                      {t.driver1 || t.driver2 ? (
+                        [t.driver1, t.driver2].filter(Boolean).map((d) => (
+                          <Text key={d!.id} size="sm" lh={1.3}>
+                            {d!.full_name}
+                          </Text>
+                        ))
+                      ) : (
+                        <Text size="sm" c="dimmed">
+                          {driverNames()}
+                        </Text>
+                      )}
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td style={NOWRAP}>
+                    <TransportStatusPill status={t.status} />
+                  </Table.Td>
+                  <Table.Td ta="right" style={NOWRAP}>
+                    <Text size="sm">{t.loaded_count} paq.</Text>
+                    <Text size="xs" c="dimmed">
+                      {formatKg(t.loaded_weight_kg)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Button size="compact-sm" variant="light" onClick={() => onViewLoad(t)}>
+                        Ver carga
+                      </Button>
+                      <Tooltip label="Editar">
+                        <ActionIcon variant="subtle" aria-label={`Editar ${t.plate_primary}`} onClick={() => setEditing(t)}>
+                          <IconPencil size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Eliminar">
+                        <ActionIcon variant="subtle" color="red" aria-label={`Eliminar ${t.plate_primary}`} onClick={() => onDelete(t)}>
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+      <Pager
+        page={page}
+        pageSize={limit}
+        total={transports.data?.total ?? 0}
+        pageSizes={TRANSPORT_PAGE_SIZES}
+        onPage={setPage}
+        onPageSize={(size) => {
+          setLimit(size);
+          setPage(1);
+        }}
+      />
+      <Drawer
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        position="right"
+        size="lg"
+        title={editing === 'new' ? 'Nuevo transporte' : 'Editar transporte'}
+      >
+        {editing !== null && <TransportForm transport={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
+      </Drawer>
+    </>
+  );
+}

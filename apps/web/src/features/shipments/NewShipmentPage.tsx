@@ -1,0 +1,436 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Grid,
+  Group,
+  Paper,
+  PasswordInput,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, useWatch, type Path } from 'react-hook-form';
+import type { z } from 'zod';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import {
+  customerName,
+  newShipmentSchema,
+  SHIPMENT_MESSAGES,
+  shipmentUpdateSchema,
+  sumCents,
+  toCents,
+  centsToNumber,
+  type Customer,
+  type NewShipment,
+} from '@tramo/domain';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { applyServerErrors } from '../../lib/forms.ts';
+import { notify } from '../../lib/notify.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useBranches } from '../branches/api/get-branches.ts';
+import { CustomerPicker } from '../customers/index.ts';
+import { useCreateShipment } from './api/create-shipment.ts';
+import { useShipment } from './api/get-shipment.ts';
+import { useLineQuotes, type QuoteRequest } from './api/get-quote.ts';
+import { useUpdateShipment } from './api/update-shipment.ts';
+import { LabelModal } from './components/LabelModal.tsx';
+import { emptyShipmentForm, formFromShipment, recipientDocInput, roundWeight, type ShipmentFormValues } from './components/shipment-form.ts';
+import { WeightLines, type LineQuoteState } from './components/WeightLines.tsx';
+import type { Shipment } from './types.ts';
+
+/** Spec section 7: a line is requoted 300 ms after the user stops changing it. */
+const QUOTE_DEBOUNCE_MS = 300;
+
+const SERVER_FIELDS = [
+  'senderName',
+  'recipientDoc',
+  'recipientFirstName',
+  'recipientLastName',
+  'originBranchId',
+  'destinationBranchId',
+  'description',
+  'secretCode',
+] as const;
+
+function Created({ shipment, onAnother }: { shipment: Shipment; onAnother(): void }) {
+  const [printing, setPrinting] = useState<Shipment | null>(null);
+  return (
+    <Paper withBorder p="xl" maw={560} mx="auto" mt="lg">
+      <Stack align="center" gap="sm">
+        <Text c="dimmed">Envío registrado</Text>
+        <Title order={1} data-testid="created-code" style={{ letterSpacing: 1 }}>
+          {shipment.code}
+        </Title>
+        <Text size="sm">
+          {shipment.originBranch.name} → {shipment.destinationBranch.name} · {shipment.recipientName}
+        </Text>
+        <Text fw={700} size="lg">
+          {formatMoney(shipment.quotedPrice)}
+        </Text>
+        <Group mt="sm">
+          <Button autoFocus onClick={() => setPrinting(shipment)}>
+            Imprimir etiqueta
+          </Button>
+          <Button component={Link} to={`/shipments/${shipment.id}`} variant="default">
+            Ver envío
+          </Button>
+          <Button variant="light" onClick={onAnother}>
+            Registrar otro
+          </Button>
+        </Group>
+      </Stack>
+      <LabelModal shipment={printing} onClose={() => setPrinting(null)} />
+    </Paper>
+  );
+}
+
+function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCreated(s: Shipment): void }) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const isAdmin = user.role === 'admin';
+  const branches = useBranches();
+  const create = useCreateShipment();
+  const update = useUpdateShipment();
+  const [alert, setAlert] = useState<string | null>(null);
+
+  // The domain schema checks the form (spec section 5 messages); edit mode keeps the secret optional.
+  // Its input type is `unknown` (it preprocesses the spec's payload variants), hence the cast.
+  const schema = (editing ? shipmentUpdateSchema : newShipmentSchema) as unknown as z.ZodType<NewShipment, ShipmentFormValues>;
+  const form = useForm<ShipmentFormValues, unknown, NewShipment>({
+    resolver: zodResolver(schema),
+    defaultValues: editing ? formFromShipment(editing) : emptyShipmentForm(isAdmin ? null : user.branchId),
+  });
+  const { errors } = form.formState;
+  const [originBranchId, destinationBranchId, lines, description] = useWatch({
+    control: form.control,
+    name: ['originBranchId', 'destinationBranchId', 'lines', 'description'],
+  });
+
+  const requests: (QuoteRequest | null)[] = lines.map((l) =>
+    originBranchId && destinationBranchId && typeof l.weightKg === 'number' && l.weightKg > 0
+      ? { originId: originBranchId, destinationId: destinationBranchId, productType: l.productType, weightKg: roundWeight(l.weightKg) }
+      : null,
+  );
+  // Debounced as text: a fresh array every render would restart the timer forever.
+  const requestKey = JSON.stringify(requests);
+  const [settledKey] = useDebouncedValue(requestKey, QUOTE_DEBOUNCE_MS);
+  const settled = useMemo(() => JSON.parse(settledKey) as (QuoteRequest | null)[], [settledKey]);
+  const quoteResults = useLineQuotes(settled);
+
+  const quotes: LineQuoteState[] = requests.map((r, i) => {
+    if (!r) return { state: 'idle' };
+    const result = quoteResults[i];
+    if (JSON.stringify(settled[i] ?? null) !== JSON.stringify(r) || !result || result.isPending) return { state: 'loading' };
+    if (result.isError) {
+      const err = result.error;
+      return { state: 'error', error: err, outOfRange: err instanceof ApiError && (err.code === 'OUT_OF_RANGE' || err.status === 422) };
+    }
+    return result.data ? { state: 'ok', quote: result.data } : { state: 'idle' };
+  });
+  const priced = quotes.filter((q): q is Extract<LineQuoteState, { state: 'ok' }> => q.state === 'ok');
+  const totalCents = sumCents(priced.map((q) => toCents(q.quote.price)));
+  const totalWeight = lines.reduce((acc, l) => acc + (typeof l.weightKg === 'number' ? toCents(l.weightKg) : 0), 0) / 100;
+  const pendingQuote = quotes.some((q) => q.state === 'loading');
+  const blockedByQuote = quotes.some((q) => q.state === 'error');
+  const hasWeight = lines.some((l) => typeof l.weightKg === 'number' && l.weightKg > 0);
+  const ready = Boolean(originBranchId && destinationBranchId && hasWeight);
+  const saving = create.isPending || update.isPending;
+
+  const branchOptions = (branches.data ?? []).map((b) => ({ value: String(b.id), label: b.name }));
+  const destinationOptions = branchOptions.filter((b) => b.value !== String(originBranchId ?? ''));
+  const originName = branches.data?.find((b) => b.id === originBranchId)?.name ?? user.branchName ?? '—';
+
+  // A new origin may equal the chosen destination: clear it rather than send an impossible route.
+  useEffect(() => {
+    if (originBranchId && originBranchId === destinationBranchId) form.setValue('destinationBranchId', null);
+  }, [originBranchId, destinationBranchId, form]);
+
+  const [sender, setSender] = useState<Customer | null>(null);
+  const [recipient, setRecipient] = useState<Customer | null>(null);
+  const pickSender = (c: Customer | null) => {
+    setSender(c);
+    // Clearing the search keeps the name typed so far; only the customer link goes.
+    form.setValue('senderCustomerId', c?.id ?? null);
+    if (c) form.setValue('senderName', customerName(c), { shouldValidate: form.formState.isSubmitted });
+  };
+  const pickRecipient = (c: Customer | null) => {
+    setRecipient(c);
+    if (!c) return;
+    const opts = { shouldValidate: form.formState.isSubmitted };
+    form.setValue('recipientDoc', recipientDocInput(c.doc_number), opts);
+    form.setValue('recipientFirstName', c.firstName, opts);
+    form.setValue('recipientLastName', c.lastName ?? '', opts);
+  };
+
+  // The first field (the sender search) takes the focus; the picker does not forward a ref.
+  const firstFieldRef = useRef<HTMLDivElement>(null);
+  useEffect(() => firstFieldRef.current?.querySelector('input')?.focus(), []);
+
+  const onError = (err: unknown, fallback: string) => {
+    const knownFields = [...SERVER_FIELDS, ...lines.map((_, i) => `lines.${i}.weightKg` as Path<ShipmentFormValues>)];
+    const message = applyServerErrors(err, form.setError, knownFields, fallback);
+    setAlert(message);
+    notify.error(message ?? errorMessage(err, fallback));
+  };
+
+  const onSubmit = form.handleSubmit((values) => {
+    if (!ready || blockedByQuote) return;
+    setAlert(null);
+    if (editing) {
+      update.mutate(
+        { ...values, id: editing.id },
+        {
+          onSuccess: (s) => {
+            notify.success(`Envío ${s.code} actualizado.`);
+            void navigate(`/shipments/${s.id}`);
+          },
+          onError: (err) => onError(err, 'No se pudo guardar el envío.'),
+        },
+      );
+      return;
+    }
+    create.mutate(values, {
+      onSuccess: (s) => {
+        notify.success(`Envío ${s.code} registrado.`);
+        onCreated(s);
+      },
+      onError: (err) => onError(err, SHIPMENT_MESSAGES.createFailed),
+    });
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      {alert && (
+        <Alert color="red" variant="light" role="alert" mb="sm" title={editing ? undefined : SHIPMENT_MESSAGES.createFailed}>
+          {alert}
+        </Alert>
+      )}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="md">
+            <Paper withBorder p="md">
+              <Title order={4} mb="xs">
+                Remitente
+              </Title>
+              <Stack gap="xs">
+                <div ref={firstFieldRef}>
+                  <CustomerPicker label="Buscar remitente" placeholder="Nombre o documento del cliente" value={sender} onChange={pickSender} />
+                </div>
+                <TextInput
+                  label="Nombre del remitente"
+                  withAsterisk
+                  {...form.register('senderName', {
+                    // Typing a name by hand means the sender is not (or no longer) a picked customer.
+                    onChange: () => {
+                      form.setValue('senderCustomerId', null);
+                      setSender(null);
+                    },
+                  })}
+                  rightSection={
+                    form.watch('senderCustomerId') ? (
+                      <Badge size="xs" variant="light">
+                        Cliente
+                      </Badge>
+                    ) : undefined
+                  }
+                  rightSectionWidth={70}
+                  error={errors.senderName?.message}
+                />
+              </Stack>
+            </Paper>
+            <Paper withBorder p="md">
+              <Title order={4} mb="xs">
+                Destinatario
+              </Title>
+              <Stack gap="xs">
+                <CustomerPicker label="Buscar destinatario" placeholder="Nombre o documento del cliente" value={recipient} onChange={pickRecipient} />
+                <Controller
+                  control={form.control}
+                  name="recipientDoc"
+                  render={({ field }) => (
+                    <TextInput
+                      label="DNI/RUC del destinatario"
+                      withAsterisk
+                      inputMode="numeric"
+                      maxLength={11}
+                      value={field.value}
+                      onChange={(e) => field.onChange(recipientDocInput(e.currentTarget.value))}
+                      onBlur={field.onBlur}
+                      error={errors.recipientDoc?.message}
+                    />
+                  )}
+                />
+                <Group grow align="flex-start">
+                  <TextInput label="Nombres" withAsterisk {...form.register('recipientFirstName')} error={errors.recipientFirstName?.message} />
+                  <TextInput label="Apellidos" withAsterisk {...form.register('recipientLastName')} error={errors.recipientLastName?.message} />
+                </Group>
+              </Stack>
+            </Paper>
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="md">
+            <Paper withBorder p="md">
+              <Group grow align="flex-start">
+                {isAdmin ? (
+                  <Controller
+                    control={form.control}
+                    name="originBranchId"
+                    render={({ field }) => (
+                      <Select
+                        label="Origen"
+                        withAsterisk
+                        searchable
+                        placeholder="Seleccione origen"
+                        data={branchOptions}
+                        value={field.value ? String(field.value) : null}
+                        onChange={(v) => field.onChange(v ? Number(v) : null)}
+                        error={errors.originBranchId?.message}
+                      />
+                    )}
+                  />
+                ) : (
+                  <div>
+                    <Text size="sm" fw={500} mb={4}>
+                      Origen
+                    </Text>
+                    <Badge size="lg" variant="light" color="gray" tt="none" data-testid="fixed-origin">
+                      Agencia: {originName}
+                    </Badge>
+                  </div>
+                )}
+                <Controller
+                  control={form.control}
+                  name="destinationBranchId"
+                  render={({ field }) => (
+                    <Select
+                      label="Destino"
+                      withAsterisk
+                      searchable
+                      placeholder="Seleccione destino"
+                      data={destinationOptions}
+                      value={field.value ? String(field.value) : null}
+                      onChange={(v) => field.onChange(v ? Number(v) : null)}
+                      error={errors.destinationBranchId?.message}
+                    />
+                  )}
+                />
+              </Group>
+            </Paper>
+            <Paper withBorder p="md">
+              <Title order={4} mb="xs">
+                Líneas de peso
+              </Title>
+              <WeightLines control={form.control} errors={errors} quotes={quotes} />
+              <Group justify="flex-end" mt="sm" gap="xl">
+                <Text size="sm" c="dimmed">
+                  Peso total: {formatNumber(totalWeight)} kg
+                </Text>
+                <Text fw={700} size="lg" data-testid="shipment-total" aria-live="polite">
+                  Total: {formatMoney(centsToNumber(totalCents))}
+                  {pendingQuote && (
+                    <Text span size="xs" c="dimmed" fw={400}>
+                      {' '}
+                      (cotizando…)
+                    </Text>
+                  )}
+                </Text>
+              </Group>
+            </Paper>
+            <Paper withBorder p="md">
+              <Stack gap="xs">
+                <Textarea
+                  label="Descripción"
+                  autosize
+                  minRows={2}
+                  maxRows={4}
+                  maxLength={500}
+                  description={`${description.length}/500`}
+                  {...form.register('description')}
+                  error={errors.description?.message}
+                />
+                <PasswordInput
+                  label="Clave secreta"
+                  description={editing ? 'Déjala vacía para mantener la actual' : 'La pide el destinatario al recoger (4 a 12: letras, números, - _ .)'}
+                  withAsterisk={!editing}
+                  maxLength={12}
+                  autoComplete="new-password"
+                  {...form.register('secretCode')}
+                  error={errors.secretCode?.message}
+                />
+              </Stack>
+            </Paper>
+            <Group justify="flex-end">
+              {editing && (
+                <Button component={Link} to={`/shipments/${editing.id}`} variant="default">
+                  Cancelar
+                </Button>
+              )}
+              <Button type="submit" size="md" loading={saving} disabled={!ready || blockedByQuote}>
+                {editing ? 'Guardar cambios' : 'Crear envío'}
+              </Button>
+            </Group>
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </form>
+  );
+}
+
+/** /shipments/new, and /shipments/new?edit={id} to edit a shipment still in Creado. */
+export default function NewShipmentPage() {
+  const [params] = useSearchParams();
+  const editId = params.get('edit');
+  const editing = useShipment(editId);
+  const [created, setCreated] = useState<Shipment | null>(null);
+  // A new key remounts a clean form after "Registrar otro".
+  const [formKey, setFormKey] = useState(0);
+
+  if (editId) {
+    return (
+      <>
+        <PageHeader title="Editar envío" description={editing.data ? `${editing.data.code} · precio recalculado al guardar` : undefined} />
+        {editing.isPending ? (
+          <PageSkeleton rows={8} />
+        ) : editing.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {errorMessage(editing.error)}
+          </Alert>
+        ) : !editing.data.canEdit ? (
+          <Alert color="yellow" variant="light" role="alert">
+            {editing.data.status === 'Creado' ? SHIPMENT_MESSAGES.forbidden : SHIPMENT_MESSAGES.editOnlyCreated}
+          </Alert>
+        ) : (
+          <ShipmentForm key={editing.data.id} editing={editing.data} onCreated={() => undefined} />
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title="Nuevo envío" description="Registra un envío entre sucursales; el precio se cotiza mientras escribes." />
+      {created ? (
+        <Created
+          shipment={created}
+          onAnother={() => {
+            setCreated(null);
+            setFormKey((k) => k + 1);
+          }}
+        />
+      ) : (
+        <ShipmentForm key={formKey} editing={null} onCreated={setCreated} />
+      )}
+    </>
+  );
+}

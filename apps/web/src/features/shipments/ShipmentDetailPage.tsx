@@ -1,0 +1,279 @@
+import { useState, type ReactNode } from 'react';
+import { ActionIcon, Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Timeline, Title, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { SHIPMENT_MESSAGES } from '@tramo/domain';
+import { confirmThenMutate } from '../../components/ui/confirm.tsx';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
+import { StatusChip } from '../../components/ui/StatusChip.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime, formatMoney, formatNumber } from '../../lib/format.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { ShipmentTransportBox } from '../fleet/index.ts';
+import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
+import { useShipment } from './api/get-shipment.ts';
+import { LabelModal } from './components/LabelModal.tsx';
+import { DescriptionModal, ManagePanel, SecretCodeModal } from './components/ManagePanel.tsx';
+import { useCancelAction } from './components/useShipmentActions.tsx';
+import { PRODUCT_TYPE_LABELS, type Shipment, type ShipmentEvent } from './types.ts';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb="xs">
+        <Title order={5}>{title}</Title>
+        {action}
+      </Group>
+      {children}
+    </Paper>
+  );
+}
+
+function WeightSection({ shipment }: { shipment: Shipment }) {
+  const lines = shipment.multiLineDetail ?? [];
+  return (
+    <Section title="Líneas de peso">
+      {lines.length > 0 ? (
+        <Table verticalSpacing={4} mb="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>#</Table.Th>
+              <Table.Th>Categoría</Table.Th>
+              <Table.Th ta="right">Peso</Table.Th>
+              <Table.Th ta="right">Kg facturables</Table.Th>
+              <Table.Th ta="right">Factor</Table.Th>
+              <Table.Th ta="right">Precio</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {lines.map((l, i) => (
+              <Table.Tr key={i}>
+                <Table.Td>{i + 1}</Table.Td>
+                <Table.Td>{PRODUCT_TYPE_LABELS[l.productType]}</Table.Td>
+                <Table.Td ta="right">{formatNumber(l.weightKg)} kg</Table.Td>
+                <Table.Td ta="right">{l.billableWeightKg}</Table.Td>
+                <Table.Td ta="right">{formatNumber(l.factorPerKg)}</Table.Td>
+                <Table.Td ta="right">{formatMoney(l.price)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      <SimpleGrid cols={3}>
+        <Field label="Peso real">{formatNumber(shipment.weightKg)} kg</Field>
+        <Field label="Peso facturable">{shipment.billableWeightKg} kg</Field>
+        <Field label="Categoría">{PRODUCT_TYPE_LABELS[shipment.productType] ?? shipment.productType}</Field>
+      </SimpleGrid>
+    </Section>
+  );
+}
+
+function History({ shipment, canManage }: { shipment: Shipment; canManage: boolean }) {
+  const remove = useDeleteCheckpoint();
+  // Oldest first: the history reads as the shipment's story.
+  const events = [...(shipment.checkpoints ?? [])].sort((a, b) => a.at.localeCompare(b.at) || a.id - b.id);
+
+  const onDelete = (event: ShipmentEvent) =>
+    confirmThenMutate(
+      { title: 'Eliminar evento', message: `¿Eliminar el evento «${event.name}» del historial?`, success: SHIPMENT_MESSAGES.eventDeleted },
+      remove.mutate,
+      { id: shipment.id, checkpointId: event.id },
+    );
+
+  return (
+    <Section title="Historial">
+      {events.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Sin eventos.
+        </Text>
+      ) : (
+        <Timeline bulletSize={12} lineWidth={2} active={events.length - 1}>
+          {events.map((e) => (
+            <Timeline.Item
+              key={e.id}
+              title={
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text size="sm" fw={600}>
+                    {e.name}
+                  </Text>
+                  {canManage && e.kind === 'event' && (
+                    <Tooltip label="Eliminar evento">
+                      <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Eliminar evento ${e.name}`} onClick={() => void onDelete(e)}>
+                        <IconTrash size={14} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Group>
+              }
+            >
+              <Text size="xs" c="dimmed">
+                {formatDateTime(e.at)} · {e.userName ?? 'Sistema'}
+              </Text>
+            </Timeline.Item>
+          ))}
+        </Timeline>
+      )}
+    </Section>
+  );
+}
+
+/** /shipments/{id}: by numeric id or by code (TMT-000123). */
+export default function ShipmentDetailPage() {
+  const { id = '' } = useParams();
+  const user = useCurrentUser();
+  const query = useShipment(id);
+  const cancel = useCancelAction();
+  const [printing, setPrinting] = useState(false);
+  const [editingSecret, setEditingSecret] = useState(false);
+  const [editingDescription, setEditingDescription] = useState(false);
+
+  if (query.isPending) return <PageSkeleton rows={10} />;
+  if (query.isError) {
+    return (
+      <>
+        <PageHeader title="Envío" />
+        <Alert color="red" variant="light" role="alert">
+          {errorMessage(query.error, 'No encontrado o error de conexión.')}
+        </Alert>
+        <Button component={Link} to="/shipments" variant="subtle" mt="sm">
+          Volver a envíos
+        </Button>
+      </>
+    );
+  }
+
+  const s = query.data;
+  // The API says who may manage; older answers without the flag fall back to the same rule.
+  const canManage = s.canManage ?? (user.role === 'admin' || user.branchId === s.originBranchId);
+  const delivered = s.deliveredInfo;
+
+  return (
+    <>
+      <PageHeader
+        title={s.code}
+        description={`Registrado el ${formatDateTime(s.createdAt)}${s.createdByName ? ` por ${s.createdByName}` : ''}`}
+      >
+        <StatusChip status={s.status} size="lg" />
+        <Button variant="default" onClick={() => setPrinting(true)}>
+          Imprimir etiqueta
+        </Button>
+        {s.canEdit && (
+          <Button component={Link} to={`/shipments/new?edit=${s.id}`} variant="default">
+            Editar
+          </Button>
+        )}
+        {canManage && s.status === 'Creado' && (
+          <Button color="red" variant="light" loading={cancel.isPending} onClick={() => void cancel.run(s)}>
+            Anular envío
+          </Button>
+        )}
+      </PageHeader>
+
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="md">
+            <Section title="Datos del envío">
+              <SimpleGrid cols={{ base: 2, lg: 3 }} spacing="sm" verticalSpacing="sm">
+                <Field label="Estado">
+                  <StatusChip status={s.status} />
+                </Field>
+                <Field label="Fecha de registro">{formatDateTime(s.createdAt)}</Field>
+                <Field label="Última actualización">{formatDateTime(s.updatedAt)}</Field>
+                <Field label="Origen">
+                  {s.originBranch.name}
+                  {s.originBranch.city ? ` (${s.originBranch.city})` : ''}
+                </Field>
+                <Field label="Destino">
+                  {s.destinationBranch.name}
+                  {s.destinationBranch.city ? ` (${s.destinationBranch.city})` : ''}
+                </Field>
+                <Field label="Remitente">{s.senderName}</Field>
+                <Field label="Destinatario">{s.recipientName}</Field>
+                <Field label="DNI/RUC del destinatario">{s.recipientDoc}</Field>
+              </SimpleGrid>
+              <Group justify="space-between" align="flex-start" mt="sm" wrap="nowrap">
+                <Field label="Descripción">{s.description || <Text span c="dimmed" size="sm">Sin descripción</Text>}</Field>
+                {canManage && (
+                  <Group gap="xs" wrap="nowrap">
+                    <Button size="compact-sm" variant="subtle" onClick={() => setEditingDescription(true)}>
+                      Cambiar descripción
+                    </Button>
+                    <Button size="compact-sm" variant="subtle" onClick={() => setEditingSecret(true)}>
+                      Cambiar clave secreta
+                    </Button>
+                  </Group>
+                )}
+              </Group>
+            </Section>
+            <WeightSection shipment={s} />
+            <Section title="Cotización">
+              <SimpleGrid cols={3}>
+                <Field label="Precio">
+                  <Text fw={700} span>
+                    {formatMoney(s.quotedPrice)}
+                  </Text>
+                </Field>
+                <Field label="Moneda">{s.quotedCurrency}</Field>
+                <Field label="Factor por kg">{formatNumber(s.quotedFactorPerKg)}</Field>
+              </SimpleGrid>
+              {s.usingReverse && (
+                <Text size="xs" c="dimmed" mt="xs">
+                  Cotizado con la tabla de la ruta inversa (no hay tabla para {s.originBranch.name} → {s.destinationBranch.name}).
+                </Text>
+              )}
+            </Section>
+            {delivered && (
+              <Section title="Entrega">
+                <SimpleGrid cols={3}>
+                  <Field label="Recibió">{delivered.receiverName ?? '—'}</Field>
+                  <Field label="Documento">{delivered.receiverDoc ?? '—'}</Field>
+                  <Field label="Entregó">{delivered.deliveredByName ?? '—'}</Field>
+                  <Field label="Fecha">{formatDateTime(delivered.deliveredAt)}</Field>
+                  <Field label="Notas">{delivered.notes || '—'}</Field>
+                </SimpleGrid>
+              </Section>
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack gap="md">
+            <ShipmentTransportBox shipmentId={s.id} />
+            {canManage ? (
+              <ManagePanel shipment={s} />
+            ) : (
+              <Text size="xs" c="dimmed">
+                Solo lectura: gestiona este envío la agencia de origen ({s.originBranch.name}).
+              </Text>
+            )}
+            <History shipment={s} canManage={canManage} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+      <Anchor component={Link} to="/shipments" size="sm" mt="md" display="inline-block">
+        ← Volver a envíos
+      </Anchor>
+
+      <LabelModal shipment={printing ? s : null} onClose={() => setPrinting(false)} />
+      {canManage && (
+        <>
+          <SecretCodeModal shipment={s} opened={editingSecret} onClose={() => setEditingSecret(false)} />
+          {editingDescription && <DescriptionModal shipment={s} opened onClose={() => setEditingDescription(false)} />}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,266 @@
+import { useState } from 'react';
+import { ActionIcon, Alert, Button, Group, Paper, Select, Table, Text, TextInput, Tooltip, type SelectProps } from '@mantine/core';
+import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
+import { Link, useSearchParams } from 'react-router';
+import { SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_STATUSES } from '@tramo/domain';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { Pager } from '../../components/ui/Pager.tsx';
+import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
+import { SearchInput } from '../../components/ui/SearchInput.tsx';
+import { StatusChip } from '../../components/ui/StatusChip.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatDateTime, formatMoney, formatNumber } from '../../lib/format.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useBranches } from '../branches/api/get-branches.ts';
+import { AssignTransportModal } from '../fleet/index.ts';
+import { useShipments } from './api/get-shipments.ts';
+import { LabelModal } from './components/LabelModal.tsx';
+import { DEFAULT_PAGE_SIZE, FILTER_KEYS, isRangeInvalid, listParamsFrom, type FilterKey } from './components/list-params.ts';
+import { useCancelAction } from './components/useShipmentActions.tsx';
+import type { Shipment } from './types.ts';
+
+/** Search waits for a 1 s pause here (spec section 9): the list is the heaviest query. */
+const SEARCH_DEBOUNCE_MS = 1000;
+const COLUMNS = 11;
+
+const statusOptions = SHIPMENT_STATUSES.map((s) => ({ value: s, label: s }));
+const activeOptions = [
+  { value: 'true', label: 'En curso' },
+  { value: 'false', label: 'Cerrados' },
+];
+
+/** A list filter: small, clearable, empty meaning "all". */
+function FilterSelect({ value, placeholder = 'Todas', ...props }: Omit<SelectProps, 'value'> & { value: string | undefined }) {
+  return <Select {...props} placeholder={placeholder} size="xs" value={value ?? null} clearable allowDeselect />;
+}
+
+interface RowActionsProps {
+  shipment: Shipment;
+  onPrint(): void;
+  onCancel(): void;
+  /** Absent for couriers: loading onto transports is admin and agent work. */
+  onAssign?(): void;
+}
+
+function RowActions({ shipment, onPrint, onCancel, onAssign }: RowActionsProps) {
+  const isCreated = shipment.status === 'Creado';
+  return (
+    <Group gap={2} justify="flex-start" wrap="nowrap">
+      <Tooltip label="Ver">
+        <ActionIcon size="sm" component={Link} to={`/shipments/${shipment.id}`} variant="subtle" aria-label={`Ver ${shipment.code}`}>
+          <IconEye size={16} />
+        </ActionIcon>
+      </Tooltip>
+      {shipment.canEdit && (
+        <Tooltip label="Editar">
+          <ActionIcon size="sm" component={Link} to={`/shipments/new?edit=${shipment.id}`} variant="subtle" aria-label={`Editar ${shipment.code}`}>
+            <IconPencil size={16} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      <Tooltip label="Imprimir etiqueta">
+        <ActionIcon size="sm" variant="subtle" color="gray" aria-label={`Imprimir etiqueta ${shipment.code}`} onClick={onPrint}>
+          <IconPrinter size={16} />
+        </ActionIcon>
+      </Tooltip>
+      {isCreated && onAssign && (
+        <Tooltip label="Asignar a transporte">
+          <ActionIcon size="sm" variant="subtle" color="indigo" aria-label={`Asignar ${shipment.code} a transporte`} onClick={onAssign}>
+            <IconTruckLoading size={16} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {isCreated && (
+        <Tooltip label="Pagar">
+          <ActionIcon size="sm" component={Link} to={`/pagos?shipmentId=${shipment.id}`} variant="subtle" color="teal" aria-label={`Pagar ${shipment.code}`}>
+            <IconCash size={16} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+      {isCreated && shipment.canManage && (
+        <Tooltip label="Anular">
+          <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Anular ${shipment.code}`} onClick={onCancel}>
+            <IconBan size={16} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}
+
+export default function ShipmentsPage() {
+  const user = useCurrentUser();
+  const [search, setSearch] = useSearchParams();
+  const params = listParamsFrom(search);
+  const rangeInvalid = isRangeInvalid(params);
+  const shipments = useShipments(params, !rangeInvalid);
+  const branches = useBranches();
+  const cancel = useCancelAction();
+  const [printing, setPrinting] = useState<Shipment | null>(null);
+  const [assigning, setAssigning] = useState<Shipment | null>(null);
+
+  const branchOptions = (branches.data ?? []).map((b) => ({ value: String(b.id), label: b.name }));
+
+  /** A filter change goes back to page 1; empty values leave the address. */
+  const setFilter = (key: FilterKey, value: string | null) => {
+    setSearch((prev) => {
+      const next = new URLSearchParams(prev);
+      if (value) next.set(key, value);
+      else next.delete(key);
+      next.delete('page');
+      return next;
+    });
+  };
+  const setPaging = (page: number, pageSize = params.pageSize) => {
+    setSearch((prev) => {
+      const next = new URLSearchParams(prev);
+      if (page > 1) next.set('page', String(page));
+      else next.delete('page');
+      if (pageSize !== DEFAULT_PAGE_SIZE) next.set('pageSize', String(pageSize));
+      else next.delete('pageSize');
+      return next;
+    });
+  };
+  const hasFilters = FILTER_KEYS.some((k) => search.has(k));
+  const data = shipments.data;
+
+  return (
+    <>
+      <PageHeader title="Envíos" description={data && !rangeInvalid ? `${data.totalCapped ? 'Más de ' : ''}${formatNumber(data.total)} envíos` : undefined}>
+        <SearchInput
+          value={params.q ?? ''}
+          onSearch={(v) => setFilter('q', v.trim() || null)}
+          debounceMs={SEARCH_DEBOUNCE_MS}
+          placeholder="Código, DNI/RUC o nombre"
+          aria-label="Buscar envíos"
+          w={260}
+        />
+        {user.role !== 'courier' && (
+          <Button component={Link} to="/shipments/new">
+            Nuevo envío
+          </Button>
+        )}
+      </PageHeader>
+
+      <Group gap="xs" mb="sm" align="flex-end" wrap="wrap">
+        <FilterSelect label="Estado" placeholder="Todos" w={140} data={statusOptions} value={params.status} onChange={(v) => setFilter('status', v)} />
+        <FilterSelect label="Vigencia" placeholder="Todos" w={120} data={activeOptions} value={params.active} onChange={(v) => setFilter('active', v)} />
+        <TextInput label="Desde" type="date" size="xs" w={140} value={params.dateFrom ?? ''} onChange={(e) => setFilter('dateFrom', e.currentTarget.value || null)} />
+        <TextInput label="Hasta" type="date" size="xs" w={140} value={params.dateTo ?? ''} onChange={(e) => setFilter('dateTo', e.currentTarget.value || null)} />
+        <FilterSelect label="Origen" w={150} searchable data={branchOptions} value={params.originBranchId} onChange={(v) => setFilter('originBranchId', v)} />
+        <FilterSelect label="Destino" w={150} searchable data={branchOptions} value={params.destinationBranchId} onChange={(v) => setFilter('destinationBranchId', v)} />
+        <Button
+          variant="subtle"
+          size="xs"
+          disabled={!hasFilters}
+          onClick={() =>
+            setSearch((prev) => {
+              const next = new URLSearchParams();
+              const size = prev.get('pageSize');
+              if (size) next.set('pageSize', size);
+              return next;
+            })
+          }
+        >
+          Limpiar filtros
+        </Button>
+      </Group>
+
+      {rangeInvalid && (
+        <Alert color="yellow" variant="light" role="alert" mb="sm">
+          {SHIPMENT_MESSAGES.invalidRange}
+        </Alert>
+      )}
+      {shipments.isError && (
+        <Alert color="red" variant="light" role="alert" mb="sm">
+          {errorMessage(shipments.error)}
+        </Alert>
+      )}
+
+      <Paper withBorder style={{ overflowX: 'auto' }}>
+        <Table horizontalSpacing={4} style={{ opacity: shipments.isPlaceholderData ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Código</Table.Th>
+              <Table.Th>Fecha</Table.Th>
+              <Table.Th>Origen</Table.Th>
+              <Table.Th>Destino</Table.Th>
+              <Table.Th>Remitente</Table.Th>
+              <Table.Th>Destinatario</Table.Th>
+              <Table.Th>DNI/RUC</Table.Th>
+              <Table.Th ta="right">Peso</Table.Th>
+              <Table.Th ta="right">Precio</Table.Th>
+              <Table.Th>Estado</Table.Th>
+              <Table.Th w={150} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rangeInvalid ? null : shipments.isPending ? (
+              <TableSkeleton cols={COLUMNS} rows={params.pageSize > 10 ? 10 : params.pageSize} />
+            ) : !data || data.items.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={COLUMNS} ta="center" c="dimmed" py="lg">
+                  Sin resultados.
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              data.items.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
+                    <Link to={`/shipments/${s.id}`} style={{ color: 'inherit' }}>
+                      {s.code}
+                    </Link>
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.createdAt)}</Table.Td>
+                  <Table.Td>{s.originBranch.name}</Table.Td>
+                  <Table.Td>{s.destinationBranch.name}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm" lineClamp={1} maw={100} title={s.senderName}>
+                      {s.senderName}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" lineClamp={1} maw={100} title={s.recipientName}>
+                      {s.recipientName}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{s.recipientDoc}</Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {formatNumber(s.weightKg)} kg
+                  </Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {formatMoney(s.quotedPrice)}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <StatusChip status={s.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <RowActions
+                      shipment={s}
+                      onPrint={() => setPrinting(s)}
+                      onCancel={() => void cancel.run(s)}
+                      onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+      {!rangeInvalid && (
+        <Pager
+          page={params.page}
+          pageSize={params.pageSize}
+          total={data?.total ?? 0}
+          totalCapped={data?.totalCapped}
+          pageSizes={SHIPMENT_PAGE_SIZES}
+          onPage={(p) => setPaging(p)}
+          onPageSize={(size) => setPaging(1, size)}
+        />
+      )}
+      <LabelModal shipment={printing} onClose={() => setPrinting(null)} />
+      <AssignTransportModal shipment={assigning} onClose={() => setAssigning(null)} />
+    </>
+  );
+}

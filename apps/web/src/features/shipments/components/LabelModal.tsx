@@ -1,0 +1,123 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
+import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import type { Shipment } from '../types.ts';
+import { Barcode } from './Barcode.tsx';
+
+/** Spec section 9: label widths; the choice is remembered on this browser. */
+const WIDTHS = ['58', '80'] as const;
+type LabelWidth = (typeof WIDTHS)[number];
+export const LABEL_WIDTH_STORAGE_KEY = 'tramo.labelWidth';
+
+function storedWidth(): LabelWidth {
+  const saved = localStorage.getItem(LABEL_WIDTH_STORAGE_KEY);
+  return saved === '80' ? '80' : '58';
+}
+
+const PX_PER_MM = 96 / 25.4;
+
+function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWidth }) {
+  const lines = shipment.multiLineDetail?.length || 1;
+  const small = width === '58';
+  return (
+    <div className="shipment-label" style={{ width: `${width}mm`, padding: '2mm 3mm', boxSizing: 'border-box', fontSize: small ? 10 : 12, color: '#000', background: '#fff', lineHeight: 1.3 }}>
+      <div style={{ fontWeight: 700, fontSize: small ? 12 : 14, textAlign: 'center' }}>TRAMO</div>
+      <Barcode text={shipment.code} height={small ? 10 : 12} />
+      <div style={{ fontWeight: 700, fontSize: small ? 11 : 13, textAlign: 'center', margin: '1mm 0' }}>
+        {shipment.originBranch.name} → {shipment.destinationBranch.name}
+      </div>
+      <div>
+        <b>Destinatario:</b> {shipment.recipientName}
+      </div>
+      <div>
+        <b>Doc.:</b> {shipment.recipientDoc}
+      </div>
+      <div>
+        <b>Fecha:</b> {formatDateTime(shipment.createdAt)}
+      </div>
+      <div>
+        <b>Peso:</b> {formatNumber(shipment.weightKg)} kg · {lines} {lines === 1 ? 'bulto' : 'bultos'}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Prints exactly one label at the chosen width: while open it injects an @page rule sized to the
+ * label (measured from the preview, which is drawn at the same width in mm) and a print copy of
+ * the label outside the app root; in print every other child of <body> is taken out of the flow,
+ * so the hidden page cannot add blank sheets.
+ */
+export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; onClose(): void }) {
+  const [width, setWidth] = useState<LabelWidth>(storedWidth);
+  const previewRef = useRef<HTMLDivElement>(null);
+  const [heightMm, setHeightMm] = useState<number | null>(null);
+
+  useLayoutEffect(() => {
+    if (!shipment) return;
+    const measure = () => {
+      const el = previewRef.current?.firstElementChild as HTMLElement | null;
+      if (el && el.offsetHeight > 0) setHeightMm(Math.ceil(el.offsetHeight / PX_PER_MM) + 2);
+    };
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    if (observer && previewRef.current) observer.observe(previewRef.current);
+    return () => observer?.disconnect();
+  }, [shipment, width]);
+
+  const choose = (value: string) => {
+    const next: LabelWidth = value === '80' ? '80' : '58';
+    setWidth(next);
+    localStorage.setItem(LABEL_WIDTH_STORAGE_KEY, next);
+  };
+
+  const pageSize = heightMm ? `${width}mm ${heightMm}mm` : `${width}mm auto`;
+
+  return (
+    <Modal opened={shipment !== null} onClose={onClose} title={shipment ? `Etiqueta ${shipment.code}` : 'Etiqueta'} size="auto" centered>
+      {shipment && (
+        <Stack gap="md" miw={340}>
+          <Group justify="space-between">
+            <Text size="sm">Ancho del papel</Text>
+            <SegmentedControl
+              aria-label="Ancho de la etiqueta"
+              data={WIDTHS.map((w) => ({ value: w, label: `${w} mm` }))}
+              value={width}
+              onChange={choose}
+            />
+          </Group>
+          <Group justify="center" p="sm" bg="gray.1" style={{ borderRadius: 4 }}>
+            <div ref={previewRef} style={{ boxShadow: '0 1px 4px rgba(0,0,0,.2)' }}>
+              <LabelContent shipment={shipment} width={width} />
+            </div>
+          </Group>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cerrar
+            </Button>
+            <Button onClick={() => window.print()}>Imprimir</Button>
+          </Group>
+          {createPortal(
+            <>
+              <style>{`
+                .label-print-root { display: none; }
+                .shipment-label .barcode svg { display: block; width: 100%; height: auto; }
+                @page { size: ${pageSize}; margin: 0; }
+                @media print {
+                  html, body { margin: 0 !important; padding: 0 !important; height: auto !important; background: #fff !important; }
+                  body > :not(.label-print-root) { display: none !important; }
+                  .label-print-root { display: block !important; }
+                }
+              `}</style>
+              <div className="label-print-root print-area">
+                <LabelContent shipment={shipment} width={width} />
+              </div>
+            </>,
+            document.body,
+          )}
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,147 @@
+import { ActionIcon, Alert, Button, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
+import { PRICING_MESSAGES, PRODUCT_TYPES, type NewShipment, type Quote } from '@tramo/domain';
+import { ApiError } from '../../../lib/api.ts';
+import { formatMoney, formatNumber } from '../../../lib/format.ts';
+import { PRODUCT_TYPE_LABELS } from '../types.ts';
+import type { ShipmentFormValues } from './shipment-form.ts';
+
+export type LineQuoteState =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'ok'; quote: Quote }
+  | { state: 'error'; error: unknown; outOfRange: boolean };
+
+const classOptions = PRODUCT_TYPES.map((t) => ({ value: t, label: PRODUCT_TYPE_LABELS[t] }));
+
+function QuoteCell({ quote }: { quote: LineQuoteState }) {
+  switch (quote.state) {
+    case 'idle':
+      return <Text c="dimmed" size="sm">—</Text>;
+    case 'loading':
+      return <Loader size="xs" aria-label="Cotizando" />;
+    case 'ok':
+      return (
+        <div>
+          <Text size="sm" fw={600} data-testid="line-price">
+            {formatMoney(quote.quote.price)}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {quote.quote.billableWeightKg} kg × {formatNumber(quote.quote.factorPerKg)}
+          </Text>
+        </div>
+      );
+    case 'error':
+      return (
+        <Text size="xs" c="red" role="alert">
+          {quote.outOfRange ? PRICING_MESSAGES.outsideRanges : quote.error instanceof ApiError ? quote.error.message : PRICING_MESSAGES.quoteFailed}
+        </Text>
+      );
+  }
+}
+
+interface WeightLinesProps {
+  control: Control<ShipmentFormValues, unknown, NewShipment>;
+  errors: FieldErrors<ShipmentFormValues>;
+  quotes: LineQuoteState[];
+}
+
+/** Class and weight per package; one line is always kept; each line shows its own quote. */
+export function WeightLines({ control, errors, quotes }: WeightLinesProps) {
+  const { fields, append, remove } = useFieldArray({ control, name: 'lines' });
+  const outOfRange = quotes.some((q) => q.state === 'error' && q.outOfRange);
+  const linesError = errors.lines?.root?.message ?? errors.lines?.message;
+
+  return (
+    <Stack gap="xs">
+      <Paper withBorder>
+        <Table verticalSpacing={4} striped={false}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40}>#</Table.Th>
+              <Table.Th>Categoría</Table.Th>
+              <Table.Th w={150}>Peso (kg)</Table.Th>
+              <Table.Th w={130}>Precio</Table.Th>
+              <Table.Th w={44} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {fields.map((field, i) => (
+              <Table.Tr key={field.id}>
+                <Table.Td>{i + 1}</Table.Td>
+                <Table.Td>
+                  <Controller
+                    control={control}
+                    name={`lines.${i}.productType`}
+                    render={({ field: f }) => (
+                      <Select
+                        aria-label={`Categoría de la línea ${i + 1}`}
+                        size="xs"
+                        data={classOptions}
+                        value={f.value}
+                        onChange={(v) => v && f.onChange(v)}
+                        error={errors.lines?.[i]?.productType?.message}
+                      />
+                    )}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Controller
+                    control={control}
+                    name={`lines.${i}.weightKg`}
+                    render={({ field: f }) => (
+                      <NumberInput
+                        aria-label={`Peso de la línea ${i + 1}`}
+                        size="xs"
+                        min={0}
+                        step={0.01}
+                        decimalScale={2}
+                        decimalSeparator="."
+                        allowNegative={false}
+                        hideControls
+                        value={f.value}
+                        onChange={(v) => f.onChange(typeof v === 'number' ? v : v === '' ? '' : Number(v))}
+                        onBlur={f.onBlur}
+                        error={errors.lines?.[i]?.weightKg?.message}
+                      />
+                    )}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <QuoteCell quote={quotes[i] ?? { state: 'idle' }} />
+                </Table.Td>
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Quitar línea ${i + 1}`}
+                    disabled={fields.length === 1}
+                    onClick={() => remove(i)}
+                  >
+                    <IconTrash size={16} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+      <Group justify="space-between">
+        <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} onClick={() => append({ productType: 'liviano', weightKg: '' })}>
+          Agregar línea
+        </Button>
+        {linesError && (
+          <Text size="sm" c="red">
+            {linesError}
+          </Text>
+        )}
+      </Group>
+      {outOfRange && (
+        <Alert color="red" variant="light" role="alert" py="xs">
+          {PRICING_MESSAGES.outsideRanges}
+        </Alert>
+      )}
+    </Stack>
+  );
+}

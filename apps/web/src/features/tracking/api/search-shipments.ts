@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+import type { Shipment } from '../../shipments/index.ts';
+
+/** Under ['shipments'] so a delivery or any other shipment change refreshes open searches. */
+export const shipmentSearchKey = (q: string) => ['shipments', 'search', q] as const;
+
+/** GET /shipments/search: code, recipient document or name, every branch, read-only (at most 20). */
+export const shipmentSearchQuery = (q: string) =>
+  queryOptions({
+    queryKey: shipmentSearchKey(q),
+    queryFn: ({ signal }) => api.get<Shipment[]>('/shipments/search', { q }, signal),
+  });
+
+export const useShipmentSearch = (q: string) => useQuery({ ...shipmentSearchQuery(q), enabled: q.trim().length > 0 });

@@ -1,0 +1,226 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { User } from '@tramo/domain';
+import { sessionStore } from '../src/lib/session.ts';
+import NewShipmentPage from '../src/features/shipments/NewShipmentPage.tsx';
+import ShipmentsPage from '../src/features/shipments/ShipmentsPage.tsx';
+import { renderRoutes } from './render.tsx';
+
+const agent: User = {
+  id: 2,
+  username: 'AGENTE1',
+  firstName: 'Luis',
+  lastName: 'Ramírez',
+  name: 'Luis Ramírez',
+  email: null,
+  role: 'agent',
+  branchId: 1,
+  branchName: 'Lima',
+  mustChangePassword: false,
+};
+
+const branches = [
+  { id: 1, name: 'Lima', city: 'Lima', address: null },
+  { id: 2, name: 'Trujillo', city: 'Trujillo', address: null },
+  { id: 3, name: 'Arequipa', city: 'Arequipa', address: null },
+];
+
+type Handler = (url: URL, init?: RequestInit) => [number, unknown];
+
+/** A fetch that answers by path with a function of the full URL (quotes depend on the query). */
+function server(handlers: Record<string, Handler>) {
+  const calls: URL[] = [];
+  const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push(url);
+    const handler = handlers[`${init?.method ?? 'GET'} ${url.pathname}`];
+    if (!handler) throw new Error(`unexpected call ${init?.method ?? 'GET'} ${url.pathname}`);
+    const [status, body] = handler(url, init);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  };
+  return { calls, fetch: fetchImpl as typeof fetch };
+}
+
+/** Liviano 1.40 per billable kg; medio 2.00; anything above 100 kg is outside the tiers. */
+const quote: Handler = (url) => {
+  const kg = Number(url.searchParams.get('weightKg'));
+  const factor = url.searchParams.get('productType') === 'medio' ? 2 : 1.4;
+  if (kg > 100) return [422, { error: 'Peso fuera de los rangos configurados.', code: 'OUT_OF_RANGE' }];
+  const billable = Math.max(1, Math.ceil(kg));
+  return [200, { price: Math.round(billable * factor * 100) / 100, currency: 'PEN', factorPerKg: factor, billableWeightKg: billable, usingReverse: false, tier: { from_kg: 1, to_kg: 100, factor_per_kg: factor } }];
+};
+
+// Mantine's autosize textarea listens to font loading, which jsdom does not implement.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
+}
+
+beforeEach(() => sessionStore.set({ user: agent, token: 'tok' }));
+afterEach(() => {
+  // Unmount before the session goes: the pages read the current user while rendering.
+  cleanup();
+  vi.unstubAllGlobals();
+  sessionStore.set(null);
+});
+
+/** The total settles after the 300 ms pause and the quote round trip; a loaded machine needs margin. */
+const expectTotal = (text: string) =>
+  waitFor(() => expect(screen.getByTestId('shipment-total')).toHaveTextContent(text), { timeout: 5000 });
+
+async function chooseDestination(user: ReturnType<typeof userEvent.setup>, name: string) {
+  // The options load with the branches; Mantine keeps the dropdown styled hidden during its transition.
+  await user.click(screen.getByRole('combobox', { name: /Destino/ }));
+  await user.click(await screen.findByRole('option', { name, hidden: true }));
+}
+
+describe('new shipment form', { timeout: 30_000 }, () => {
+  it('fixes the origin to the agent branch and keeps creation disabled until destination and weight exist', async () => {
+    vi.stubGlobal('fetch', server({ 'GET /api/branches': () => [200, branches], 'GET /api/weight-factors/quote': quote }).fetch);
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/shipments/new', element: <NewShipmentPage /> }], '/shipments/new');
+    expect(await screen.findByTestId('fixed-origin')).toHaveTextContent('Agencia: Lima');
+    const create = screen.getByRole('button', { name: 'Crear envío' });
+    expect(create).toBeDisabled();
+    await chooseDestination(user, 'Trujillo');
+    expect(create).toBeDisabled();
+    await user.type(screen.getByLabelText('Peso de la línea 1'), '2');
+    await waitFor(() => expect(create).toBeEnabled());
+  });
+
+  it('shows the spec messages letter for letter and caps the document at 11 digits', async () => {
+    vi.stubGlobal('fetch', server({ 'GET /api/branches': () => [200, branches], 'GET /api/weight-factors/quote': quote }).fetch);
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/shipments/new', element: <NewShipmentPage /> }], '/shipments/new');
+    await screen.findByTestId('fixed-origin');
+    await chooseDestination(user, 'Trujillo');
+    await user.type(screen.getByLabelText('Peso de la línea 1'), '3');
+    const doc = screen.getByLabelText(/DNI\/RUC del destinatario/);
+    await user.type(doc, '12a3');
+    await user.type(screen.getByLabelText(/Clave secreta/), 'ab!');
+    await user.click(screen.getByRole('button', { name: 'Crear envío' }));
+    expect(await screen.findByText('Remitente requerido')).toBeInTheDocument();
+    expect(screen.getByText('DNI/RUC inválido')).toBeInTheDocument();
+    expect(screen.getByText('Nombres requeridos')).toBeInTheDocument();
+    expect(screen.getByText('Apellidos requeridos')).toBeInTheDocument();
+    expect(screen.getByText('Mínimo 4 caracteres')).toBeInTheDocument();
+    expect(doc).toHaveValue('123');
+
+    await user.type(doc, '4567890123456');
+    expect(doc).toHaveValue('12345678901');
+    await user.clear(screen.getByLabelText(/Clave secreta/));
+    await user.type(screen.getByLabelText(/Clave secreta/), 'ab!c');
+    expect(await screen.findByText('Solo letras, números y - _ .')).toBeInTheDocument();
+  });
+
+  it('quotes each line after the pause and shows the live total; an out-of-range line blocks creation', async () => {
+    const api = server({ 'GET /api/branches': () => [200, branches], 'GET /api/weight-factors/quote': quote });
+    vi.stubGlobal('fetch', api.fetch);
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/shipments/new', element: <NewShipmentPage /> }], '/shipments/new');
+    await screen.findByTestId('fixed-origin');
+    await chooseDestination(user, 'Trujillo');
+    await user.type(screen.getByLabelText('Peso de la línea 1'), '2.5');
+    await expectTotal('S/ 4.20');
+    const quotesFor = (kg: string) =>
+      api.calls.filter((u) => u.pathname === '/api/weight-factors/quote' && u.searchParams.get('weightKg') === kg).length;
+    expect(quotesFor('2.5')).toBe(1);
+
+    // A second line with the same route, class and weight is answered from the cache.
+    await user.click(screen.getByRole('button', { name: 'Agregar línea' }));
+    await user.type(screen.getByLabelText('Peso de la línea 2'), '2.5');
+    await expectTotal('S/ 8.40');
+    expect(quotesFor('2.5')).toBe(1);
+
+    await user.click(screen.getByRole('combobox', { name: 'Categoría de la línea 2' }));
+    // Each line's Select keeps its options in the DOM: line 2's are the last ones.
+    await user.click((await screen.findAllByRole('option', { name: 'Medio', hidden: true })).at(-1)!);
+    await user.clear(screen.getByLabelText('Peso de la línea 2'));
+    await user.type(screen.getByLabelText('Peso de la línea 2'), '10');
+    await expectTotal('S/ 24.20');
+
+    await user.clear(screen.getByLabelText('Peso de la línea 2'));
+    await user.type(screen.getByLabelText('Peso de la línea 2'), '150');
+    const alerts = await screen.findAllByText('Peso fuera de los rangos configurados.');
+    expect(alerts.length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Crear envío' })).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Quitar línea 2' }));
+    await expectTotal('S/ 4.20');
+    // One line is always kept.
+    expect(screen.getByRole('button', { name: 'Quitar línea 1' })).toBeDisabled();
+  });
+});
+
+describe('shipments list', { timeout: 30_000 }, () => {
+  const page = {
+    items: [
+      {
+        id: 7,
+        code: 'TMT-000007',
+        status: 'Creado',
+        createdAt: '2025-03-01T15:00:00.000Z',
+        updatedAt: '2025-03-01T15:00:00.000Z',
+        createdByName: 'Luis Ramírez',
+        originBranchId: 1,
+        destinationBranchId: 2,
+        originBranch: { name: 'Lima', city: 'Lima' },
+        destinationBranch: { name: 'Trujillo', city: 'Trujillo' },
+        senderCustomerId: null,
+        senderName: 'Comercial Andina',
+        recipientFirstName: 'Ana',
+        recipientLastName: 'Quispe',
+        recipientName: 'Ana Quispe',
+        recipientDoc: '45871236',
+        productType: 'liviano',
+        weightKg: 2.5,
+        billableWeightKg: 3,
+        description: null,
+        quotedPrice: 4.2,
+        quotedCurrency: 'PEN',
+        quotedFactorPerKg: 1.4,
+        usingReverse: false,
+        multiLineDetail: [],
+        deliveredInfo: null,
+        canManage: true,
+        canEdit: true,
+      },
+    ],
+    total: 31,
+    page: 2,
+    pageSize: 5,
+  };
+
+  it('reads its filters from the address, sends them to the API and writes changes back', async () => {
+    const api = server({ 'GET /api/branches': () => [200, branches], 'GET /api/shipments': () => [200, page] });
+    vi.stubGlobal('fetch', api.fetch);
+    const user = userEvent.setup();
+    const { router } = renderRoutes([{ path: '/shipments', element: <ShipmentsPage /> }], '/shipments?page=2&pageSize=5&status=Creado&q=quispe&originBranchId=1');
+    expect(await screen.findByText('TMT-000007')).toBeInTheDocument();
+    const row = screen.getByText('TMT-000007').closest('tr')!;
+    expect(within(row).getByText('45871236')).toBeInTheDocument();
+    expect(within(row).getByText('Creado')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'Pagar TMT-000007' })).toHaveAttribute('href', '/pagos?shipmentId=7');
+    expect(within(row).getByRole('link', { name: 'Editar TMT-000007' })).toHaveAttribute('href', '/shipments/new?edit=7');
+    const sent = api.calls.find((u) => u.pathname === '/api/shipments')!.searchParams;
+    expect(Object.fromEntries(sent)).toEqual({ page: '2', pageSize: '5', status: 'Creado', q: 'quispe', originBranchId: '1' });
+    expect(screen.getByRole('searchbox', { name: 'Buscar envíos' })).toHaveValue('quispe');
+
+    // A filter change goes back to page 1 and keeps the rest in the address.
+    await user.type(screen.getByLabelText('Desde'), '2025-03-10');
+    await waitFor(() => expect(router.state.location.search).toContain('dateFrom=2025-03-10'));
+    const after = new URLSearchParams(router.state.location.search);
+    expect(after.get('page')).toBeNull();
+    expect(after.get('status')).toBe('Creado');
+    expect(after.get('pageSize')).toBe('5');
+  });
+
+  it('refuses an inverted date range without asking the API', async () => {
+    const api = server({ 'GET /api/branches': () => [200, branches], 'GET /api/shipments': () => [200, page] });
+    vi.stubGlobal('fetch', api.fetch);
+    renderRoutes([{ path: '/shipments', element: <ShipmentsPage /> }], '/shipments?dateFrom=2025-03-10&dateTo=2025-03-01');
+    expect(await screen.findByText('Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".')).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.calls.some((u) => u.pathname === '/api/shipments')).toBe(false);
+  });
+});
