@@ -76,20 +76,33 @@ export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise
         };
       }),
     )
-    .returning({ id: transports.id, plate: transports.platePrimary });
+    .returning({
+      id: transports.id,
+      plate: transports.platePrimary,
+      originId: transports.originBranchId,
+      destinationId: transports.destinationBranchId,
+    });
 
-  const candidates = await db
-    .select({ id: shipments.id, createdAt: shipments.createdAt })
-    .from(shipments)
-    .leftJoin(transportAssignments, eq(transportAssignments.shipmentId, shipments.id))
-    .where(and(eq(shipments.status, 'Creado'), isNull(transportAssignments.id)))
-    .orderBy(desc(shipments.createdAt), desc(shipments.id))
-    // The newest, like a real loading dock; most Creado shipments stay free so the Asignaciones tab has something to load.
-    .limit(Object.values(DEMO_LOADS).reduce((a, n) => a + n, 0));
-  let next = 0;
   for (const transport of transportRows) {
-    for (let i = 0; i < (DEMO_LOADS[transport.plate] ?? 0) && next < candidates.length; i++) {
-      const shipment = candidates[next++]!;
+    const load = DEMO_LOADS[transport.plate] ?? 0;
+    if (load === 0) continue;
+    // The newest free Creado shipments of the truck's own route, like a real loading dock; most
+    // stay free so the Asignaciones tab has something to load.
+    const candidates = await db
+      .select({ id: shipments.id, createdAt: shipments.createdAt })
+      .from(shipments)
+      .leftJoin(transportAssignments, eq(transportAssignments.shipmentId, shipments.id))
+      .where(
+        and(
+          eq(shipments.status, 'Creado'),
+          eq(shipments.originBranchId, transport.originId!),
+          eq(shipments.destinationBranchId, transport.destinationId!),
+          isNull(transportAssignments.id),
+        ),
+      )
+      .orderBy(desc(shipments.createdAt), desc(shipments.id))
+      .limit(load);
+    for (const shipment of candidates) {
       // An hour after registration, never in the future of the demo's clock.
       const loadedAt = new Date(Math.min(shipment.createdAt.getTime() + 3_600_000, Date.now()));
       await db.insert(transportAssignments).values({ transportId: transport.id, shipmentId: shipment.id, loadedAt });
