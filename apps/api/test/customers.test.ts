@@ -172,6 +172,13 @@ describe.each(engines)('customers (%s)', (engine) => {
     // LIKE wildcards typed by the user are plain characters.
     expect((await q('%')).total).toBe(0);
 
+    // A phone saved with spaces is found typed without them, and as typed.
+    const spaced = (await t.call('POST', '/api/customers', { token: admin, body: newCustomer({ phone: '963 258 147' }) })).json();
+    for (const term of ['963258147', '963 258 147', '258 147']) {
+      expect((await q(term)).items.map((c: { id: number }) => c.id)).toEqual([spaced.id]);
+    }
+    await t.call('DELETE', `/api/customers/${spaced.id}`, { token: admin });
+
     const all = await t.call('GET', '/api/customers', { token: admin });
     const body = all.json();
     expect(body.page).toBe(1);

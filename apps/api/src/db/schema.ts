@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   bigserial,
   date,
@@ -16,6 +16,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -110,10 +111,25 @@ export const customers = pgTable(
     index('customers_search_trgm')
       .using(
         'gin',
-        sql`(lower(${t.firstName} || ' ' || coalesce(${t.lastName}, '') || ' ' || ${t.docNumber} || ' ' || coalesce(${t.phone}, '') || ' ' || coalesce(${t.email}, ''))) gin_trgm_ops`,
+        sql`(${customerSearchText(t)}) gin_trgm_ops`,
       ),
   ],
 );
+
+/**
+ * What the directory search matches, and exactly the expression of `customers_search_trgm`, so the
+ * planner answers `LIKE '%…%'` from the index. The phone also appears without separators: staff
+ * type '987654321' for a number saved as '987 654 321'.
+ */
+export function customerSearchText(t: {
+  firstName: AnyPgColumn;
+  lastName: AnyPgColumn;
+  docNumber: AnyPgColumn;
+  phone: AnyPgColumn;
+  email: AnyPgColumn;
+}): SQL {
+  return sql`lower(${t.firstName} || ' ' || coalesce(${t.lastName}, '') || ' ' || ${t.docNumber} || ' ' || coalesce(${t.phone}, '') || ' ' || regexp_replace(coalesce(${t.phone}, ''), '[^0-9]', '', 'g') || ' ' || coalesce(${t.email}, ''))`;
+}
 
 /** Answers of the external DNI/RUC lookup, kept 30 days. */
 export const lookupCache = pgTable(

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Customer, DocType } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { customers } from '../../db/schema.ts';
+import { customers, customerSearchText } from '../../db/schema.ts';
 
 type Row = typeof customers.$inferSelect;
 
@@ -20,11 +20,7 @@ export function toCustomer(row: Row): Customer {
   };
 }
 
-/**
- * Exactly the expression of the `customers_search_trgm` GIN index (schema.ts), so the planner can
- * answer `ILIKE '%…%'` from the index instead of reading every row.
- */
-export const searchText = sql`lower(${customers.firstName} || ' ' || coalesce(${customers.lastName}, '') || ' ' || ${customers.docNumber} || ' ' || coalesce(${customers.phone}, '') || ' ' || coalesce(${customers.email}, ''))`;
+export const searchText = customerSearchText(customers);
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -1,0 +1,2 @@
+DROP INDEX "customers_search_trgm";--> statement-breakpoint
+CREATE INDEX "customers_search_trgm" ON "customers" USING gin ((lower("first_name" || ' ' || coalesce("last_name", '') || ' ' || "doc_number" || ' ' || coalesce("phone", '') || ' ' || regexp_replace(coalesce("phone", ''), '[^0-9]', '', 'g') || ' ' || coalesce("email", ''))) gin_trgm_ops);
