@@ -207,7 +207,10 @@ describe('shipments list', { timeout: 30_000 }, () => {
     expect(screen.getByRole('searchbox', { name: 'Buscar envíos' })).toHaveValue('quispe');
 
     // A filter change goes back to page 1 and keeps the rest in the address.
-    await user.type(screen.getByLabelText('Desde'), '2025-03-10');
+    // Dates are typed day first; a half-typed one changes nothing.
+    await user.type(screen.getByLabelText('Desde'), '10/03/202');
+    expect(router.state.location.search).not.toContain('dateFrom');
+    await user.type(screen.getByLabelText('Desde'), '5');
     await waitFor(() => expect(router.state.location.search).toContain('dateFrom=2025-03-10'));
     const after = new URLSearchParams(router.state.location.search);
     expect(after.get('page')).toBeNull();
@@ -220,6 +223,9 @@ describe('shipments list', { timeout: 30_000 }, () => {
     vi.stubGlobal('fetch', api.fetch);
     renderRoutes([{ path: '/shipments', element: <ShipmentsPage /> }], '/shipments?dateFrom=2025-03-10&dateTo=2025-03-01');
     expect(await screen.findByText('Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".')).toBeInTheDocument();
+    // The address's days are shown day first.
+    expect(screen.getByLabelText('Desde')).toHaveValue('10/03/2025');
+    expect(screen.getByLabelText('Hasta')).toHaveValue('01/03/2025');
     await new Promise((r) => setTimeout(r, 50));
     expect(api.calls.some((u) => u.pathname === '/api/shipments')).toBe(false);
   });

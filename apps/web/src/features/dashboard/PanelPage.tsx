@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Select, SimpleGrid, Skeleton, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Select, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_STATUSES } from '@tramo/domain';
+import { DateField } from '../../components/ui/DateField.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
@@ -64,8 +65,8 @@ export default function PanelPage() {
 
       <Paper withBorder p="sm" mb="md">
         <Group gap="xs" align="flex-end" wrap="wrap">
-          <TextInput label="Desde" type="date" size="xs" w={140} value={filters.dateFrom ?? ''} onChange={(e) => set('dateFrom', e.currentTarget.value)} />
-          <TextInput label="Hasta" type="date" size="xs" w={140} value={filters.dateTo ?? ''} onChange={(e) => set('dateTo', e.currentTarget.value)} />
+          <DateField label="Desde" value={filters.dateFrom} onChange={(day) => set('dateFrom', day)} />
+          <DateField label="Hasta" value={filters.dateTo} onChange={(day) => set('dateTo', day)} />
           {isAdmin ? (
             <Select label="Origen" placeholder="Todas" size="xs" w={150} searchable clearable allowDeselect data={branchOptions} value={filters.originBranchId ?? null} onChange={(v) => set('originBranchId', v)} />
           ) : (

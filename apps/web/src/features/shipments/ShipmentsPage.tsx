@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Paper, Select, Table, Text, TextInput, Tooltip, type SelectProps } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Paper, Select, Table, Text, Tooltip, type SelectProps } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_STATUSES } from '@tramo/domain';
+import { DateField } from '../../components/ui/DateField.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
@@ -145,8 +146,8 @@ export default function ShipmentsPage() {
       <Group gap="xs" mb="sm" align="flex-end" wrap="wrap">
         <FilterSelect label="Estado" placeholder="Todos" w={140} data={statusOptions} value={params.status} onChange={(v) => setFilter('status', v)} />
         <FilterSelect label="Vigencia" placeholder="Todos" w={120} data={activeOptions} value={params.active} onChange={(v) => setFilter('active', v)} />
-        <TextInput label="Desde" type="date" size="xs" w={140} value={params.dateFrom ?? ''} onChange={(e) => setFilter('dateFrom', e.currentTarget.value || null)} />
-        <TextInput label="Hasta" type="date" size="xs" w={140} value={params.dateTo ?? ''} onChange={(e) => setFilter('dateTo', e.currentTarget.value || null)} />
+        <DateField label="Desde" value={params.dateFrom} onChange={(day) => setFilter('dateFrom', day)} />
+        <DateField label="Hasta" value={params.dateTo} onChange={(day) => setFilter('dateTo', day)} />
         <FilterSelect label="Origen" w={150} searchable data={branchOptions} value={params.originBranchId} onChange={(v) => setFilter('originBranchId', v)} />
         <FilterSelect label="Destino" w={150} searchable data={branchOptions} value={params.destinationBranchId} onChange={(v) => setFilter('destinationBranchId', v)} />
         <Button
