@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
@@ -13,6 +15,23 @@ describe.each(engines)('auth (%s)', (engine) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ status: 'ok', db: engine });
   });
+
+  if (engine === 'postgres') {
+    it('keeps serving when PostgreSQL ends its connections', async () => {
+      // Warm the pool so it holds idle connections, then have the server end every one of them.
+      await Promise.all(Array.from({ length: 4 }, () => t.call('GET', '/api/health')));
+      const name = (await t.database.db.execute(sql`select current_database() as name`)).rows[0]!.name as string;
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      const ended = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      await admin.end();
+      expect(ended.rowCount).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 200));
+      // Still alive, and the next request gets a fresh connection.
+      const res = await t.call('POST', '/api/auth/login', { body: { username: 'AGENTE1', password: 'agente123' } });
+      expect(res.statusCode).toBe(200);
+    });
+  }
 
   it('logs in case-insensitively and returns the user without secrets', async () => {
     const res = await t.call('POST', '/api/auth/login', { body: { username: 'agente1', password: 'agente123' } });

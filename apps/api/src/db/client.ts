@@ -42,6 +42,9 @@ export async function openEmbedded(dataDir: string | null, loadDataDir?: Blob): 
 
 export async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
+  // An idle connection the server drops (a PostgreSQL restart, a failover, an admin's terminate)
+  // is reported here; unheard, it would crash the process. The pool opens a new one on next use.
+  pool.on('error', (err) => console.warn(`Conexión a PostgreSQL perdida: ${err.message}`));
   const db = drizzlePg({ client: pool, schema });
   await migratePg(db, { migrationsFolder });
   return { db, kind: 'postgres', close: () => pool.end() };
