@@ -47,7 +47,7 @@ describe.each(engines)('fleet (%s)', (engine) => {
     if (res.statusCode !== 201) throw new Error(`transport ${res.statusCode} ${res.body}`);
     return res.json();
   };
-  const newShipment = async (weightKg = 2.5) => {
+  const newShipment = async (weightKg = 2.5, route: { originBranchId?: number; destinationBranchId?: number } = {}) => {
     const res = await t.call('POST', '/api/shipments', {
       token: admin,
       body: {
@@ -57,6 +57,7 @@ describe.each(engines)('fleet (%s)', (engine) => {
         recipientLastName: 'Flores Ccori',
         originBranchId: lima,
         destinationBranchId: arequipa,
+        ...route,
         lines: [{ productType: 'liviano', weightKg }],
         secretCode: 'clave-1',
       },
@@ -298,6 +299,10 @@ describe.each(engines)('fleet (%s)', (engine) => {
       const refused = await t.call('DELETE', `/api/shipments/${s.id}`, { token: admin });
       expect(refused.statusCode).toBe(422);
       expect(refused.json().error).toBe('No se puede anular un envío cargado en un transporte (CAN-333). Descárgalo primero en Transportistas.');
+      // A status change to Anulado is the same cancellation and meets the same refusal.
+      const byStatus = await t.call('PATCH', `/api/shipments/${s.id}/status`, { token: admin, body: { status: 'Anulado', note: 'cliente desiste' } });
+      expect(byStatus.statusCode).toBe(422);
+      expect(byStatus.json().fields).toEqual({ status: refused.json().error });
       expect((await t.call('GET', `/api/shipments/${s.id}`, { token: admin })).json().status).toBe('Creado');
       const assignments = (await t.call('GET', `/api/transports/${truck.id}/assignments`, { token: admin })).json().items;
       const unload = await t.call('DELETE', `/api/transports/${truck.id}/assignments/${assignments[0].id}`, { token: admin });
@@ -367,6 +372,32 @@ describe.each(engines)('fleet (%s)', (engine) => {
       const byCode = (await t.call('GET', `/api/transports/loadable-shipments?q=${free!.code.toLowerCase()}`, { token: agent })).json();
       expect(byCode).toEqual([expect.objectContaining({ id: free!.id, code: free!.code, weightKg: 2.5, originName: 'Lima', destinationName: 'Arequipa' })]);
       expect((await t.call('GET', '/api/transports/loadable-shipments?q=andina', { token: agent })).json().length).toBeGreaterThan(0);
+    });
+    it('offers and loads for an agent only the shipments of their branch, as the shipment list does', async () => {
+      const tr = await newTransport();
+      const trujillo = t.branchIds.get('Trujillo')!;
+      const cusco = t.branchIds.get('Cusco')!;
+      const table = await t.call('POST', '/api/weight-factors', {
+        token: admin,
+        body: { origin_branch_id: trujillo, destination_branch_id: cusco, product_type: 'liviano', name: 'Trujillo – Cusco', currency: 'PEN' },
+      });
+      expect(table.statusCode).toBe(201);
+      const elsewhere = await newShipment(2.5, { originBranchId: trujillo, destinationBranchId: cusco });
+      const offered = async (token: string) =>
+        ((await t.call('GET', `/api/transports/loadable-shipments?q=${elsewhere.code}`, { token })).json() as { id: number }[]).map((s) => s.id);
+      expect(await offered(agent)).toEqual([]);
+      expect(await offered(admin)).toEqual([elsewhere.id]);
+
+      const before = await counts();
+      const refused = await load(tr.id, [elsewhere.id]);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error).toBe('No tienes acceso a este envío.');
+      expect(await counts()).toEqual(before);
+
+      expect((await load(tr.id, [elsewhere.id], admin)).statusCode).toBe(201);
+      // Where it travels is as private as the shipment itself.
+      expect((await t.call('GET', `/api/shipments/${elsewhere.id}/assignment`, { token: courier })).statusCode).toBe(403);
+      expect((await t.call('GET', `/api/shipments/${elsewhere.id}/assignment`, { token: admin })).json()).toMatchObject({ id: tr.id });
     });
   });
 

@@ -16,10 +16,10 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, drivers, shipmentEvents, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
+import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { textSearch } from '../shipments/repository.ts';
-import { shipmentKey } from '../shipments/service.ts';
+import { branchScope, textSearch } from '../shipments/repository.ts';
+import { canSee, shipmentKey } from '../shipments/service.ts';
 import { lockTransport } from './transports.ts';
 
 const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
@@ -81,7 +81,13 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
     .transaction(async (tx) => {
       const transport = await lockTransport(tx, transportId);
       const rows = await tx
-        .select({ id: shipments.id, code: shipments.code, status: shipments.status })
+        .select({
+          id: shipments.id,
+          code: shipments.code,
+          status: shipments.status,
+          originBranchId: shipments.originBranchId,
+          destinationBranchId: shipments.destinationBranchId,
+        })
         .from(shipments)
         .where(inArray(shipments.id, ids))
         .orderBy(asc(shipments.id))
@@ -89,6 +95,7 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
       if (rows.length !== ids.length) {
         throw unprocessable(FLEET_MESSAGES.shipmentNotFound, { shipmentIds: FLEET_MESSAGES.shipmentNotFound });
       }
+      if (!rows.every((r) => canSee(actor, r))) throw forbidden(SHIPMENT_MESSAGES.notVisible);
       const notCreated = rows.find((r) => r.status !== 'Creado');
       if (notCreated) {
         const message = onlyCreatedLoadable(notCreated.code, notCreated.status);
@@ -156,13 +163,15 @@ const driver2 = alias(drivers, 'driver2');
  * answer, not an error); 404 only when the shipment does not exist. Read-only for every staff
  * role, like tracking, so the detail page of any shipment can show it.
  */
-export async function shipmentAssignment(app: FastifyInstance, idOrCode: string): Promise<ShipmentAssignment | null> {
+export async function shipmentAssignment(app: FastifyInstance, actor: SessionUser, idOrCode: string): Promise<ShipmentAssignment | null> {
   const key = shipmentKey(idOrCode);
   const [shipment] = await app.db
-    .select({ id: shipments.id })
+    .select({ id: shipments.id, originBranchId: shipments.originBranchId, destinationBranchId: shipments.destinationBranchId })
     .from(shipments)
     .where('id' in key ? eq(shipments.id, key.id) : eq(shipments.code, key.code));
   if (!shipment) throw notFound(SHIPMENT_MESSAGES.notFound);
+  // The same visibility as the shipment's own detail.
+  if (!canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
   const [row] = await app.db
     .select({
       assignmentId: transportAssignments.id,
@@ -205,8 +214,9 @@ const LOADABLE_LIMIT = 30;
  * recipient document, sender or recipient name); newest first. Every branch: loading is a fleet
  * task of admins and agents (DESIGN.md section 4), not scoped like the shipment list.
  */
-export async function loadableShipments(app: FastifyInstance, q: string | undefined): Promise<LoadableShipment[]> {
-  const where: SQL[] = [eq(shipments.status, 'Creado'), isNull(transportAssignments.id)];
+/** Only shipments the user may see (DESIGN.md section 4): an agent loads what leaves or reaches their branch. */
+export async function loadableShipments(app: FastifyInstance, actor: SessionUser, q: string | undefined): Promise<LoadableShipment[]> {
+  const where: (SQL | undefined)[] = [eq(shipments.status, 'Creado'), isNull(transportAssignments.id), branchScope(actor)];
   if (q) where.push(textSearch(q));
   const rows = await app.db
     .select({

@@ -35,7 +35,7 @@ export default async function fleetRoutes(app: App) {
       },
       preHandler: fleetStaff,
     },
-    async (request) => loadableShipments(app, request.query.q || undefined),
+    async (request) => loadableShipments(app, currentUser(request), request.query.q || undefined),
   );
   app.put(
     '/transports/:id',
@@ -83,7 +83,7 @@ export default async function fleetRoutes(app: App) {
       },
       preHandler: anyUser,
     },
-    async (request, reply) => reply.type('application/json').send(JSON.stringify(await shipmentAssignment(app, request.params.id))),
+    async (request, reply) => reply.type('application/json').send(JSON.stringify(await shipmentAssignment(app, currentUser(request), request.params.id))),
   );
 
   app.get(

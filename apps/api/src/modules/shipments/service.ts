@@ -57,7 +57,7 @@ function canEdit(actor: SessionUser, originBranchId: number): boolean {
   return actor.role === 'admin' || (actor.role === 'agent' && actor.branchId === originBranchId);
 }
 
-function canSee(actor: SessionUser, row: { originBranchId: number; destinationBranchId: number }): boolean {
+export function canSee(actor: SessionUser, row: { originBranchId: number; destinationBranchId: number }): boolean {
   return (
     actor.role === 'admin' ||
     (actor.branchId !== null && (actor.branchId === row.originBranchId || actor.branchId === row.destinationBranchId))
@@ -383,11 +383,27 @@ export async function updateShipment(app: FastifyInstance, actor: SessionUser, i
     .catch(foreignKeyAsRule);
 }
 
+/**
+ * The parcel is physically on a vehicle: cancelling it, by the cancel action or by a status change,
+ * would leave the transport's load list lying. `field` names the form field the message belongs to.
+ */
+async function refuseCancelIfLoaded(tx: Tx, shipmentId: number, field?: string) {
+  const [loaded] = await tx
+    .select({ plate: transports.platePrimary })
+    .from(transportAssignments)
+    .innerJoin(transports, eq(transports.id, transportAssignments.transportId))
+    .where(eq(transportAssignments.shipmentId, shipmentId));
+  if (!loaded) return;
+  const message = FLEET_MESSAGES.cancelLoaded(loaded.plate);
+  throw unprocessable(message, field ? { [field]: message } : undefined, 'CANNOT_CANCEL');
+}
+
 export async function changeStatus(app: FastifyInstance, actor: SessionUser, idOrCode: string, status: ShipmentStatus, note: string | null) {
   return app.db.transaction(async (tx) => {
     const current = await lockForManagement(tx, actor, idOrCode);
     const check = checkStatusChange(current.status, status, note);
     if (!check.ok) throw check.kind === 'input' ? badRequest(check.message, { note: check.message }) : unprocessable(check.message, { status: check.message });
+    if (status === 'Anulado' && !check.sameStatus) await refuseCancelIfLoaded(tx, current.id, 'status');
     if (!check.sameStatus) {
       await tx.update(shipments).set({ status, updatedAt: app.now() }).where(eq(shipments.id, current.id));
     }
@@ -416,13 +432,7 @@ export async function cancelShipment(app: FastifyInstance, actor: SessionUser, i
     const current = await lockForManagement(tx, actor, idOrCode);
     const refusal = cancelRefusal(current.status);
     if (refusal) throw unprocessable(refusal, undefined, 'CANNOT_CANCEL');
-    // The parcel is physically on a vehicle: cancelling it here would leave the load list lying.
-    const [loaded] = await tx
-      .select({ plate: transports.platePrimary })
-      .from(transportAssignments)
-      .innerJoin(transports, eq(transports.id, transportAssignments.transportId))
-      .where(eq(transportAssignments.shipmentId, current.id));
-    if (loaded) throw unprocessable(FLEET_MESSAGES.cancelLoaded(loaded.plate), undefined, 'CANNOT_CANCEL');
+    await refuseCancelIfLoaded(tx, current.id);
     await tx.update(shipments).set({ status: 'Anulado', updatedAt: app.now() }).where(eq(shipments.id, current.id));
     await addEvent(tx, app, actor, current.id, { kind: 'cancel', name: 'Anulado', statusFrom: current.status, statusTo: 'Anulado' });
     const after = await loadDto(tx, actor, { id: current.id });
