@@ -48,7 +48,8 @@ async function signingSecret(database: Database, config: Config): Promise<string
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { database, config } = options;
-  const app = Fastify({ logger: options.logger ?? false }).withTypeProvider<ZodTypeProvider>();
+  // Long path parameters reach validation (a Spanish 400) instead of the router's English 414.
+  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 2000 } }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -17,7 +17,9 @@ const BODIES = [
   '{"branchId":3000000000,"originBranchId":3000000000,"destinationBranchId":3000000001,"senderCustomerId":3000000000,"shipmentIds":[3000000000],"driver_id_1":3000000000,"origin_branch_id":3000000000,"destination_branch_id":3000000001,"role":"agent","username":"NUEVO","name":"x","product_type":"liviano","currency":"PEN","plate_primary":"ZZZ-999","full_name":"Ana","dni":"12345678","license_number":"Q1","firstName":"Ana","doc_type":1,"doc_number":"12345678"}',
   '{"lines":[{"productType":"alto","weightKg":99999999}],"senderName":"x","recipientDoc":"12345678","recipientFirstName":"a","recipientLastName":"b","originBranchId":1,"destinationBranchId":2,"secretCode":"abcd"}',
 ];
-const IDS = ['1', 'abc', '-1', '3000000000', '99999999999999999999', 'TMT-999999'];
+const IDS = ['1', 'abc', '-1', '3000000000', '99999999999999999999', 'TMT-999999', 'x'.repeat(150)];
+// HTTP reason phrases: what a framework answers on its own, in English, when nobody handled the error.
+const ENGLISH = /^(Bad Request|Not Found|URI Too Long|Unsupported Media Type|Payload Too Large|Method Not Allowed|Internal Server Error)$/;
 // Deletes also walk real rows: many of them are still referenced (a refusal must be a 409).
 const DELETE_IDS = [...IDS, ...Array.from({ length: 15 }, (_, i) => String(i + 2))];
 const QUERIES = ['', "?page=-1&pageSize=99999&q=%27%22%5C%25&dateFrom=2026-13-40&dateTo=x&weightKg=abc&originId=x&status=Nada"];
@@ -55,6 +57,7 @@ describe.each(engines)('bad input never gives a 5xx (%s)', (engine) => {
               if (res.statusCode === 401) failures.push(`401 (session lost): ${method} ${url}`);
               if (res.statusCode >= 500) failures.push(`${res.statusCode} ${method} ${url} ${body ?? ''} → ${res.body.slice(0, 160)}`);
               else if (res.statusCode >= 400 && res.body && typeof res.json().error !== 'string') failures.push(`no error text: ${method} ${url}`);
+              else if (res.statusCode >= 400 && res.body && ENGLISH.test(res.json().error)) failures.push(`English error: ${res.statusCode} ${method} ${url}`);
             }
           }
         }

@@ -19,14 +19,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         const key = fieldName(issue.instancePath) || '_';
         fields[key] ??= issue.message ?? 'Valor inválido';
       }
-      const first = err.validation[0];
-      const where = first ? fieldName(first.instancePath) : '';
-      const message = first?.message ?? 'Datos inválidos';
-      return reply.status(400).send({
-        error: where ? `${where}: ${message}` : message,
-        code: 'VALIDATION',
-        fields,
-      });
+      // The message alone: it is shown to staff as is, and `fields` already says where it belongs.
+      return reply.status(400).send({ error: err.validation[0]?.message ?? 'Datos inválidos', code: 'VALIDATION', fields });
     }
     if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply.status(400).send({ error: 'El cuerpo de la solicitud no es JSON válido.', code: 'BAD_JSON' });
