@@ -119,6 +119,21 @@ describe.each(engines)('fleet (%s)', (engine) => {
   });
 
   describe('transports', () => {
+    it('follows a branch rename in its route text, so the route filter finds it by the new name', async () => {
+      const trujillo = t.branchIds.get('Trujillo')!;
+      const tr = await newTransport({ origin_branch_id: trujillo, destination_branch_id: lima });
+      expect(tr.route).toBe('Trujillo – Lima');
+      const branch = (await t.call('GET', `/api/branches/${trujillo}`, { token: admin })).json();
+      const renamed = await t.call('PUT', `/api/branches/${trujillo}`, { token: admin, body: { ...branch, id: undefined, name: 'Trujillo Centro' } });
+      expect(renamed.statusCode).toBe(200);
+      try {
+        const found = (await t.call('GET', `/api/transports?route=${encodeURIComponent('Trujillo Centro')}`, { token: agent })).json().items;
+        expect(found.map((x: { id: number; route: string }) => [x.id, x.route])).toEqual([[tr.id, 'Trujillo Centro – Lima']]);
+      } finally {
+        await t.call('PUT', `/api/branches/${trujillo}`, { token: admin, body: { ...branch, id: undefined } });
+      }
+    });
+
     it('creates with a normalised plate, a derived route and driver objects; refuses a duplicate plate', async () => {
       const d1 = await newDriver({ full_name: 'Juan Carlos Quispe' });
       const d2 = await newDriver({ full_name: 'Miguel Flores' });

@@ -7,6 +7,7 @@ import { branches, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
+import { refreshRoutesOf } from '../fleet/transports.ts';
 
 type BranchData = z.output<typeof branchSchema>;
 
@@ -56,6 +57,7 @@ export function updateBranch(app: FastifyInstance, actor: SessionUser, id: numbe
         .set({ ...data, updatedAt: app.now() })
         .where(eq(branches.id, id))
         .returning(columns);
+      if (before.name !== after!.name) await refreshRoutesOf(tx, id);
       await audit(tx, { userId: actor.id, entity: 'branch', entityId: id, action: 'update', before, after });
       return after!;
     })

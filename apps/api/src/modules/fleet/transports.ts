@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   FLEET_MESSAGES,
@@ -116,6 +116,21 @@ export async function lockTransport(tx: Tx, id: number): Promise<{ id: number; p
     .for('update');
   if (!row) throw notFound(FLEET_MESSAGES.transportNotFound);
   return row;
+}
+
+/** A renamed branch renames the routes of the transports that run from or to it (same transaction). */
+export async function refreshRoutesOf(tx: Tx, branchId: number) {
+  const origin = alias(branches, 'origin');
+  const destination = alias(branches, 'destination');
+  const rows = await tx
+    .select({ id: transports.id, originName: origin.name, destinationName: destination.name })
+    .from(transports)
+    .innerJoin(origin, eq(origin.id, transports.originBranchId))
+    .innerJoin(destination, eq(destination.id, transports.destinationBranchId))
+    .where(or(eq(transports.originBranchId, branchId), eq(transports.destinationBranchId, branchId)));
+  for (const row of rows) {
+    await tx.update(transports).set({ route: routeText(row.originName, row.destinationName) }).where(eq(transports.id, row.id));
+  }
 }
 
 /**
