@@ -117,6 +117,18 @@ describe.each(engines)('users (%s)', (engine) => {
     expect((await t.call('DELETE', `/api/users/${user.id}`, { token: admin })).statusCode).toBe(404);
   });
 
+  it('refuses resetting your own password and keeps your session', async () => {
+    const own = await t.login('ADMIN');
+    const me = (await t.call('GET', '/api/auth/me', { token: own })).json();
+    const before = await auditCount('user');
+    const res = await t.call('POST', `/api/users/${me.id}/reset-password`, { token: own });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe('No puedes restablecer tu propia contraseña; usa Cambiar contraseña.');
+    expect((await t.call('GET', '/api/users', { token: own })).statusCode).toBe(200);
+    expect((await t.call('GET', '/api/auth/me', { token: own })).json().mustChangePassword).toBe(false);
+    expect(await auditCount('user')).toBe(before);
+  });
+
   it('keeps the last admin and refuses self-deletion', async () => {
     const me = (await t.call('GET', '/api/auth/me', { token: admin })).json();
     const self = await t.call('DELETE', `/api/users/${me.id}`, { token: admin });

@@ -62,6 +62,19 @@ describe('CustomerForm', { timeout: 30_000 }, () => {
     expect(server.calls.find((c) => c.method === 'POST')?.body).toMatchObject({ doc_type: 1, doc_number: '45871236', phone: null, email: null });
   });
 
+  it('keeps every digit of a pasted document with spaces, capped at the type length', async () => {
+    const server = fakeServer({ 'GET /api/lookup/dni/41526374': [404, {}] });
+    vi.stubGlobal('fetch', server.fetch);
+    renderRoutes([{ path: '/', element: <CustomerForm customer={null} onDone={() => {}} /> }], '/');
+    const input = screen.getByLabelText(/Número de documento/);
+    await userEvent.click(input);
+    await userEvent.paste('41 526 374');
+    expect(input).toHaveValue('41526374');
+    await userEvent.clear(input);
+    await userEvent.paste('41 526 374 99');
+    expect(input).toHaveValue('41526374');
+  });
+
   it('puts an unknown server message in a form alert', async () => {
     vi.stubGlobal(
       'fetch',

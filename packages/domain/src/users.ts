@@ -48,6 +48,8 @@ export const USER_MESSAGES = {
   duplicateLive: 'Ya existe un usuario con este código.',
   notFound: 'Usuario no encontrado.',
   cannotDeleteSelf: 'No puedes eliminar tu propio usuario.',
+  // Resetting your own password would revoke the very session that has to show the temporary one.
+  cannotResetSelf: 'No puedes restablecer tu propia contraseña; usa Cambiar contraseña.',
   lastAdmin: 'Debe quedar al menos un administrador.',
   branchNotFound: 'La sucursal seleccionada no existe.',
   inUse: 'No se puede eliminar el usuario: tiene registros asociados.',

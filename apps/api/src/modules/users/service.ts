@@ -158,6 +158,7 @@ export async function deleteUser(app: FastifyInstance, actor: SessionUser, id: n
 
 /** A new temporary password, shown once; the user must change it and loses every open session. */
 export async function resetPassword(app: FastifyInstance, actor: SessionUser, id: number) {
+  if (id === actor.id) throw unprocessable(USER_MESSAGES.cannotResetSelf);
   const tempPassword = temporaryPassword();
   const passwordHash = await hashPassword(tempPassword);
   await app.db.transaction(async (tx) => {

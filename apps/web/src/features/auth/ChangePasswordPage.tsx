@@ -8,6 +8,7 @@ import { applyServerErrors } from '../../lib/forms.ts';
 import { notify } from '../../lib/notify.ts';
 import { useSession } from '../../lib/session.ts';
 import { useChangePassword } from './api/change-password.ts';
+import { useLogout } from './api/logout.ts';
 import { AuthCard } from './AuthCard.tsx';
 
 export default function ChangePasswordPage() {
@@ -19,6 +20,7 @@ export default function ChangePasswordPage() {
 function ChangePasswordForm({ mustChange }: { mustChange: boolean }) {
   const navigate = useNavigate();
   const change = useChangePassword();
+  const logout = useLogout();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<ChangePasswordForm>({
     resolver: zodResolver(changePasswordFormSchema(!mustChange)),
@@ -87,11 +89,17 @@ function ChangePasswordForm({ mustChange }: { mustChange: boolean }) {
           <Button type="submit" loading={change.isPending} mt="xs">
             Guardar contraseña
           </Button>
-          {!mustChange && (
-            <Anchor component={Link} to="/" size="sm" ta="center">
-              Volver
-            </Anchor>
-          )}
+          <Group justify="center" gap="lg">
+            {!mustChange && (
+              <Anchor component={Link} to="/" size="sm">
+                Volver
+              </Anchor>
+            )}
+            {/* This page is outside the shell, so a flagged user has no other way out. */}
+            <Button type="button" variant="subtle" color="gray" size="compact-sm" onClick={logout}>
+              Cerrar sesión
+            </Button>
+          </Group>
         </Stack>
       </form>
     </AuthCard>

@@ -262,7 +262,6 @@ function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCrea
                       label="DNI/RUC del destinatario"
                       withAsterisk
                       inputMode="numeric"
-                      maxLength={11}
                       value={field.value}
                       onChange={(e) => field.onChange(recipientDocInput(e.currentTarget.value))}
                       onBlur={field.onBlur}

@@ -104,7 +104,8 @@ export default function UsersPage() {
         actionsWidth={300}
         actions={(u) => (
           <EditDeleteActions onEdit={() => setEditing(u)} onDelete={() => onDelete(u)} deleteDisabled={u.id === me.id}>
-            <Button size="compact-sm" variant="subtle" color="gray" onClick={() => onReset(u)}>
+            {/* Your own reset would revoke this session before the temporary password shows; use Cambiar contraseña. */}
+            <Button size="compact-sm" variant="subtle" color="gray" disabled={u.id === me.id} onClick={() => onReset(u)}>
               Restablecer contraseña
             </Button>
           </EditDeleteActions>

@@ -172,9 +172,9 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
               autoFocus
               inputMode="numeric"
               autoComplete="off"
-              maxLength={maxLength}
               value={field.value ?? ''}
-              // Digits only, never longer than the type allows (spec section 5).
+              // Digits only, never longer than the type allows (spec section 5). No maxLength attribute:
+              // it would cut a pasted '41 526 374' before the spaces are stripped.
               onChange={(e) => field.onChange(e.currentTarget.value.replace(/\D/g, '').slice(0, maxLength))}
               onBlur={field.onBlur}
               ref={field.ref}

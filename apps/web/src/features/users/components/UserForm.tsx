@@ -5,6 +5,7 @@ import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { normalizeUsername, ROLE_LABELS, ROLES, USER_MESSAGES, userSchema, type User } from '@tramo/domain';
 import { ApiError } from '../../../lib/api.ts';
+import { applyServerErrors } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useBranches } from '../../branches/api/get-branches.ts';
 import { useUsers } from '../api/get-users.ts';
@@ -16,7 +17,12 @@ type Output = z.output<typeof userSchema>;
 
 const roleOptions = ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 
-/** Spec section 8: username duplicates on the username, messages about role or branch on those fields. */
+const FIELDS = ['username', 'firstName', 'lastName', 'email', 'role', 'branchId'] as const;
+
+/**
+ * Spec section 8, when the server names no field: username duplicates on the username, messages about
+ * role or branch on those fields.
+ */
 function fieldFor(err: ApiError): 'username' | 'role' | 'branchId' | null {
   if (/username ya registrado|usuario ya existe/i.test(err.message)) return 'username';
   if (/\brol\b|role/i.test(err.message)) return 'role';
@@ -64,9 +70,11 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
           onDone();
         },
         onError: (err) => {
+          const message = applyServerErrors(err, form.setError, FIELDS);
+          if (message === null) return;
           const field = err instanceof ApiError ? fieldFor(err) : null;
-          if (field) form.setError(field, { type: 'server', message: err.message });
-          else setAlert(err.message || 'Error desconocido');
+          if (field) form.setError(field, { type: 'server', message });
+          else setAlert(message);
         },
       },
     );
