@@ -78,6 +78,7 @@ const lima = branchIds.get('Lima')!;
 const cusco = branchIds.get('Cusco')!;
 const today = new Date(Date.now() - 5 * 3_600_000).toISOString().slice(0, 10);
 const weekAgo = new Date(Date.now() - 5 * 3_600_000 - 6 * 86_400_000).toISOString().slice(0, 10);
+const monthAgo = new Date(Date.now() - 5 * 3_600_000 - 29 * 86_400_000).toISOString().slice(0, 10);
 
 const cases: [string, string, string][] = [
   ['lista página 1', '/api/shipments?page=1&pageSize=10', admin],
@@ -90,9 +91,10 @@ const cases: [string, string, string][] = [
   ['q por nombre (quispe)', '/api/shipments?q=quispe', admin],
   ['q por nombre completo', '/api/shipments?q=rosa%20quispe%20flores', admin],
   ['q por documento', `/api/shipments?q=${sample.recipient_doc}`, admin],
-  ['panel contadores+serie 30 días', '/api/dashboard', admin],
+  ['panel 30 días (como abre)', `/api/dashboard?dateFrom=${monthAgo}&dateTo=${today}`, admin],
+  ['panel sin fechas (todo)', '/api/dashboard', admin],
   ['panel 365 días', `/api/dashboard?dateFrom=${new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10)}&dateTo=${today}`, admin],
-  ['panel agente 30 días', '/api/dashboard', agent],
+  ['panel agente 30 días', `/api/dashboard?dateFrom=${monthAgo}&dateTo=${today}`, agent],
   ['código /shipments/code/{code}', `/api/shipments/code/${sample.code}`, admin],
   ['detalle /shipments/{code}', `/api/shipments/${sample.code}`, admin],
   ['rastreo por nombre (search)', '/api/shipments/search?q=maria%20quispe', admin],

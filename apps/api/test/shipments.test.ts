@@ -490,10 +490,72 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(filtered.json().counters.total).toBe(1);
     const scoped = await t.call('GET', '/api/dashboard?dateFrom=2023-06-09&dateTo=2023-06-12', { token: agentArequipa });
     expect(scoped.json().counters).toMatchObject({ total: 2, 'En tránsito': 1, Anulado: 1 });
-    const defaults = await t.call('GET', '/api/dashboard', { token: admin });
-    expect(defaults.json().series).toHaveLength(30);
     const reversed = await t.call('GET', '/api/dashboard?dateFrom=2023-06-12&dateTo=2023-06-09', { token: admin });
     expect(reversed.statusCode).toBe(400);
+  });
+
+  it('counts exactly what the latest-shipments list holds, with a missing date bound left open', async () => {
+    // Shipments years apart, so no 30-day window could hold them all.
+    t.clock.set('2021-02-03T17:00:00Z');
+    await create({ recipientFirstName: 'Eulalia', recipientLastName: 'Antigua' });
+    t.clock.set('2022-11-20T17:00:00Z');
+    await create({ destinationBranchId: trujillo, recipientFirstName: 'Eulalia', recipientLastName: 'Media' });
+    t.clock.set(new Date());
+    await create({ recipientFirstName: 'Eulalia', recipientLastName: 'Reciente' });
+
+    type Day = { day: string; total: number };
+    const both = async (query: string, token = admin) => {
+      const [d, l] = await Promise.all([
+        t.call('GET', `/api/dashboard?${query}`, { token }),
+        t.call('GET', `/api/shipments?pageSize=1&${query}`, { token }),
+      ]);
+      expect(d.statusCode, query).toBe(200);
+      expect(l.json().totalCapped, query).toBe(false);
+      const dash = d.json();
+      expect(dash.counters.total, query).toBe(l.json().total);
+      // The chart shows the same shipments as the counters.
+      expect(dash.series.reduce((a: number, s: Day) => a + s.total, 0), query).toBe(dash.counters.total);
+      return dash;
+    };
+    const today = limaDay(new Date());
+    const open = await both('');
+    expect(open.counters.total).toBeGreaterThanOrEqual(3);
+    expect(open.dateTo).toBe(today);
+    expect(open.dateFrom <= '2021-02-03').toBe(true);
+    // Years of data: one bar per month (or per year), never thousands of days.
+    expect(['month', 'year']).toContain(open.bucket);
+    expect(open.series.length).toBeLessThanOrEqual(92);
+
+    const fromOnly = await both('dateFrom=2022-01-01');
+    expect(fromOnly.dateFrom).toBe('2022-01-01');
+    expect(fromOnly.dateTo).toBe(today);
+    const toOnly = await both('dateTo=2022-12-31');
+    expect(toOnly.dateTo).toBe('2022-12-31');
+    expect(toOnly.dateFrom <= '2021-02-03').toBe(true);
+    expect((await both('dateTo=2021-02-03')).counters.total).toBeGreaterThanOrEqual(1);
+    expect((await both('q=eulalia')).counters.total).toBe(3);
+    expect((await both('q=eulalia&dateFrom=2022-01-01')).counters.total).toBe(2);
+    expect((await both('q=eulalia&dateTo=2022-12-31')).counters.total).toBe(2);
+    await both(`destinationBranchId=${trujillo}`);
+    await both('status=Creado&dateTo=2023-01-01');
+    await both('', agentArequipa);
+
+    // An explicit range is kept as given; its bars are days, weeks or months by length.
+    const year = await both('dateFrom=2022-01-01&dateTo=2022-12-31');
+    expect(year.bucket).toBe('week');
+    expect(year.series[0].day).toBe('2022-01-01');
+    // 2022-01-01 is a Saturday: the next bar starts on Monday the 3rd.
+    expect(year.series[1].day).toBe('2022-01-03');
+    expect(year.series.at(-1).day).toBe('2022-12-26');
+    const twoYears = await both('dateFrom=2021-01-15&dateTo=2022-12-31');
+    expect(twoYears.bucket).toBe('month');
+    expect(twoYears.series.map((s: Day) => s.day).slice(0, 3)).toEqual(['2021-01-15', '2021-02-01', '2021-03-01']);
+    expect(twoYears.series).toHaveLength(24);
+    expect(twoYears.series.find((s: Day) => s.day === '2022-11-01').total).toBeGreaterThanOrEqual(1);
+    // Ranges the list accepts are not refused here either.
+    const long = await both('dateFrom=2000-01-01&dateTo=2030-12-31');
+    expect(long.bucket).toBe('year');
+    expect(long.series).toHaveLength(31);
   });
 
   it('keeps the daily counts (read by the Panel) equal to the shipments through every change', async () => {

@@ -1,10 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { ModalsProvider } from '@mantine/modals';
 import type { User } from '@tramo/domain';
 import { sessionStore } from '../src/lib/session.ts';
 import NewShipmentPage from '../src/features/shipments/NewShipmentPage.tsx';
 import ShipmentsPage from '../src/features/shipments/ShipmentsPage.tsx';
+import { LABEL_WIDTH_STORAGE_KEY, LabelModal } from '../src/features/shipments/components/LabelModal.tsx';
+import { ManagePanel } from '../src/features/shipments/components/ManagePanel.tsx';
+import type { Shipment } from '../src/features/shipments/types.ts';
 import { renderRoutes } from './render.tsx';
 
 const agent: User = {
@@ -228,5 +232,150 @@ describe('shipments list', { timeout: 30_000 }, () => {
     expect(screen.getByLabelText('Hasta')).toHaveValue('01/03/2025');
     await new Promise((r) => setTimeout(r, 50));
     expect(api.calls.some((u) => u.pathname === '/api/shipments')).toBe(false);
+  });
+});
+
+describe('status form on the shipment detail', { timeout: 30_000 }, () => {
+  const shipment = {
+    id: 7,
+    code: 'TMT-000007',
+    status: 'Creado',
+    createdAt: '2025-03-01T15:00:00.000Z',
+    updatedAt: '2025-03-01T15:00:00.000Z',
+    createdByName: 'Luis Ramírez',
+    originBranchId: 1,
+    destinationBranchId: 2,
+    originBranch: { name: 'Lima', city: 'Lima' },
+    destinationBranch: { name: 'Trujillo', city: 'Trujillo' },
+    senderCustomerId: null,
+    senderName: 'Comercial Andina',
+    recipientFirstName: 'Ana',
+    recipientLastName: 'Quispe',
+    recipientName: 'Ana Quispe',
+    recipientDoc: '45871236',
+    productType: 'liviano',
+    weightKg: 2.5,
+    billableWeightKg: 3,
+    description: null,
+    quotedPrice: 4.2,
+    quotedCurrency: 'PEN',
+    quotedFactorPerKg: 1.4,
+    usingReverse: false,
+    multiLineDetail: [],
+    deliveredInfo: null,
+    canManage: true,
+    canEdit: true,
+    checkpoints: [],
+  } as unknown as Shipment;
+
+  const renderPanel = (s: Shipment) =>
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <ModalsProvider>
+              <ManagePanel shipment={s} />
+            </ModalsProvider>
+          ),
+        },
+      ],
+      '/',
+    );
+
+  async function choose(user: ReturnType<typeof userEvent.setup>, status: string) {
+    await user.click(screen.getByRole('combobox', { name: 'Nuevo estado' }));
+    await user.click(await screen.findByRole('option', { name: status, hidden: true }));
+  }
+
+  it('choosing Anulado asks for confirmation like the cancel action and says "Envío anulado."', async () => {
+    const api = server({ 'PATCH /api/shipments/7/status': () => [200, { ...shipment, status: 'Anulado' }] });
+    vi.stubGlobal('fetch', api.fetch);
+    const user = userEvent.setup();
+    renderPanel(shipment);
+
+    await choose(user, 'Anulado');
+    await user.type(screen.getByRole('textbox', { name: 'Nota' }), 'Cliente desistió');
+    await user.click(screen.getByRole('button', { name: 'Actualizar estado' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Anular envío' });
+    expect(within(dialog).getByText(/¿Anular el envío TMT-000007\?/)).toBeInTheDocument();
+    // Declining changes nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Anular envío' })).not.toBeInTheDocument());
+    expect(api.calls).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Actualizar estado' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Anular envío' })).getByRole('button', { name: 'Anular envío' }));
+    expect(await screen.findByText('Envío anulado.')).toBeInTheDocument();
+    expect(screen.queryByText('Estado actualizado.')).not.toBeInTheDocument();
+    expect(api.calls.map((u) => u.pathname)).toEqual(['/api/shipments/7/status']);
+  });
+
+  it('Anulado on a shipment in transit is refused with the spec text before any dialog or call', async () => {
+    const api = server({});
+    vi.stubGlobal('fetch', api.fetch);
+    const user = userEvent.setup();
+    renderPanel({ ...shipment, status: 'En tránsito' });
+    await choose(user, 'Anulado');
+    await user.click(screen.getByRole('button', { name: 'Actualizar estado' }));
+    expect((await screen.findAllByText('No se puede anular un envío en tránsito.')).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('dialog', { name: 'Anular envío' })).not.toBeInTheDocument();
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('another status changes at once and says "Estado actualizado."', async () => {
+    const api = server({ 'PATCH /api/shipments/7/status': () => [200, { ...shipment, status: 'En tránsito' }] });
+    vi.stubGlobal('fetch', api.fetch);
+    const user = userEvent.setup();
+    renderPanel(shipment);
+    await choose(user, 'En tránsito');
+    await user.click(screen.getByRole('button', { name: 'Actualizar estado' }));
+    expect(await screen.findByText('Estado actualizado.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('label printing', { timeout: 30_000 }, () => {
+  const shipment = {
+    id: 7,
+    code: 'TMT-000007',
+    status: 'Creado',
+    createdAt: '2025-03-01T15:00:00.000Z',
+    originBranch: { name: 'Lima', city: 'Lima' },
+    destinationBranch: { name: 'Trujillo', city: 'Trujillo' },
+    recipientName: 'Ana Quispe',
+    recipientDoc: '45871236',
+    weightKg: 2.5,
+    multiLineDetail: [],
+  } as unknown as Shipment;
+
+  const pageRule = () =>
+    [...document.querySelectorAll('style')].map((s) => s.textContent ?? '').find((t) => t.includes('@page'))?.match(/@page\s*{\s*size:\s*([^;]+);/)?.[1];
+
+  const renderModal = () => renderRoutes([{ path: '/', element: <LabelModal shipment={shipment} onClose={() => {}} /> }], '/');
+
+  it('the first open already prints one page of a valid size, never `auto`', async () => {
+    renderModal();
+    await screen.findByRole('dialog', { name: 'Etiqueta TMT-000007' });
+    // jsdom lays nothing out, so the label measures 0: the fallback size holds one label.
+    await waitFor(() => expect(pageRule()).toBe('58mm 90mm'));
+  });
+
+  it('measures the label on the first open and again when the width changes', async () => {
+    // 190 px of label at 96 px per inch is 50.3 mm: 51 mm rounded up plus 2 mm of margin.
+    const offsetHeight = vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('shipment-label') ? 190 : 0;
+    });
+    try {
+      const user = userEvent.setup();
+      renderModal();
+      await screen.findByRole('dialog', { name: 'Etiqueta TMT-000007' });
+      await waitFor(() => expect(pageRule()).toBe('58mm 53mm'));
+      await user.click(screen.getByText('80 mm'));
+      await waitFor(() => expect(pageRule()).toBe('80mm 53mm'));
+      expect(localStorage.getItem(LABEL_WIDTH_STORAGE_KEY)).toBe('80');
+    } finally {
+      offsetHeight.mockRestore();
+    }
   });
 });

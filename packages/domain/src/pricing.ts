@@ -50,12 +50,23 @@ export function linePriceCents(billableKg: number, factorPerKg: number | string)
   return divRoundHalfUp(billableKg * factorUnits(factorPerKg), 100);
 }
 
+/** Column limits (numeric(10,2) kg, numeric(12,4) factor): beyond them the database would refuse the row. */
+export const MAX_TIER_KG = 100_000;
+export const MAX_FACTOR_PER_KG = 10_000;
+export const MAX_TIERS = 100;
+
+/**
+ * Spec section 5's rules plus the column limits the API enforces, so the editor never offers to
+ * save a list the API will refuse (from ≤ to ≤ MAX_TIER_KG also bounds from).
+ */
 export function isTierValid(t: Pick<WeightTier, 'from_kg' | 'to_kg' | 'factor_per_kg'>): boolean {
   return (
     [t.from_kg, t.to_kg, t.factor_per_kg].every((n) => typeof n === 'number' && Number.isFinite(n)) &&
     t.from_kg >= 1 &&
     t.to_kg >= t.from_kg &&
-    t.factor_per_kg > 0
+    t.to_kg <= MAX_TIER_KG &&
+    t.factor_per_kg > 0 &&
+    t.factor_per_kg <= MAX_FACTOR_PER_KG
   );
 }
 
@@ -120,11 +131,6 @@ const finiteNumber = z
     error: 'Debe ser un número',
   })
   .refine(Number.isFinite, 'Debe ser un número');
-
-/** Column limits (numeric(10,2) kg, numeric(12,4) factor): beyond them the database would refuse the row. */
-export const MAX_TIER_KG = 100_000;
-export const MAX_FACTOR_PER_KG = 10_000;
-export const MAX_TIERS = 100;
 
 /** A tier as sent to PUT /weight-factors/{id}/tiers; the range rules are checked on the whole list. */
 export const weightTierSchema = z.object({
@@ -273,8 +279,10 @@ export function previewRange(fromKg: number, toKg: number): { fromKg: number; to
 /**
  * The preview table: each whole kg of the range quoted with quoteWithTiers (the API's function).
  * Any price or factor filter keeps only priced rows that match; price bounds compare in céntimos.
+ * Only valid tiers price (the editor may hold a cleared factor, which has no price).
  */
-export function previewRows(tiers: readonly WeightTier[], filters: PreviewFilters): PreviewRow[] {
+export function previewRows(allTiers: readonly WeightTier[], filters: PreviewFilters): PreviewRow[] {
+  const tiers = allTiers.filter(isTierValid);
   const { fromKg, toKg } = previewRange(filters.fromKg, filters.toKg);
   const isSet = (n: number | null | undefined): n is number => typeof n === 'number' && Number.isFinite(n);
   const factorUnit = isSet(filters.factor) ? factorUnits(filters.factor) : null;

@@ -50,7 +50,6 @@ export const SHIPMENT_MESSAGES = {
   senderNotFound: 'El remitente seleccionado no existe.',
   invalidRange: 'Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".',
   invalidDate: 'Fecha inválida (AAAA-MM-DD).',
-  rangeTooLong: 'El rango de fechas no puede superar 2 años.',
 } as const;
 
 export const cannotCancelInStatus = (status: string) => `No se puede anular un envío en estado '${status}'`;

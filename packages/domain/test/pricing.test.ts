@@ -11,6 +11,8 @@ import {
   hasOverlap,
   isTierValid,
   linePriceCents,
+  MAX_FACTOR_PER_KG,
+  MAX_TIER_KG,
   nextTier,
   normalizeTier,
   prepareTiers,
@@ -23,6 +25,7 @@ import {
   swapReversed,
   tierListSchema,
   tierProblem,
+  weightTierSchema,
   toCents,
   toScaled,
   type WeightTier,
@@ -41,6 +44,31 @@ describe('tier validation', () => {
     expect(isTierValid(tier(1, 10, -1))).toBe(false);
     expect(isTierValid(tier(1, Number.POSITIVE_INFINITY, 1))).toBe(false);
     expect(isTierValid(tier(Number.NaN, 10, 1))).toBe(false);
+  });
+
+  it('refuses what the API refuses: to_kg above MAX_TIER_KG or a factor above MAX_FACTOR_PER_KG', () => {
+    expect(isTierValid(tier(1, MAX_TIER_KG, MAX_FACTOR_PER_KG))).toBe(true);
+    expect(isTierValid(tier(1, MAX_TIER_KG + 1, 1))).toBe(false);
+    expect(isTierValid(tier(1, MAX_TIER_KG + 0.01, 1))).toBe(false);
+    expect(isTierValid(tier(MAX_TIER_KG + 1, MAX_TIER_KG + 2, 1))).toBe(false);
+    expect(isTierValid(tier(1, 10, MAX_FACTOR_PER_KG + 0.0001))).toBe(false);
+    // The editor shows the invalid-values message (and disables save) for these lists.
+    expect(tierProblem([tier(1, 10, 1.4), tier(11, 200_000, 1.3)])).toBe('invalid');
+    expect(tierProblem([tier(1, 10, 20_000)])).toBe('invalid');
+  });
+
+  it('every tier the editor accepts passes the API schema', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        (from_kg, to_kg, factor_per_kg) => {
+          const t = normalizeTier({ from_kg, to_kg, factor_per_kg });
+          if (isTierValid(t)) expect(weightTierSchema.safeParse(t).success).toBe(true);
+        },
+      ),
+    );
   });
 
   it('touching ranges overlap; adjacent whole-kg ranges do not; order does not matter', () => {
@@ -204,6 +232,11 @@ describe('preview', () => {
     const rows = previewRows([tier(3, 4, 1, 1)], { fromKg: 1, toKg: 5 });
     expect(rows.map((r) => r.priceCents)).toEqual([null, null, 300, 400, null]);
     expect(previewRows([tier(3, 4, 1, 1)], { fromKg: 1, toKg: 5, minPrice: 0 }).map((r) => r.weightKg)).toEqual([3, 4]);
+  });
+
+  it('a tier being edited (cleared factor or bounds) prices nothing instead of throwing', () => {
+    const editing = [tier(1, 2, Number.NaN, 1), tier(3, 4, 1, 2), tier(Number.NaN, 6, 1, 3)];
+    expect(previewRows(editing, { fromKg: 1, toKg: 6 }).map((r) => r.priceCents)).toEqual([null, null, 300, 400, null, null]);
   });
 
   it('filters by factor and by price bounds (inclusive, in céntimos)', () => {

@@ -187,10 +187,13 @@ export async function countByDayAndStatus(db: Db, where: SQL | undefined): Promi
 export async function dailyCountsByStatus(
   db: Db,
   actor: SessionUser,
-  filters: Omit<ShipmentFilters, 'q'> & { dateFrom: string; dateTo: string },
+  filters: Omit<ShipmentFilters, 'q'>,
 ): Promise<DayStatusCount[]> {
   const c = shipmentDailyCounts;
-  const where: (SQL | undefined)[] = [gte(c.day, filters.dateFrom), lte(c.day, filters.dateTo)];
+  const where: (SQL | undefined)[] = [];
+  // Inclusive Lima days, as the list's createdAt bounds; a missing bound is open.
+  if (filters.dateFrom) where.push(gte(c.day, filters.dateFrom));
+  if (filters.dateTo) where.push(lte(c.day, filters.dateTo));
   if (actor.role !== 'admin') {
     where.push(actor.branchId === null ? sql`false` : or(eq(c.originBranchId, actor.branchId), eq(c.destinationBranchId, actor.branchId)));
   }

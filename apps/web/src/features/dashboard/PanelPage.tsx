@@ -14,16 +14,19 @@ import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useBranches } from '../branches/api/get-branches.ts';
 import { useShipments } from '../shipments/index.ts';
-import { useDashboard, type DashboardFilters } from './api/get-dashboard.ts';
+import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
 
 const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
 
 const DAY_MS = 86_400_000;
-/** The Panel opens on the last 30 Lima days, the same window the counters default to. */
+/** The Panel opens on the last 30 Lima days; cleared dates leave the range open for counters and table alike. */
 function defaultRange() {
   const today = limaDay(new Date());
   return { dateFrom: limaDay(new Date(limaDayStart(today).getTime() - 29 * DAY_MS)), dateTo: today };
 }
+
+/** The chart groups long spans; its title says by what. */
+const PERIOD: Record<DashboardBucket, string> = { day: 'día', week: 'semana', month: 'mes', year: 'año' };
 
 const COUNTERS = [
   { key: 'total', label: 'Total', color: 'dark' },
@@ -154,9 +157,12 @@ export default function PanelPage() {
               <Button component={Link} to="/tracking" variant="light">
                 Rastreo
               </Button>
-              <Button component={Link} to="/reports/movimientos" variant="light">
-                Movimientos
-              </Button>
+              {/* DESIGN.md section 4: movements are for admins and agents. */}
+              {user.role !== 'courier' && (
+                <Button component={Link} to="/reports/movimientos" variant="light">
+                  Movimientos
+                </Button>
+              )}
             </SimpleGrid>
           </Paper>
           </Stack>
@@ -164,11 +170,11 @@ export default function PanelPage() {
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Paper withBorder p="sm">
             <Title order={5} mb="xs">
-              Envíos por día
+              Envíos por {PERIOD[dashboard.data?.bucket ?? 'day']}
             </Title>
             {dashboard.data && !rangeInvalid ? (
               <Suspense fallback={<Skeleton height={200} />}>
-                <ShipmentsChart days={dashboard.data.series} />
+                <ShipmentsChart days={dashboard.data.series} bucket={dashboard.data.bucket} />
               </Suspense>
             ) : (
               <Skeleton height={200} />
@@ -190,7 +196,8 @@ export default function PanelPage() {
               <Table.Th>Fecha</Table.Th>
               <Table.Th>Origen</Table.Th>
               <Table.Th>Destino</Table.Th>
-              <Table.Th>Remitente</Table.Th>
+              {/* DESIGN 2a: a 1024 px tablet must see the whole row, 'Ver' included; the sender is secondary. */}
+              <Table.Th visibleFrom="lg">Remitente</Table.Th>
               <Table.Th>Destinatario</Table.Th>
               <Table.Th>Estado</Table.Th>
               <Table.Th />
@@ -214,7 +221,7 @@ export default function PanelPage() {
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.createdAt)}</Table.Td>
                   <Table.Td>{s.originBranch.name}</Table.Td>
                   <Table.Td>{s.destinationBranch.name}</Table.Td>
-                  <Table.Td>
+                  <Table.Td visibleFrom="lg">
                     <Text size="sm" lineClamp={1} maw={130} title={s.senderName}>
                       {s.senderName}
                     </Text>

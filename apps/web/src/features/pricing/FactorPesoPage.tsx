@@ -9,7 +9,8 @@ import { notify } from '../../lib/notify.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useBranches } from '../branches/api/get-branches.ts';
 import { useCreateWeightFactorTable } from './api/create-table.ts';
-import { useRouteTable, type RouteKey } from './api/get-route-table.ts';
+import { unanswered } from './api/fallback.ts';
+import { LIST_FAILED, useRouteTable, type RouteKey } from './api/get-route-table.ts';
 import { useReplaceTiers } from './api/replace-tiers.ts';
 import { ConfigCard } from './components/ConfigCard.tsx';
 import { PreviewCard } from './components/PreviewCard.tsx';
@@ -146,7 +147,7 @@ function FactorPesoEditor({ branches }: { branches: Branch[] }) {
       setBanner({ tone: 'success', text: MESSAGES.saved });
       notify.success(MESSAGES.saved);
     } catch (err) {
-      fail(errorMessage(err, MESSAGES.saveFailed));
+      fail(unanswered(err) ? MESSAGES.saveFailed : errorMessage(err, MESSAGES.saveFailed));
     }
   };
 
@@ -158,7 +159,7 @@ function FactorPesoEditor({ branches }: { branches: Branch[] }) {
         : problem === 'empty'
           ? { tone: 'error', text: MESSAGES.noTiers }
           : table.isError
-            ? { tone: 'error', text: errorMessage(table.error, 'No se pudo buscar el pricing') }
+            ? { tone: 'error', text: errorMessage(table.error, LIST_FAILED) }
             : (banner ??
               (rows !== null && !table.data
                 ? { tone: 'info', text: 'Esta ruta y categoría no tienen tabla guardada: se muestran los tramos por defecto. «Guardar» la creará.' }

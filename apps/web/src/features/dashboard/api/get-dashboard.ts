@@ -12,16 +12,25 @@ export interface DashboardFilters {
   q?: string;
 }
 
+/** How long each bar of the chart is: long spans are grouped so the bars stay readable. */
+export type DashboardBucket = 'day' | 'week' | 'month' | 'year';
+
 export interface DashboardDay {
+  /** The first day of the bar (the first bar may start inside its week, month or year). */
   day: string;
   total: number;
   byStatus: Record<ShipmentStatus, number>;
 }
 
-/** GET /dashboard: counters of the filtered set and shipments per Lima day by status, in one call. */
+/**
+ * GET /dashboard: counters of exactly the filtered set (a missing date bound is open, as in the
+ * list) and shipments per Lima day, week, month or year by status, in one call.
+ */
 export interface Dashboard {
+  /** The span the series covers. */
   dateFrom: string;
   dateTo: string;
+  bucket: DashboardBucket;
   counters: { total: number } & Record<ShipmentStatus, number>;
   series: DashboardDay[];
 }

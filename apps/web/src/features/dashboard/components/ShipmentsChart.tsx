@@ -1,6 +1,6 @@
 import '@mantine/charts/styles.css';
 import { BarChart } from '@mantine/charts';
-import type { DashboardDay } from '../api/get-dashboard.ts';
+import type { DashboardBucket, DashboardDay } from '../api/get-dashboard.ts';
 
 const SERIES = [
   { name: 'Creado', color: 'yellow.5' },
@@ -9,9 +9,16 @@ const SERIES = [
   { name: 'Anulado', color: 'red.4' },
 ] as const;
 
-/** Shipments per day by status, stacked. Loaded on demand: the chart library is heavy. */
-export default function ShipmentsChart({ days }: { days: DashboardDay[] }) {
-  const data = days.map((d) => ({ day: `${d.day.slice(8, 10)}/${d.day.slice(5, 7)}`, ...d.byStatus }));
+/** A bar's label from its first day (YYYY-MM-DD): dd/mm for days and weeks, mm/aaaa, aaaa. */
+function bucketLabel(day: string, bucket: DashboardBucket): string {
+  if (bucket === 'year') return day.slice(0, 4);
+  if (bucket === 'month') return `${day.slice(5, 7)}/${day.slice(0, 4)}`;
+  return `${day.slice(8, 10)}/${day.slice(5, 7)}`;
+}
+
+/** Shipments per period by status, stacked. Loaded on demand: the chart library is heavy. */
+export default function ShipmentsChart({ days, bucket }: { days: DashboardDay[]; bucket: DashboardBucket }) {
+  const data = days.map((d) => ({ day: bucketLabel(d.day, bucket), ...d.byStatus }));
   return (
     <BarChart
       h={200}

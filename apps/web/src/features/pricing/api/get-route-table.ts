@@ -5,6 +5,9 @@ import { withFallback } from './fallback.ts';
 
 export const weightFactorsKey = ['weight-factors'] as const;
 
+/** Spec (billing) section 8, pricing list call: GET /weight-factors. */
+export const LIST_FAILED = 'No se pudo listar los pricings';
+
 export interface RouteKey {
   originId: number;
   destinationId: number;
@@ -18,7 +21,7 @@ export const routeTableQuery = (route: RouteKey) =>
     queryFn: async ({ signal }) => {
       const tables = await withFallback(
         api.get<WeightFactorTable[]>('/weight-factors', { ...route, active: true }, signal),
-        'No se pudo buscar el pricing',
+        LIST_FAILED,
       );
       return tables[0] ?? null;
     },

@@ -103,7 +103,7 @@ export function ConfigCard(props: ConfigCardProps) {
                         decimalScale={2}
                         onChange={(v) => update(r.key, { from_kg: asNumber(v) })}
                         onBlur={() => swap(r.key)}
-                        error={r.from_kg === '' || r.from_kg < 1}
+                        error={r.from_kg === '' || r.from_kg < 1 || r.from_kg > MAX_TIER_KG}
                         hideControls
                       />
                     </Table.Td>
@@ -117,7 +117,7 @@ export function ConfigCard(props: ConfigCardProps) {
                         decimalScale={2}
                         onChange={(v) => update(r.key, { to_kg: asNumber(v) })}
                         onBlur={() => swap(r.key)}
-                        error={r.to_kg === '' || r.to_kg < 1}
+                        error={r.to_kg === '' || r.to_kg < 1 || r.to_kg > MAX_TIER_KG}
                         hideControls
                       />
                     </Table.Td>
@@ -131,7 +131,7 @@ export function ConfigCard(props: ConfigCardProps) {
                         decimalScale={4}
                         step={0.1}
                         onChange={(v) => update(r.key, { factor_per_kg: asNumber(v) })}
-                        error={r.factor_per_kg === '' || r.factor_per_kg <= 0}
+                        error={r.factor_per_kg === '' || r.factor_per_kg <= 0 || r.factor_per_kg > MAX_FACTOR_PER_KG}
                         hideControls
                       />
                     </Table.Td>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
@@ -44,6 +44,12 @@ function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWid
 }
 
 /**
+ * Until the preview is measured the page is this tall: a valid size that holds one label (an
+ * `auto` height would make the whole @page rule invalid and Chromium print on letter paper).
+ */
+const FALLBACK_HEIGHT_MM = 90;
+
+/**
  * Prints exactly one label at the chosen width: while open it injects an @page rule sized to the
  * label (measured from the preview, which is drawn at the same width in mm) and a print copy of
  * the label outside the app root; in print every other child of <body> is taken out of the flow,
@@ -51,20 +57,26 @@ function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWid
  */
 export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; onClose(): void }) {
   const [width, setWidth] = useState<LabelWidth>(storedWidth);
-  const previewRef = useRef<HTMLDivElement>(null);
   const [heightMm, setHeightMm] = useState<number | null>(null);
 
-  useLayoutEffect(() => {
-    if (!shipment) return;
-    const measure = () => {
-      const el = previewRef.current?.firstElementChild as HTMLElement | null;
-      if (el && el.offsetHeight > 0) setHeightMm(Math.ceil(el.offsetHeight / PX_PER_MM) + 2);
-    };
-    measure();
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-    if (observer && previewRef.current) observer.observe(previewRef.current);
-    return () => observer?.disconnect();
-  }, [shipment, width]);
+  // A callback ref, not an effect: the Modal mounts its portal after the first commit, so an effect
+  // would find no preview on the first open. It runs again when the width changes (new callback),
+  // and the observer follows later changes of height (the barcode replaces its placeholder).
+  const previewRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      if (!node) return;
+      const measure = () => {
+        const el = node.firstElementChild as HTMLElement | null;
+        if (el && el.offsetHeight > 0) setHeightMm(Math.ceil(el.offsetHeight / PX_PER_MM) + 2);
+      };
+      measure();
+      const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+      observer?.observe(node);
+      return () => observer?.disconnect();
+    },
+    // Not read inside: a new width must give a new callback so React measures again at once.
+    [width],
+  );
 
   const choose = (value: string) => {
     const next: LabelWidth = value === '80' ? '80' : '58';
@@ -72,7 +84,7 @@ export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; o
     localStorage.setItem(LABEL_WIDTH_STORAGE_KEY, next);
   };
 
-  const pageSize = heightMm ? `${width}mm ${heightMm}mm` : `${width}mm auto`;
+  const pageSize = `${width}mm ${heightMm ?? FALLBACK_HEIGHT_MM}mm`;
 
   return (
     <Modal opened={shipment !== null} onClose={onClose} title={shipment ? `Etiqueta ${shipment.code}` : 'Etiqueta'} size="auto" centered>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Modal, Paper, PasswordInput, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import {
+  cancelRefusal,
   descriptionChangeSchema,
   checkpointSchema,
   secretCodeSchema,
@@ -15,6 +16,7 @@ import { useChangeDescription } from '../api/change-description.ts';
 import { useChangeSecretCode } from '../api/change-secret-code.ts';
 import { useChangeStatus } from '../api/change-status.ts';
 import type { Shipment } from '../types.ts';
+import { confirmCancel } from './useShipmentActions.tsx';
 
 const statusOptions = SHIPMENT_STATUSES.map((s) => ({ value: s, label: s }));
 
@@ -27,17 +29,30 @@ function StatusForm({ shipment }: { shipment: Shipment }) {
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<{ status?: string; note?: string }>({});
 
-  const submit = (e: React.FormEvent) => {
+  const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     // Spec section 8: these two are answered before any round trip; the rules stay with the API.
     if (!status) return setErrors({ status: SHIPMENT_MESSAGES.selectStatus });
     if (status === shipment.status && !note.trim()) return setErrors({ note: SHIPMENT_MESSAGES.sameStatusNeedsNote });
+    // Choosing Anulado is the cancel action (DESIGN 2a: destructive, so it asks first); the API
+    // keeps the note with the cancel event.
+    const cancelling = status === 'Anulado' && shipment.status !== 'Anulado';
+    if (cancelling) {
+      const refusal = cancelRefusal(shipment.status);
+      if (refusal) {
+        setErrors({ status: refusal });
+        notify.error(refusal);
+        return;
+      }
+      setErrors({});
+      if (!(await confirmCancel(shipment))) return;
+    }
     setErrors({});
     change.mutate(
       { id: shipment.id, status: status as ShipmentStatus, note: note.trim() || null },
       {
         onSuccess: () => {
-          notify.success(SHIPMENT_MESSAGES.statusUpdated);
+          notify.success(cancelling ? SHIPMENT_MESSAGES.cancelled : SHIPMENT_MESSAGES.statusUpdated);
           setStatus(null);
           setNote('');
         },
@@ -50,7 +65,7 @@ function StatusForm({ shipment }: { shipment: Shipment }) {
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Cambiar estado">
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Cambiar estado">
       <Stack gap="xs">
         <Select
           label="Nuevo estado"

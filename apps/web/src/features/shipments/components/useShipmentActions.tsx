@@ -4,6 +4,14 @@ import { notify } from '../../../lib/notify.ts';
 import { useCancelShipment } from '../api/cancel-shipment.ts';
 import type { Shipment } from '../types.ts';
 
+/** The one question before a shipment is cancelled, by the cancel action or by choosing Anulado. */
+export const confirmCancel = (shipment: Pick<Shipment, 'code'>) =>
+  confirmDanger({
+    title: 'Anular envío',
+    message: `¿Anular el envío ${shipment.code}? Quedará en estado Anulado y no podrá reactivarse.`,
+    confirmLabel: 'Anular envío',
+  });
+
 /** Cancel with confirmation, the same from the list and from the detail. */
 export function useCancelAction() {
   const cancel = useCancelShipment();
@@ -14,12 +22,7 @@ export function useCancelAction() {
       notify.error(refusal);
       return;
     }
-    const ok = await confirmDanger({
-      title: 'Anular envío',
-      message: `¿Anular el envío ${shipment.code}? Quedará en estado Anulado y no podrá reactivarse.`,
-      confirmLabel: 'Anular envío',
-    });
-    if (!ok) return;
+    if (!(await confirmCancel(shipment))) return;
     cancel.mutate(shipment.id, {
       onSuccess: () => notify.success(SHIPMENT_MESSAGES.cancelled),
       onError: (err) => notify.error(err),
