@@ -48,7 +48,14 @@ export function DriverForm({ driver, onDone }: { driver: Driver | null; onDone()
       onCancel={onDone}
     >
       <TextInput label="Nombre completo" withAsterisk autoFocus {...form.register('full_name')} error={errors.full_name?.message} />
-      <TextInput label="DNI" withAsterisk inputMode="numeric" maxLength={8} {...form.register('dni')} error={errors.dni?.message} />
+      <TextInput
+        label="DNI"
+        withAsterisk
+        inputMode="numeric"
+        // A DNI pasted as '41 526 374' or '41.526.374' is the same number; no maxLength, or the paste is cut first.
+        {...form.register('dni', { setValueAs: (v: string) => v.replace(/[\s.-]/g, '') })}
+        error={errors.dni?.message}
+      />
       <TextInput label="Licencia" withAsterisk placeholder="Q12345678" {...form.register('license_number')} error={errors.license_number?.message} />
       <TextInput label="Teléfono" {...form.register('phone')} error={errors.phone?.message} />
       <Textarea label="Nota" autosize minRows={2} {...form.register('note')} error={errors.note?.message} />
