@@ -13,7 +13,9 @@ interface SearchInputProps extends Omit<TextInputProps, 'onChange' | 'value'> {
 export function SearchInput({ value, onSearch, debounceMs = 300, ...props }: SearchInputProps) {
   const [text, setText] = useState(value);
   const [debounced] = useDebouncedValue(text, debounceMs);
-  useEffect(() => setText(value), [value]);
+  // Follow the parent when it changes the search (a reset, a link), but never rewrite what is being
+  // typed: parents trim, and copying 'luis' back over 'luis ' would glue the next word on.
+  useEffect(() => setText((current) => (current.trim() === value.trim() ? current : value)), [value]);
   useEffect(() => {
     if (debounced !== value) onSearch(debounced);
     // Only the settled text triggers a search.
