@@ -222,6 +222,16 @@ describe('shipments list', { timeout: 30_000 }, () => {
     expect(after.get('pageSize')).toBe('5');
   });
 
+  it('offers couriers no payment link: payments are admin and agent work', async () => {
+    sessionStore.set({ user: { ...agent, role: 'courier', username: 'REPARTIDOR1' }, token: 'tok' });
+    const api = server({ 'GET /api/branches': () => [200, branches], 'GET /api/shipments': () => [200, page] });
+    vi.stubGlobal('fetch', api.fetch);
+    renderRoutes([{ path: '/shipments', element: <ShipmentsPage /> }], '/shipments');
+    const row = (await screen.findByText('TMT-000007')).closest('tr')!;
+    expect(within(row).getByRole('link', { name: 'Ver TMT-000007' })).toBeInTheDocument();
+    expect(within(row).queryByRole('link', { name: 'Pagar TMT-000007' })).toBeNull();
+  });
+
   it('refuses an inverted date range without asking the API', async () => {
     const api = server({ 'GET /api/branches': () => [200, branches], 'GET /api/shipments': () => [200, page] });
     vi.stubGlobal('fetch', api.fetch);

@@ -9,6 +9,8 @@ export interface RecordColumn<T> {
   width?: number;
   /** Extra props of the cell (weight, colour…). */
   td?: TableTdProps | ((row: T) => TableTdProps);
+  /** A secondary column left out on narrower screens (the 1024 tablet) so actions stay in view. */
+  wideOnly?: boolean;
 }
 
 interface RecordsTableProps<T> {
@@ -36,12 +38,13 @@ export function RecordsTable<T>({ columns, rows, rowKey, loading, error, empty =
           {errorMessage(error)}
         </Alert>
       )}
-      <Paper withBorder>
+      {/* Whatever is still too wide scrolls inside the table, never the whole page. */}
+      <Paper withBorder style={{ overflowX: 'auto' }}>
         <Table>
           <Table.Thead>
             <Table.Tr>
               {columns.map((c, i) => (
-                <Table.Th key={i} w={c.width}>
+                <Table.Th key={i} w={c.width} visibleFrom={c.wideOnly ? 'lg' : undefined}>
                   {c.header}
                 </Table.Th>
               ))}
@@ -61,7 +64,7 @@ export function RecordsTable<T>({ columns, rows, rowKey, loading, error, empty =
               rows.map((row) => (
                 <Table.Tr key={rowKey(row)}>
                   {columns.map((c, i) => (
-                    <Table.Td key={i} {...(typeof c.td === 'function' ? c.td(row) : c.td)}>
+                    <Table.Td key={i} visibleFrom={c.wideOnly ? 'lg' : undefined} {...(typeof c.td === 'function' ? c.td(row) : c.td)}>
                       {c.cell(row)}
                     </Table.Td>
                   ))}

@@ -31,7 +31,7 @@ const columns: RecordColumn<Customer>[] = [
     ),
   },
   { header: 'Teléfono', width: 120, cell: (c) => c.phone ?? '—' },
-  { header: 'Correo', cell: (c) => c.email ?? '—' },
+  { header: 'Correo', cell: (c) => c.email ?? '—', wideOnly: true },
   {
     header: 'Dirección',
     cell: (c) => (

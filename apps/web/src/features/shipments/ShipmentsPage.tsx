@@ -41,9 +41,11 @@ interface RowActionsProps {
   onCancel(): void;
   /** Absent for couriers: loading onto transports is admin and agent work. */
   onAssign?(): void;
+  /** Payments are admin and agent work (DESIGN.md section 4). */
+  canPay: boolean;
 }
 
-function RowActions({ shipment, onPrint, onCancel, onAssign }: RowActionsProps) {
+function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowActionsProps) {
   const isCreated = shipment.status === 'Creado';
   return (
     <Group gap={2} justify="flex-start" wrap="nowrap">
@@ -71,7 +73,7 @@ function RowActions({ shipment, onPrint, onCancel, onAssign }: RowActionsProps) 
           </ActionIcon>
         </Tooltip>
       )}
-      {isCreated && (
+      {isCreated && canPay && (
         <Tooltip label="Pagar">
           <ActionIcon size="sm" component={Link} to={`/pagos?shipmentId=${shipment.id}`} variant="subtle" color="teal" aria-label={`Pagar ${shipment.code}`}>
             <IconCash size={16} />
@@ -186,10 +188,12 @@ export default function ShipmentsPage() {
               <Table.Th>Fecha</Table.Th>
               <Table.Th>Origen</Table.Th>
               <Table.Th>Destino</Table.Th>
-              <Table.Th>Remitente</Table.Th>
+              <Table.Th visibleFrom="lg">Remitente</Table.Th>
               <Table.Th>Destinatario</Table.Th>
               <Table.Th>DNI/RUC</Table.Th>
-              <Table.Th ta="right">Peso</Table.Th>
+              <Table.Th ta="right" visibleFrom="lg">
+                Peso
+              </Table.Th>
               <Table.Th ta="right">Precio</Table.Th>
               <Table.Th>Estado</Table.Th>
               <Table.Th w={150} />
@@ -215,7 +219,7 @@ export default function ShipmentsPage() {
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.createdAt)}</Table.Td>
                   <Table.Td>{s.originBranch.name}</Table.Td>
                   <Table.Td>{s.destinationBranch.name}</Table.Td>
-                  <Table.Td>
+                  <Table.Td visibleFrom="lg">
                     <Text size="sm" lineClamp={1} maw={100} title={s.senderName}>
                       {s.senderName}
                     </Text>
@@ -226,7 +230,7 @@ export default function ShipmentsPage() {
                     </Text>
                   </Table.Td>
                   <Table.Td>{s.recipientDoc}</Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} visibleFrom="lg">
                     {formatNumber(s.weightKg)} kg
                   </Table.Td>
                   <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
@@ -241,6 +245,7 @@ export default function ShipmentsPage() {
                       onPrint={() => setPrinting(s)}
                       onCancel={() => void cancel.run(s)}
                       onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
+                      canPay={user.role !== 'courier'}
                     />
                   </Table.Td>
                 </Table.Tr>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Drawer } from '@mantine/core';
+import { Badge, Box, Button, Drawer } from '@mantine/core';
 import { ROLE_LABELS, type User } from '@tramo/domain';
 import { confirmDanger, confirmThenMutate } from '../../components/ui/confirm.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -34,11 +34,11 @@ const columns: RecordColumn<User>[] = [
     ),
   },
   { header: 'Nombre', cell: (u) => u.name },
-  { header: 'Correo', cell: (u) => u.email ?? '—' },
+  { header: 'Correo', cell: (u) => u.email ?? '—', wideOnly: true },
   {
     header: 'Rol',
     cell: (u) => (
-      <Badge variant="light" color={ROLE_COLORS[u.role]} tt="none">
+      <Badge variant="light" color={ROLE_COLORS[u.role]} tt="none" styles={{ label: { overflow: 'visible' } }}>
         {ROLE_LABELS[u.role]}
       </Badge>
     ),
@@ -105,8 +105,12 @@ export default function UsersPage() {
         actions={(u) => (
           <EditDeleteActions onEdit={() => setEditing(u)} onDelete={() => onDelete(u)} deleteDisabled={u.id === me.id}>
             {/* Your own reset would revoke this session before the temporary password shows; use Cambiar contraseña. */}
-            <Button size="compact-sm" variant="subtle" color="gray" disabled={u.id === me.id} onClick={() => onReset(u)}>
-              Restablecer contraseña
+            <Button size="compact-sm" variant="subtle" color="gray" disabled={u.id === me.id} onClick={() => onReset(u)} aria-label="Restablecer contraseña">
+              Restablecer
+              {/* Shortened on the 1024 tablet so Eliminar stays in view. */}
+              <Box component="span" visibleFrom="lg">
+                &nbsp;contraseña
+              </Box>
             </Button>
           </EditDeleteActions>
         )}

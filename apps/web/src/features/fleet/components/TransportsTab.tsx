@@ -70,16 +70,17 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
           {errorMessage(transports.error, 'No se pudo cargar transportes.')}
         </Alert>
       )}
-      <Paper withBorder>
+      {/* On the 1024 tablet the secondary columns step aside so state, load and actions stay in view. */}
+      <Paper withBorder style={{ overflowX: 'auto' }}>
         <Table>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Placas</Table.Th>
-              <Table.Th>Marca / modelo</Table.Th>
+              <Table.Th visibleFrom="lg">Marca / modelo</Table.Th>
               <Table.Th ta="right" style={NOWRAP}>
                 Capacidad
               </Table.Th>
-              <Table.Th ta="right" style={NOWRAP}>
+              <Table.Th ta="right" style={NOWRAP} visibleFrom="lg">
                 Peso neto
               </Table.Th>
               <Table.Th>Ruta</Table.Th>
@@ -111,11 +112,11 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>{[t.make, t.model].filter(Boolean).join(' ') || '—'}</Table.Td>
+                  <Table.Td visibleFrom="lg">{[t.make, t.model].filter(Boolean).join(' ') || '—'}</Table.Td>
                   <Table.Td ta="right" style={NOWRAP}>
                     {formatKg(t.capacity_kg)}
                   </Table.Td>
-                  <Table.Td ta="right" style={NOWRAP}>
+                  <Table.Td ta="right" style={NOWRAP} visibleFrom="lg">
                     {formatKg(t.net_weight_kg)}
                   </Table.Td>
                   <Table.Td style={NOWRAP}>{t.route ?? '—'}</Table.Td>
