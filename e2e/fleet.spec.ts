@@ -78,6 +78,10 @@ test('an agent registers a driver and a transport, loads two Creado shipments an
   await expect(page.getByText('El peso cargado supera la capacidad del transporte.')).toBeVisible();
 
   await page.getByRole('button', { name: `Quitar ${codes[0]}` }).click();
+  // Unloading asks first, naming the shipment and the transport.
+  const unloadDialog = page.getByRole('dialog', { name: 'Quitar del transporte' });
+  await expect(unloadDialog).toContainText(`¿Quitar ${codes[0]} de ${plate}?`);
+  await unloadDialog.getByRole('button', { name: 'Quitar' }).click();
   await expect(page.getByRole('button', { name: `Quitar ${codes[0]}` })).toHaveCount(0);
   await expect(page.getByRole('button', { name: `Quitar ${codes[1]}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Paquetes cargados (1)' })).toBeVisible();

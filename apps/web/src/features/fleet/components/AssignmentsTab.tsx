@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { exceedsCapacity, FLEET_MESSAGES, type Transport } from '@tramo/domain';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
+import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
@@ -72,14 +73,14 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
               {errorMessage(load.error)}
             </Alert>
           )}
-          <LoadedTable transportId={transport.id} load={load} />
+          <LoadedTable transportId={transport.id} plate={transport.plate_primary} load={load} />
         </Paper>
       </SimpleGrid>
     </Stack>
   );
 }
 
-function LoadedTable({ transportId, load }: { transportId: number; load: ReturnType<typeof useTransportLoad> }) {
+function LoadedTable({ transportId, plate, load }: { transportId: number; plate: string; load: ReturnType<typeof useTransportLoad> }) {
   const unload = useUnloadShipment();
   const items = load.data?.items ?? [];
   return (
@@ -131,9 +132,15 @@ function LoadedTable({ transportId, load }: { transportId: number; load: ReturnT
                   aria-label={`Quitar ${item.code}`}
                   loading={unload.isPending && unload.variables?.assignmentId === item.id}
                   onClick={() =>
-                    unload.mutate(
+                    void confirmThenMutate(
+                      {
+                        title: 'Quitar del transporte',
+                        message: `¿Quitar ${item.code} de ${plate}? Su historial registrará la descarga.`,
+                        confirmLabel: 'Quitar',
+                        success: `${item.code} quitado del transporte.`,
+                      },
+                      unload.mutate,
                       { transportId, assignmentId: item.id },
-                      { onSuccess: () => notify.success(`${item.code} quitado del transporte.`), onError: (err) => notify.error(err) },
                     )
                   }
                 >
