@@ -3,6 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Transport } from '@tramo/domain';
 import { AssignTransportModal, ShipmentTransportBox } from '../src/features/fleet/index.ts';
+import TransportistasPage from '../src/features/fleet/TransportistasPage.tsx';
 import { fakeServer, renderRoutes } from './render.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -112,5 +113,26 @@ describe('ShipmentTransportBox', () => {
     vi.stubGlobal('fetch', fakeServer({ 'GET /api/shipments/7/assignment': [500, {}] }).fetch);
     renderBox();
     expect(await screen.findByText('No se pudo obtener el transporte asignado.')).toBeInTheDocument();
+  });
+});
+
+describe('TransportistasPage', { timeout: 30_000 }, () => {
+  it('keeps the Asignaciones tab on the current version of the chosen transport after the list reloads', async () => {
+    const answers: Record<string, [number, unknown]> = {
+      'GET /api/transports': [200, transports],
+      'GET /api/transports/1/assignments': [200, { items: [], totalWeightKg: 0, capacityKg: 28000 }],
+      'GET /api/transports/loadable-shipments': [200, []],
+      'GET /api/drivers': [200, []],
+    };
+    vi.stubGlobal('fetch', fakeServer(answers).fetch);
+    const user = userEvent.setup();
+    renderRoutes([{ path: '/transportistas', element: <TransportistasPage /> }], '/transportistas');
+    await user.click((await screen.findAllByRole('button', { name: 'Ver carga' }))[0]!);
+    expect(await screen.findByRole('tab', { name: 'Asignaciones · ABC-123' })).toHaveAttribute('aria-selected', 'true');
+
+    // Someone edits the plate; the list answers the new version when the user comes back to it.
+    answers['GET /api/transports'] = [200, { ...transports, items: [transport({ plate_primary: 'ABC-999' }), transports.items[1]] }];
+    await user.click(screen.getByRole('tab', { name: 'Transportes' }));
+    expect(await screen.findByRole('tab', { name: 'Asignaciones · ABC-999' })).toBeInTheDocument();
   });
 });

@@ -32,6 +32,8 @@ export default function TransportistasPage() {
               setChosen(transport);
               setTab('asignaciones');
             }}
+            chosenId={chosen?.id}
+            onChosenChange={setChosen}
           />
         </Tabs.Panel>
         <Tabs.Panel value="conductores">
