@@ -4,25 +4,12 @@ import userEvent from '@testing-library/user-event';
 import type { User } from '@tramo/domain';
 import { sessionStore } from '../src/lib/session.ts';
 import PanelPage from '../src/features/dashboard/PanelPage.tsx';
+import { signedUser, testBranches } from './fixtures.ts';
 import { renderRoutes } from './render.tsx';
 
-const user = (role: User['role']): User => ({
-  id: 2,
-  username: 'USUARIO1',
-  firstName: 'Luis',
-  lastName: 'Ramírez',
-  name: 'Luis Ramírez',
-  email: null,
-  role,
-  branchId: 1,
-  branchName: 'Lima',
-  mustChangePassword: false,
-});
+const user = (role: User['role']): User => signedUser({ role, username: 'USUARIO1' });
 
-const branches = [
-  { id: 1, name: 'Lima', city: 'Lima', address: null },
-  { id: 2, name: 'Trujillo', city: 'Trujillo', address: null },
-];
+const branches = testBranches.slice(0, 2);
 
 const zero = { Creado: 0, 'En tránsito': 0, Entregado: 0, Anulado: 0 };
 const dashboard = (bucket: string) => ({

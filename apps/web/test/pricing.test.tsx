@@ -1,28 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { User, WeightFactorTable } from '@tramo/domain';
+import type { WeightFactorTable } from '@tramo/domain';
 import { sessionStore } from '../src/lib/session.ts';
 import FactorPesoPage from '../src/features/pricing/FactorPesoPage.tsx';
+import { signedUser, testBranches } from './fixtures.ts';
 import { renderRoutes } from './render.tsx';
 
-const agent: User = {
-  id: 2,
-  username: 'AGENTE1',
-  firstName: 'Luis',
-  lastName: 'Ramírez',
-  name: 'Luis Ramírez',
-  email: null,
-  role: 'agent',
-  branchId: 1,
-  branchName: 'Lima',
-  mustChangePassword: false,
-};
+const agent = signedUser();
 
-const branches = [
-  { id: 1, name: 'Lima', city: 'Lima', address: null },
-  { id: 2, name: 'Trujillo', city: 'Trujillo', address: null },
-];
+const branches = testBranches.slice(0, 2);
 
 const table: WeightFactorTable = {
   id: 5,

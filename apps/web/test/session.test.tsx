@@ -2,25 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Outlet } from 'react-router';
-import type { User } from '@tramo/domain';
 import { ApiError, api, setUnauthorizedHandler } from '../src/lib/api.ts';
 import { AUTH_STORAGE_KEY, sessionStore } from '../src/lib/session.ts';
 import { RequireAuth, RedirectIfAuthed } from '../src/app/guards.tsx';
 import LoginPage from '../src/features/auth/LoginPage.tsx';
+import { signedUser } from './fixtures.ts';
 import { fakeServer, renderRoutes } from './render.tsx';
 
-const user: User = {
-  id: 2,
-  username: 'AGENTE1',
-  firstName: 'Luis',
-  lastName: 'Ramírez',
-  name: 'Luis Ramírez',
-  email: null,
-  role: 'agent',
-  branchId: 1,
-  branchName: 'Lima',
-  mustChangePassword: false,
-};
+const user = signedUser();
 
 afterEach(() => {
   vi.unstubAllGlobals();

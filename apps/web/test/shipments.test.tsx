@@ -2,33 +2,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
-import type { User } from '@tramo/domain';
 import { sessionStore } from '../src/lib/session.ts';
 import NewShipmentPage from '../src/features/shipments/NewShipmentPage.tsx';
 import ShipmentsPage from '../src/features/shipments/ShipmentsPage.tsx';
 import { LABEL_WIDTH_STORAGE_KEY, LabelModal } from '../src/features/shipments/components/LabelModal.tsx';
 import { ManagePanel } from '../src/features/shipments/components/ManagePanel.tsx';
 import type { Shipment } from '../src/features/shipments/types.ts';
+import { signedUser, testBranches } from './fixtures.ts';
 import { renderRoutes } from './render.tsx';
 
-const agent: User = {
-  id: 2,
-  username: 'AGENTE1',
-  firstName: 'Luis',
-  lastName: 'Ramírez',
-  name: 'Luis Ramírez',
-  email: null,
-  role: 'agent',
-  branchId: 1,
-  branchName: 'Lima',
-  mustChangePassword: false,
-};
+const agent = signedUser();
 
-const branches = [
-  { id: 1, name: 'Lima', city: 'Lima', address: null },
-  { id: 2, name: 'Trujillo', city: 'Trujillo', address: null },
-  { id: 3, name: 'Arequipa', city: 'Arequipa', address: null },
-];
+const branches = testBranches;
 
 type Handler = (url: URL, init?: RequestInit) => [number, unknown];
 
@@ -156,40 +141,41 @@ describe('new shipment form', { timeout: 30_000 }, () => {
   });
 });
 
+/** TMT-000007 as the list and the detail answer it (Creado, Lima → Trujillo). */
+const listedShipment = {
+  id: 7,
+  code: 'TMT-000007',
+  status: 'Creado',
+  createdAt: '2025-03-01T15:00:00.000Z',
+  updatedAt: '2025-03-01T15:00:00.000Z',
+  createdByName: 'Luis Ramírez',
+  originBranchId: 1,
+  destinationBranchId: 2,
+  originBranch: { name: 'Lima', city: 'Lima' },
+  destinationBranch: { name: 'Trujillo', city: 'Trujillo' },
+  senderCustomerId: null,
+  senderName: 'Comercial Andina',
+  recipientFirstName: 'Ana',
+  recipientLastName: 'Quispe',
+  recipientName: 'Ana Quispe',
+  recipientDoc: '45871236',
+  productType: 'liviano',
+  weightKg: 2.5,
+  billableWeightKg: 3,
+  description: null,
+  quotedPrice: 4.2,
+  quotedCurrency: 'PEN',
+  quotedFactorPerKg: 1.4,
+  usingReverse: false,
+  multiLineDetail: [],
+  deliveredInfo: null,
+  canManage: true,
+  canEdit: true,
+};
+
 describe('shipments list', { timeout: 30_000 }, () => {
   const page = {
-    items: [
-      {
-        id: 7,
-        code: 'TMT-000007',
-        status: 'Creado',
-        createdAt: '2025-03-01T15:00:00.000Z',
-        updatedAt: '2025-03-01T15:00:00.000Z',
-        createdByName: 'Luis Ramírez',
-        originBranchId: 1,
-        destinationBranchId: 2,
-        originBranch: { name: 'Lima', city: 'Lima' },
-        destinationBranch: { name: 'Trujillo', city: 'Trujillo' },
-        senderCustomerId: null,
-        senderName: 'Comercial Andina',
-        recipientFirstName: 'Ana',
-        recipientLastName: 'Quispe',
-        recipientName: 'Ana Quispe',
-        recipientDoc: '45871236',
-        productType: 'liviano',
-        weightKg: 2.5,
-        billableWeightKg: 3,
-        description: null,
-        quotedPrice: 4.2,
-        quotedCurrency: 'PEN',
-        quotedFactorPerKg: 1.4,
-        usingReverse: false,
-        multiLineDetail: [],
-        deliveredInfo: null,
-        canManage: true,
-        canEdit: true,
-      },
-    ],
+    items: [listedShipment],
     total: 31,
     page: 2,
     pageSize: 5,
@@ -246,37 +232,7 @@ describe('shipments list', { timeout: 30_000 }, () => {
 });
 
 describe('status form on the shipment detail', { timeout: 30_000 }, () => {
-  const shipment = {
-    id: 7,
-    code: 'TMT-000007',
-    status: 'Creado',
-    createdAt: '2025-03-01T15:00:00.000Z',
-    updatedAt: '2025-03-01T15:00:00.000Z',
-    createdByName: 'Luis Ramírez',
-    originBranchId: 1,
-    destinationBranchId: 2,
-    originBranch: { name: 'Lima', city: 'Lima' },
-    destinationBranch: { name: 'Trujillo', city: 'Trujillo' },
-    senderCustomerId: null,
-    senderName: 'Comercial Andina',
-    recipientFirstName: 'Ana',
-    recipientLastName: 'Quispe',
-    recipientName: 'Ana Quispe',
-    recipientDoc: '45871236',
-    productType: 'liviano',
-    weightKg: 2.5,
-    billableWeightKg: 3,
-    description: null,
-    quotedPrice: 4.2,
-    quotedCurrency: 'PEN',
-    quotedFactorPerKg: 1.4,
-    usingReverse: false,
-    multiLineDetail: [],
-    deliveredInfo: null,
-    canManage: true,
-    canEdit: true,
-    checkpoints: [],
-  } as unknown as Shipment;
+  const shipment = { ...listedShipment, checkpoints: [] } as unknown as Shipment;
 
   const renderPanel = (s: Shipment) =>
     renderRoutes(
