@@ -75,6 +75,20 @@ describe('CustomerForm', { timeout: 30_000 }, () => {
     expect(input).toHaveValue('41526374');
   });
 
+  it('sends a ubigeo pasted with spaces as its six digits', async () => {
+    const server = fakeServer({
+      'GET /api/lookup/dni/45871236': [404, {}],
+      'POST /api/customers': [201, { id: 9 }],
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    renderRoutes([{ path: '/', element: <CustomerForm customer={null} onDone={() => {}} /> }], '/');
+    await fill();
+    await userEvent.click(screen.getByLabelText('Ubigeo'));
+    await userEvent.paste('15 01 01');
+    await userEvent.click(screen.getByRole('button', { name: 'Crear cliente' }));
+    await waitFor(() => expect(server.calls.find((c) => c.method === 'POST')?.body).toMatchObject({ ubigeo: '150101' }));
+  });
+
   it('puts an unknown server message in a form alert', async () => {
     vi.stubGlobal(
       'fetch',

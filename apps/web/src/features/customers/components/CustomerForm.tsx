@@ -199,7 +199,14 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
       <TextInput label="Apellidos" {...form.register('lastName')} error={errors.lastName?.message} />
       <TextInput label="Dirección" {...form.register('address')} error={errors.address?.message} />
       <SimpleGrid cols={2} spacing="sm">
-        <TextInput label="Ubigeo" inputMode="numeric" maxLength={6} placeholder="150101" {...form.register('ubigeo')} error={errors.ubigeo?.message} />
+        <TextInput
+          label="Ubigeo"
+          inputMode="numeric"
+          placeholder="150101"
+          // '15 01 01' is the same code; no maxLength, or a paste is cut before the spaces go.
+          {...form.register('ubigeo', { setValueAs: (v: string) => v.replace(/\s/g, '') })}
+          error={errors.ubigeo?.message}
+        />
         <TextInput label="Teléfono" type="tel" {...form.register('phone')} error={errors.phone?.message} />
       </SimpleGrid>
       <TextInput label="Correo" type="email" {...form.register('email')} error={errors.email?.message} />
