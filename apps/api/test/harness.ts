@@ -73,6 +73,13 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
+      // pool.end() resolves before its backends are gone; a forced drop would end them mid-goodbye,
+      // so wait (briefly) for them to leave first.
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
