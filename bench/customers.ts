@@ -18,9 +18,122 @@ const rows = Number(arg('rows', '200000'));
 const queries = Number(arg('queries', '200'));
 const pgUrl = arg('pg');
 
-const FIRST = ['Rosa', 'Carlos', 'María', 'José', 'Luz', 'Juan', 'Ana', 'Pedro', 'Yolanda', 'Miguel', 'Carmen', 'Luis', 'Gladys', 'Jorge', 'Patricia', 'Fernando', 'Diana', 'Walter', 'Milagros', 'Julio', 'Giovanna', 'Wilber', 'Katherine', 'Teodoro', 'Elena', 'Ricardo', 'Sonia', 'Víctor', 'Roxana', 'Hugo', 'Marleny', 'Edwin', 'Flor', 'Raúl', 'Nancy', 'César', 'Liliana', 'Alberto', 'Pilar', 'Óscar'];
-const LAST = ['Quispe', 'Mamani', 'Flores', 'Huamán', 'Gonzales', 'Ríos', 'Chávez', 'Condori', 'Torres', 'Vargas', 'Mendoza', 'Paredes', 'Rojas', 'Castillo', 'Huanca', 'Ccallo', 'Apaza', 'Choque', 'Sánchez', 'Ramos', 'Zapata', 'Silva', 'Díaz', 'Campos', 'Vásquez', 'Tello', 'Ramírez', 'Salas', 'Huamaní', 'Ccahuana', 'Castro', 'Aguilar', 'Salinas', 'Pérez', 'Cárdenas', 'Ticona', 'Yupanqui', 'Ccori', 'Huallpa', 'Zevallos', 'Pinto', 'Cruz', 'Gutiérrez', 'Espinoza', 'Medina', 'Luna', 'Romero', 'Herrera', 'Soto', 'Cáceres', 'Puma', 'Layme', 'Ortiz', 'Reyes', 'Núñez', 'Vega', 'Delgado', 'Carrasco', 'Palomino', 'Villanueva'];
-const COMPANY = ['Comercial', 'Inversiones', 'Distribuidora', 'Transportes', 'Agroindustrias', 'Textil', 'Ferretería', 'Importaciones', 'Servicios Generales', 'Constructora'];
+const FIRST = [
+  'Rosa',
+  'Carlos',
+  'María',
+  'José',
+  'Luz',
+  'Juan',
+  'Ana',
+  'Pedro',
+  'Yolanda',
+  'Miguel',
+  'Carmen',
+  'Luis',
+  'Gladys',
+  'Jorge',
+  'Patricia',
+  'Fernando',
+  'Diana',
+  'Walter',
+  'Milagros',
+  'Julio',
+  'Giovanna',
+  'Wilber',
+  'Katherine',
+  'Teodoro',
+  'Elena',
+  'Ricardo',
+  'Sonia',
+  'Víctor',
+  'Roxana',
+  'Hugo',
+  'Marleny',
+  'Edwin',
+  'Flor',
+  'Raúl',
+  'Nancy',
+  'César',
+  'Liliana',
+  'Alberto',
+  'Pilar',
+  'Óscar',
+];
+const LAST = [
+  'Quispe',
+  'Mamani',
+  'Flores',
+  'Huamán',
+  'Gonzales',
+  'Ríos',
+  'Chávez',
+  'Condori',
+  'Torres',
+  'Vargas',
+  'Mendoza',
+  'Paredes',
+  'Rojas',
+  'Castillo',
+  'Huanca',
+  'Ccallo',
+  'Apaza',
+  'Choque',
+  'Sánchez',
+  'Ramos',
+  'Zapata',
+  'Silva',
+  'Díaz',
+  'Campos',
+  'Vásquez',
+  'Tello',
+  'Ramírez',
+  'Salas',
+  'Huamaní',
+  'Ccahuana',
+  'Castro',
+  'Aguilar',
+  'Salinas',
+  'Pérez',
+  'Cárdenas',
+  'Ticona',
+  'Yupanqui',
+  'Ccori',
+  'Huallpa',
+  'Zevallos',
+  'Pinto',
+  'Cruz',
+  'Gutiérrez',
+  'Espinoza',
+  'Medina',
+  'Luna',
+  'Romero',
+  'Herrera',
+  'Soto',
+  'Cáceres',
+  'Puma',
+  'Layme',
+  'Ortiz',
+  'Reyes',
+  'Núñez',
+  'Vega',
+  'Delgado',
+  'Carrasco',
+  'Palomino',
+  'Villanueva',
+];
+const COMPANY = [
+  'Comercial',
+  'Inversiones',
+  'Distribuidora',
+  'Transportes',
+  'Agroindustrias',
+  'Textil',
+  'Ferretería',
+  'Importaciones',
+  'Servicios Generales',
+  'Constructora',
+];
 const arr = (xs: string[]) => sql.raw(`array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`);
 
 /**
@@ -83,12 +196,18 @@ async function run(label: string, database: Database) {
     },
     'documento (6 dígitos)': () => String(10000000 + rnd(rows)).slice(0, 6),
     'documento completo': () => String(10000000 + Math.floor(rnd(rows) / 100) * 100 + rnd(79)),
-    'teléfono': () => `9${String((rnd(rows) * 7919) % 100000000).padStart(8, '0')}`,
+    teléfono: () => `9${String((rnd(rows) * 7919) % 100000000).padStart(8, '0')}`,
     'sin filtro (página 1)': () => '',
   };
   console.log(`\n${label}: ${rows.toLocaleString('es-PE')} clientes cargados en ${(loadMs / 1000).toFixed(1)} s`);
   const plan = await database.db.execute(sql`explain select id from customers where ${searchCondition('quispe')}`);
-  console.log(`  plan (q=quispe): ${plan.rows.map((r) => Object.values(r as Record<string, string>)[0]).join(' | ').replace(/\s+/g, ' ').slice(0, 160)}`);
+  console.log(
+    `  plan (q=quispe): ${plan.rows
+      .map((r) => Object.values(r as Record<string, string>)[0])
+      .join(' | ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 160)}`,
+  );
   console.log('  búsqueda                 p50 ms   p95 ms   coincidencias (última)');
   for (const [name, make] of Object.entries(cases)) {
     const times: number[] = [];

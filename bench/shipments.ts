@@ -16,7 +16,12 @@ import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 
 // --existing URL measures a PostgreSQL database already filled (e.g. by npm run seed:bulk) as is.
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '100000' }, pg: { type: 'string' }, existing: { type: 'string' }, iterations: { type: 'string', default: '30' } },
+  options: {
+    rows: { type: 'string', default: '100000' },
+    pg: { type: 'string' },
+    existing: { type: 'string' },
+    iterations: { type: 'string', default: '30' },
+  },
 });
 let rows = Number(values.rows);
 const iterations = Number(values.iterations);
@@ -64,13 +69,18 @@ console.log(`Motor: ${engine}; filas: ${rows}; iteraciones por caso: ${iteration
 const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret' } });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const login = async (username: string, password: string) => {
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
   return ((await res.json()) as { token: string }).token;
 };
 const admin = await login('ADMIN', 'admin123');
 const agent = await login('AGENTE1', 'agente123');
 
-const sample = (await database.db.execute(sql`select code, recipient_doc from shipments order by id desc offset ${Math.floor(rows / 2)} limit 1`)).rows[0] as {
+const sample = (await database.db.execute(sql`select code, recipient_doc from shipments order by id desc offset ${Math.floor(rows / 2)} limit 1`))
+  .rows[0] as {
   code: string;
   recipient_doc: string;
 };
@@ -111,7 +121,16 @@ for (const [name, url, token] of cases) {
     const body = (await res.json()) as { total?: number; counters?: { total: number }; length?: number };
     const ms = performance.now() - started;
     if (i >= 3) times.push(ms);
-    summary = res.status !== 200 ? `HTTP ${res.status}` : body.total !== undefined ? `total ${body.total}` : body.counters ? `total ${body.counters.total}` : Array.isArray(body) ? `${body.length} filas` : 'ok';
+    summary =
+      res.status !== 200
+        ? `HTTP ${res.status}`
+        : body.total !== undefined
+          ? `total ${body.total}`
+          : body.counters
+            ? `total ${body.counters.total}`
+            : Array.isArray(body)
+              ? `${body.length} filas`
+              : 'ok';
   }
   times.sort((a, b) => a - b);
   console.log(`${name.padEnd(34)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)}  ${summary}`);

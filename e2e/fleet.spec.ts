@@ -113,7 +113,10 @@ test('an agent assigns a shipment to a transport from the /shipments list and se
   await loginAndWait(page, 'AGENTE1');
   // A fresh Creado shipment: the demo's newest ones are already loaded.
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('auth')!).token as string);
-  const branches = (await (await page.request.get('/api/branches', { headers: { authorization: `Bearer ${token}` } })).json()) as { id: number; name: string }[];
+  const branches = (await (await page.request.get('/api/branches', { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    id: number;
+    name: string;
+  }[];
   const created = await page.request.post('/api/shipments', {
     headers: { authorization: `Bearer ${token}` },
     data: {
@@ -136,7 +139,15 @@ test('an agent assigns a shipment to a transport from the /shipments list and se
   await expect(modal.getByRole('radio').first()).toBeVisible();
   await modal.getByRole('button', { name: 'Asignar' }).click();
   await expect(modal.getByText('Selecciona un transporte.')).toBeVisible();
-  const plate = (await modal.getByRole('radio').first().locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")]').locator('p').first().textContent())!.split(' / ')[0]!.trim();
+  const plate = (await modal
+    .getByRole('radio')
+    .first()
+    .locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")]')
+    .locator('p')
+    .first()
+    .textContent())!
+    .split(' / ')[0]!
+    .trim();
   await modal.getByRole('radio').first().check();
   await modal.getByRole('button', { name: 'Asignar' }).click();
   await expect(page.getByText(`Envío ${code} cargado en ${plate}.`)).toBeVisible();

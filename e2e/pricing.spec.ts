@@ -94,7 +94,11 @@ test('a route without a table starts from the default tiers and Guardar creates 
   await page.getByRole('button', { name: 'Guardar', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Guardado correctamente.' }).first()).toBeVisible();
   await expect(page.getByText('Tabla guardada', { exact: true })).toBeVisible();
-  const row = page.getByRole('table', { name: 'Resumen de tablas guardadas' }).getByRole('row').filter({ hasText: 'Chiclayo → Arequipa' }).filter({ hasText: 'MEDIO' });
+  const row = page
+    .getByRole('table', { name: 'Resumen de tablas guardadas' })
+    .getByRole('row')
+    .filter({ hasText: 'Chiclayo → Arequipa' })
+    .filter({ hasText: 'MEDIO' });
   await expect(row).toContainText('S/ 1.40');
   await expect(row).toContainText('S/ 14.00');
 });

@@ -1,4 +1,4 @@
-// `npm test`: typecheck, then every vitest project (domain, API on the embedded engine and on
+// `npm test`: typecheck, lint (ESLint with the layer boundaries, Prettier), then every vitest project (domain, API on the embedded engine and on
 // PostgreSQL when TEST_DATABASE_URL is set, web components), then the browser suite. Runs every
 // stage even after a failure and ends with one plain summary line: "tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
@@ -14,18 +14,26 @@ fs.mkdirSync(reports, { recursive: true });
 // only the tail of a long run.
 const logs = {};
 const run = (name, cmd, args) => {
-  const r = spawnSync('bash', ['-o', 'pipefail', '-c', `${[cmd, ...args].map(quote).join(' ')} 2>&1 | tee ${quote(path.join(reports, `${name}.log`))}`], {
-    cwd: root,
-    stdio: 'inherit',
-    env: process.env,
-  });
+  const r = spawnSync(
+    'bash',
+    ['-o', 'pipefail', '-c', `${[cmd, ...args].map(quote).join(' ')} 2>&1 | tee ${quote(path.join(reports, `${name}.log`))}`],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    },
+  );
   logs[name] = path.join(reports, `${name}.log`);
   return r.status ?? 1;
 };
+// Colour codes of the tools' output, stripped where it is summarised.
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
 const quote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 
 const stages = [];
 stages.push(['typecheck', run('typecheck', 'npm', ['run', 'typecheck', '--silent'])]);
+stages.push(['lint', run('lint', 'npm', ['run', 'lint', '--silent'])]);
 stages.push([
   'vitest',
   run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, 'vitest.json')}`]),
@@ -68,7 +76,7 @@ if (fs.existsSync(e2e)) {
       for (const t of spec.tests) {
         if (t.status === 'unexpected') {
           const err = t.results.at(-1)?.error?.message ?? '';
-          failures.push(`${spec.file}:${spec.line} › ${spec.title}\n    ${err.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]}`);
+          failures.push(`${spec.file}:${spec.line} › ${spec.title}\n    ${err.replace(ANSI, '').split('\n')[0]}`);
         }
       }
     }
@@ -79,9 +87,15 @@ if (fs.existsSync(e2e)) {
 // Errors outside any test (unhandled rejections, crashes) are only in the stage's output.
 for (const [name, code] of stages) {
   if (code === 0 || !logs[name] || !fs.existsSync(logs[name])) continue;
-  const lines = fs.readFileSync(logs[name], 'utf8').replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const lines = fs.readFileSync(logs[name], 'utf8').replace(ANSI, '').split('\n');
   const marks = lines.flatMap((l, i) => (/Unhandled|Error:|error TS|FAIL|⎯⎯|originated/.test(l) ? [i] : []));
-  if (marks.length) failures.push(`${name} output:\n${marks.slice(0, 25).map((i) => `    ${lines[i].slice(0, 300)}`).join('\n')}`);
+  if (marks.length)
+    failures.push(
+      `${name} output:\n${marks
+        .slice(0, 25)
+        .map((i) => `    ${lines[i].slice(0, 300)}`)
+        .join('\n')}`,
+    );
 }
 if (failures.length) console.log(`\nFailures:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 

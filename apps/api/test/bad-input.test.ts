@@ -22,7 +22,7 @@ const IDS = ['1', 'abc', '-1', '3000000000', '99999999999999999999', 'TMT-999999
 const ENGLISH = /^(Bad Request|Not Found|URI Too Long|Unsupported Media Type|Payload Too Large|Method Not Allowed|Internal Server Error)$/;
 // Deletes also walk real rows: many of them are still referenced (a refusal must be a 409).
 const DELETE_IDS = [...IDS, ...Array.from({ length: 15 }, (_, i) => String(i + 2))];
-const QUERIES = ['', "?page=-1&pageSize=99999&q=%27%22%5C%25&dateFrom=2026-13-40&dateTo=x&weightKg=abc&originId=x&status=Nada"];
+const QUERIES = ['', '?page=-1&pageSize=99999&q=%27%22%5C%25&dateFrom=2026-13-40&dateTo=x&weightKg=abc&originId=x&status=Nada'];
 
 describe.each(engines)('bad input never gives a 5xx (%s)', (engine) => {
   let t: TestContext;
@@ -57,7 +57,8 @@ describe.each(engines)('bad input never gives a 5xx (%s)', (engine) => {
               if (res.statusCode === 401) failures.push(`401 (session lost): ${method} ${url}`);
               if (res.statusCode >= 500) failures.push(`${res.statusCode} ${method} ${url} ${body ?? ''} → ${res.body.slice(0, 160)}`);
               else if (res.statusCode >= 400 && res.body && typeof res.json().error !== 'string') failures.push(`no error text: ${method} ${url}`);
-              else if (res.statusCode >= 400 && res.body && ENGLISH.test(res.json().error)) failures.push(`English error: ${res.statusCode} ${method} ${url}`);
+              else if (res.statusCode >= 400 && res.body && ENGLISH.test(res.json().error))
+                failures.push(`English error: ${res.statusCode} ${method} ${url}`);
             }
           }
         }

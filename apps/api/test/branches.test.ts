@@ -42,10 +42,15 @@ describe.each(engines)('branches (%s)', (engine) => {
     expect(created.statusCode).toBe(201);
     const branch = created.json();
     expect(branch).toMatchObject({ name: 'Tacna', city: 'Tacna', address: null });
-    const edited = await t.call('PUT', `/api/branches/${branch.id}`, { token: admin, body: { name: 'Tacna Centro', city: 'Tacna', address: 'Av. Bolognesi 500' } });
+    const edited = await t.call('PUT', `/api/branches/${branch.id}`, {
+      token: admin,
+      body: { name: 'Tacna Centro', city: 'Tacna', address: 'Av. Bolognesi 500' },
+    });
     expect(edited.json()).toMatchObject({ name: 'Tacna Centro', address: 'Av. Bolognesi 500' });
     expect((await t.call('DELETE', `/api/branches/${branch.id}`, { token: admin })).statusCode).toBe(204);
-    const audits = await t.database.db.execute(sql`select action from audit_log where entity = 'branch' and entity_id = ${String(branch.id)} order by id`);
+    const audits = await t.database.db.execute(
+      sql`select action from audit_log where entity = 'branch' and entity_id = ${String(branch.id)} order by id`,
+    );
     expect(audits.rows.map((r) => (r as { action: string }).action)).toEqual(['create', 'update', 'delete']);
   });
 

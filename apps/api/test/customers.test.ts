@@ -219,7 +219,14 @@ describe.each(engines)('customers (%s)', (engine) => {
   it('looks up DNI and RUC with the local provider', async () => {
     const known = await t.call('GET', '/api/lookup/dni/45871236', { token: admin });
     expect(known.statusCode).toBe(200);
-    expect(known.json()).toMatchObject({ docType: 'dni', docNumber: '45871236', name: 'Rosa Elena Quispe Mamani', firstName: 'Rosa Elena', lastName: 'Quispe Mamani', source: 'clientes' });
+    expect(known.json()).toMatchObject({
+      docType: 'dni',
+      docNumber: '45871236',
+      name: 'Rosa Elena Quispe Mamani',
+      firstName: 'Rosa Elena',
+      lastName: 'Quispe Mamani',
+      source: 'clientes',
+    });
     const company = await t.call('GET', '/api/lookup/ruc/20608123459', { token: admin });
     expect(company.json()).toMatchObject({ name: 'Comercial Los Andes S.A.C.', address: 'Av. Argentina 1780, Cercado de Lima', source: 'clientes' });
     // Demo mode: people and companies that are not customers yet.
@@ -283,7 +290,8 @@ async function startFakeLookup() {
       res.end(JSON.stringify(body));
     };
     if (url.pathname === '/v2/reniec/dni') {
-      if (numero === '41111111') return json(200, { nombres: 'LUIS ALBERTO', apellidoPaterno: 'CONDORI', apellidoMaterno: 'HUAMAN', numeroDocumento: numero });
+      if (numero === '41111111')
+        return json(200, { nombres: 'LUIS ALBERTO', apellidoPaterno: 'CONDORI', apellidoMaterno: 'HUAMAN', numeroDocumento: numero });
       if (numero === '42222222') return json(404, { message: 'not found' });
       if (numero === '43333333') return json(422, { message: 'numero invalido' });
       if (numero === '44444444') {
@@ -309,7 +317,8 @@ async function startFakeLookup() {
           estado: 'ACTIVO',
           condicion: 'HABIDO',
         });
-      if (numero === '20100047218') return json(200, { razonSocial: 'EMPRESA DE PRUEBA S.A.', direccion: '-', estado: 'SUSPENSION TEMPORAL', condicion: 'NO HABIDO' });
+      if (numero === '20100047218')
+        return json(200, { razonSocial: 'EMPRESA DE PRUEBA S.A.', direccion: '-', estado: 'SUSPENSION TEMPORAL', condicion: 'NO HABIDO' });
       return json(503, { message: 'mantenimiento' });
     }
     json(404, {});

@@ -21,7 +21,13 @@ describe.each(engines)('deliveries (%s)', (engine) => {
 
   beforeAll(async () => {
     t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa', 'Trujillo'], { liviano: [[1, 10, '1.4'], [11, 1000, '1.3']] }),
+      seed: (db, ids) =>
+        seedLimaPrices(db, ids, ['Arequipa', 'Trujillo'], {
+          liviano: [
+            [1, 10, '1.4'],
+            [11, 1000, '1.3'],
+          ],
+        }),
     });
     [admin, agentLima, agentArequipa, courierArequipa] = await Promise.all([
       t.login('ADMIN'),
@@ -172,12 +178,15 @@ describe.each(engines)('deliveries (%s)', (engine) => {
     expect(await failures(s.id)).toBe(1);
   });
 
-  it("refuses delivery from Entregado and Anulado with the status in the message, before any code check", async () => {
+  it('refuses delivery from Entregado and Anulado with the status in the message, before any code check', async () => {
     const delivered = await create();
     expect((await deliver(delivered.id)).statusCode).toBe(200);
     const again = await deliver(delivered.id);
     expect(again.statusCode).toBe(422);
-    expect(again.json()).toMatchObject({ error: "No se puede entregar desde el estado 'Entregado'", fields: { secretCode: expect.stringContaining('No se puede entregar desde el estado') } });
+    expect(again.json()).toMatchObject({
+      error: "No se puede entregar desde el estado 'Entregado'",
+      fields: { secretCode: expect.stringContaining('No se puede entregar desde el estado') },
+    });
     const wrongOnDelivered = await deliver(delivered.id, { secretCode: 'mala' });
     expect(wrongOnDelivered.json().error).toBe("No se puede entregar desde el estado 'Entregado'");
     expect(await failures(delivered.id)).toBe(0);
@@ -187,7 +196,10 @@ describe.each(engines)('deliveries (%s)', (engine) => {
     const res = await deliver(cancelled.id);
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toBe("No se puede entregar desde el estado 'Anulado'");
-    expect((await t.call('GET', `/api/shipments/${cancelled.id}`, { token: admin })).json()).toMatchObject({ status: 'Anulado', deliveredInfo: null });
+    expect((await t.call('GET', `/api/shipments/${cancelled.id}`, { token: admin })).json()).toMatchObject({
+      status: 'Anulado',
+      deliveredInfo: null,
+    });
   });
 
   it('two concurrent deliveries of one shipment: exactly one succeeds', async () => {

@@ -23,7 +23,13 @@ export async function seedLimaPrices(
         .values({ originBranchId: lima, destinationBranchId: branchIds.get(destination)!, productType, name: `Lima-${destination} ${productType}` })
         .returning({ id: weightFactorTables.id });
       await db.insert(weightFactorTiers).values(
-        tiers.map(([fromKg, toKg, factorPerKg], i) => ({ tableId: table!.id, fromKg: String(fromKg), toKg: String(toKg), factorPerKg, sortOrder: i + 1 })),
+        tiers.map(([fromKg, toKg, factorPerKg], i) => ({
+          tableId: table!.id,
+          fromKg: String(fromKg),
+          toKg: String(toKg),
+          factorPerKg,
+          sortOrder: i + 1,
+        })),
       );
     }
   }

@@ -76,7 +76,14 @@ describe.each(engines)('fleet (%s)', (engine) => {
       });
       expect(created.statusCode).toBe(201);
       const d = created.json();
-      expect(d).toEqual({ id: expect.any(Number), full_name: 'Pedro Huamán Condori', dni: '42871564', license_number: 'Q42871564', phone: null, note: null });
+      expect(d).toEqual({
+        id: expect.any(Number),
+        full_name: 'Pedro Huamán Condori',
+        dni: '42871564',
+        license_number: 'Q42871564',
+        phone: null,
+        note: null,
+      });
 
       const list = await t.call('GET', '/api/drivers', { token: agent });
       expect(list.statusCode).toBe(200);
@@ -206,11 +213,20 @@ describe.each(engines)('fleet (%s)', (engine) => {
       const tr = await newTransport({ make: 'Hino', origin_branch_id: lima, destination_branch_id: arequipa });
       const res = await t.call('PUT', `/api/transports/${tr.id}`, {
         token: agent,
-        body: { plate_primary: tr.plate_primary, make: '  ', capacity_kg: '', status: 'mantenimiento', origin_branch_id: arequipa, destination_branch_id: lima },
+        body: {
+          plate_primary: tr.plate_primary,
+          make: '  ',
+          capacity_kg: '',
+          status: 'mantenimiento',
+          origin_branch_id: arequipa,
+          destination_branch_id: lima,
+        },
       });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ make: null, capacity_kg: null, status: 'mantenimiento', route: 'Arequipa – Lima' });
-      const [audit] = await rows(sql`select before, after from audit_log where entity = 'transport' and entity_id = ${String(tr.id)} and action = 'update'`);
+      const [audit] = await rows(
+        sql`select before, after from audit_log where entity = 'transport' and entity_id = ${String(tr.id)} and action = 'update'`,
+      );
       expect(audit!.before).toMatchObject({ make: 'Hino', route: 'Lima – Arequipa' });
       expect(audit!.after).toMatchObject({ make: null, route: 'Arequipa – Lima' });
     });
@@ -271,7 +287,9 @@ describe.each(engines)('fleet (%s)', (engine) => {
       for (const s of [a!, b!, c!]) {
         const detail = (await t.call('GET', `/api/shipments/${s.id}`, { token: admin })).json();
         expect(detail.checkpoints.at(-1)).toMatchObject({ name: 'Cargado en LOD-101', kind: 'transport', userName: 'Luis Ramírez' });
-        const audits = await rows(sql`select after from audit_log where entity = 'shipment' and entity_id = ${String(s.id)} and action = 'transport.load'`);
+        const audits = await rows(
+          sql`select after from audit_log where entity = 'shipment' and entity_id = ${String(s.id)} and action = 'transport.load'`,
+        );
         expect(audits).toHaveLength(1);
         expect(audits[0]!.after).toMatchObject({ transportId: tr.id, plate: 'LOD-101' });
       }
@@ -346,9 +364,9 @@ describe.each(engines)('fleet (%s)', (engine) => {
         const res = await t.call('POST', `/api/transports/${tr.id}/assignments`, { token: admin, body });
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
       }
-      expect((await t.call('POST', `/api/transports/${tr.id}/assignments`, { token: admin, body: { shipmentIds: [] } })).json().fields.shipmentIds).toBe(
-        FLEET_MESSAGES.noShipments,
-      );
+      expect(
+        (await t.call('POST', `/api/transports/${tr.id}/assignments`, { token: admin, body: { shipmentIds: [] } })).json().fields.shipmentIds,
+      ).toBe(FLEET_MESSAGES.noShipments);
       expect((await load(tr.id, [99_999_999])).statusCode).toBe(422);
       expect((await load(99_999_999, [1])).statusCode).toBe(404);
       expect(await counts()).toEqual(before);
@@ -367,7 +385,11 @@ describe.each(engines)('fleet (%s)', (engine) => {
       expect(after.items.map((i: { shipmentId: number }) => i.shipmentId)).toEqual([s2!.id]);
       const detail = (await t.call('GET', `/api/shipments/${s1!.id}`, { token: admin })).json();
       expect(detail.checkpoints.slice(-2).map((c: { name: string }) => c.name)).toEqual(['Cargado en UNL-333', 'Descargado de UNL-333']);
-      expect(await scalar(sql`select count(*) as n from audit_log where entity = 'shipment' and entity_id = ${String(s1!.id)} and action = 'transport.unload'`)).toBe(1);
+      expect(
+        await scalar(
+          sql`select count(*) as n from audit_log where entity = 'shipment' and entity_id = ${String(s1!.id)} and action = 'transport.unload'`,
+        ),
+      ).toBe(1);
       expect((await t.call('DELETE', `/api/transports/${tr.id}/assignments/${target.id}`, { token: agent })).statusCode).toBe(404);
       expect((await load(other.id, [s1!.id])).statusCode).toBe(201);
     });
@@ -385,7 +407,9 @@ describe.each(engines)('fleet (%s)', (engine) => {
         expect((await t.call('GET', `/api/transports/loadable-shipments?q=${code}`, { token: agent })).json()).toEqual([]);
       }
       const byCode = (await t.call('GET', `/api/transports/loadable-shipments?q=${free!.code.toLowerCase()}`, { token: agent })).json();
-      expect(byCode).toEqual([expect.objectContaining({ id: free!.id, code: free!.code, weightKg: 2.5, originName: 'Lima', destinationName: 'Arequipa' })]);
+      expect(byCode).toEqual([
+        expect.objectContaining({ id: free!.id, code: free!.code, weightKg: 2.5, originName: 'Lima', destinationName: 'Arequipa' }),
+      ]);
       expect((await t.call('GET', '/api/transports/loadable-shipments?q=andina', { token: agent })).json().length).toBeGreaterThan(0);
     });
     it('offers and loads for an agent only the shipments of their branch, as the shipment list does', async () => {
@@ -441,7 +465,13 @@ describe.each(engines)('fleet (%s)', (engine) => {
   describe('shipment assignment', () => {
     it('answers the transport of a shipment, null when none, 404 when the shipment does not exist', async () => {
       const d = await newDriver({ full_name: 'Hugo Ccori Sánchez' });
-      const tr = await newTransport({ plate_primary: 'ASG-555', plate_secondary: 'T9Z-001', driver_id_1: d.id, origin_branch_id: lima, destination_branch_id: arequipa });
+      const tr = await newTransport({
+        plate_primary: 'ASG-555',
+        plate_secondary: 'T9Z-001',
+        driver_id_1: d.id,
+        origin_branch_id: lima,
+        destination_branch_id: arequipa,
+      });
       const s = await newShipment();
       const none = await t.call('GET', `/api/shipments/${s.id}/assignment`, { token: courier });
       expect(none.statusCode).toBe(200);

@@ -54,6 +54,7 @@ export interface TestResponse {
   headers: Headers;
   body: string;
   // Test bodies are asserted field by field; typing every answer would add nothing.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json(): any;
 }
 
@@ -88,7 +89,9 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 
 export async function startTestApp(
   engine: Engine,
-  options: { seed?: (db: Database['db'], branchIds: Map<string, number>) => Promise<void>; config?: Partial<Config> } & Partial<Pick<BuildOptions, 'providers'>> = {},
+  options: { seed?: (db: Database['db'], branchIds: Map<string, number>) => Promise<void>; config?: Partial<Config> } & Partial<
+    Pick<BuildOptions, 'providers'>
+  > = {},
 ): Promise<TestContext> {
   let database: Database;
   let drop = async () => {};

@@ -44,7 +44,12 @@ describe.each(engines)('weight factors (%s)', (engine) => {
   it('the demo seed covers every pair in at least one direction, all classes, 1–1000 kg without overlaps', async () => {
     const res = await t.call('GET', '/api/weight-factors?active=true', { token: agent });
     expect(res.statusCode).toBe(200);
-    const tables = res.json() as { origin_branch_id: number; destination_branch_id: number; product_type: string; tiers: { from_kg: number; to_kg: number }[] }[];
+    const tables = res.json() as {
+      origin_branch_id: number;
+      destination_branch_id: number;
+      product_type: string;
+      tiers: { from_kg: number; to_kg: number }[];
+    }[];
     expect(tables.length).toBe(60);
     const demo = [...t.branchIds.values()];
     for (const a of demo)
@@ -52,7 +57,9 @@ describe.each(engines)('weight factors (%s)', (engine) => {
         if (a >= b) continue;
         for (const cls of ['liviano', 'medio', 'alto']) {
           const found = tables.find(
-            (x) => x.product_type === cls && ((x.origin_branch_id === a && x.destination_branch_id === b) || (x.origin_branch_id === b && x.destination_branch_id === a)),
+            (x) =>
+              x.product_type === cls &&
+              ((x.origin_branch_id === a && x.destination_branch_id === b) || (x.origin_branch_id === b && x.destination_branch_id === a)),
           );
           expect(found, `${a}-${b} ${cls}`).toBeDefined();
           expect(found!.tiers[0]!.from_kg).toBe(1);
@@ -80,7 +87,13 @@ describe.each(engines)('weight factors (%s)', (engine) => {
 
   it('creates a table with the default tiers and an audit row; refuses duplicates, unknown branches and equal ends', async () => {
     const before = await tableCount();
-    const res = await create({ origin_branch_id: tacna, destination_branch_id: puno, product_type: 'liviano', name: 'Tacna → Puno', currency: 'PEN' });
+    const res = await create({
+      origin_branch_id: tacna,
+      destination_branch_id: puno,
+      product_type: 'liviano',
+      name: 'Tacna → Puno',
+      currency: 'PEN',
+    });
     expect(res.statusCode).toBe(201);
     const table = res.json();
     expect(table).toMatchObject({ name: 'Tacna → Puno', currency: 'PEN', product_type: 'liviano' });
@@ -88,7 +101,9 @@ describe.each(engines)('weight factors (%s)', (engine) => {
       { from_kg: 1, to_kg: 10, factor_per_kg: 1.4, sort_order: 1 },
       { from_kg: 11, to_kg: 1000, factor_per_kg: 1.3, sort_order: 2 },
     ]);
-    const audits = await t.database.db.execute(sql`select action, after from audit_log where entity = 'weight_factor_table' and entity_id = ${String(table.id)}`);
+    const audits = await t.database.db.execute(
+      sql`select action, after from audit_log where entity = 'weight_factor_table' and entity_id = ${String(table.id)}`,
+    );
     expect(audits.rows).toHaveLength(1);
     expect((audits.rows[0] as { action: string }).action).toBe('create');
 
@@ -148,7 +163,14 @@ describe.each(engines)('weight factors (%s)', (engine) => {
       [[{ from_kg: 0, to_kg: 10, factor_per_kg: 1 }], 422, INVALID],
       [[{ from_kg: 5, to_kg: 4, factor_per_kg: 1 }], 422, INVALID],
       [[{ from_kg: 1, to_kg: 10, factor_per_kg: 0 }], 422, INVALID],
-      [[{ from_kg: 1, to_kg: 10, factor_per_kg: 1 }, { from_kg: 10, to_kg: 20, factor_per_kg: 1 }], 422, OVERLAP],
+      [
+        [
+          { from_kg: 1, to_kg: 10, factor_per_kg: 1 },
+          { from_kg: 10, to_kg: 20, factor_per_kg: 1 },
+        ],
+        422,
+        OVERLAP,
+      ],
       [[{ from_kg: 1, to_kg: 10, factor_per_kg: 'abc' }], 400, /Debe ser un número/],
       [[{ from_kg: 1, to_kg: 1e12, factor_per_kg: 1 }], 400, /Máximo/],
       [[], 400, /Agrega al menos un tramo/],
@@ -159,7 +181,11 @@ describe.each(engines)('weight factors (%s)', (engine) => {
       expect(res.statusCode, JSON.stringify(tiers)).toBe(status);
       expect(res.json().error).toMatch(message);
     }
-    const notJson = await t.call('PUT', `/api/weight-factors/${table.id}/tiers`, { token: agent, body: '{', headers: { 'content-type': 'application/json' } });
+    const notJson = await t.call('PUT', `/api/weight-factors/${table.id}/tiers`, {
+      token: agent,
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.statusCode).toBe(400);
     const missing = await put(999999, [{ from_kg: 1, to_kg: 10, factor_per_kg: 1 }]);
     expect(missing.statusCode).toBe(404);
@@ -208,7 +234,10 @@ describe.each(engines)('weight factors (%s)', (engine) => {
       price_1kg: null,
       price_10kg: 11,
     });
-    const seeded = rows.find((r: { origin_name: string; destination_name: string; product_type: string }) => r.origin_name === 'Lima' && r.destination_name === 'Trujillo' && r.product_type === 'liviano');
+    const seeded = rows.find(
+      (r: { origin_name: string; destination_name: string; product_type: string }) =>
+        r.origin_name === 'Lima' && r.destination_name === 'Trujillo' && r.product_type === 'liviano',
+    );
     // Lima–Trujillo liviano: 2.34 per kg up to 5 kg, 1.97 from 6 to 20 kg.
     expect(seeded).toMatchObject({ tier_count: 3, min_kg: 1, max_kg: 1000, price_1kg: 2.34, price_10kg: 19.7 });
   });

@@ -22,7 +22,6 @@ const TIERS = {
   alto: [[1, 1000, '3.3333']],
 } as const;
 
-
 describe.each(engines)('shipments (%s)', (engine) => {
   let t: TestContext;
   let admin: string;
@@ -111,7 +110,13 @@ describe.each(engines)('shipments (%s)', (engine) => {
       canManage: true,
       canEdit: true,
     });
-    expect(s.multiLineDetail[1]).toMatchObject({ productType: 'medio', weightKg: 12.35, billableWeightKg: 13, factorPerKg: 1.95, tier: { from_kg: 11, to_kg: 1000 } });
+    expect(s.multiLineDetail[1]).toMatchObject({
+      productType: 'medio',
+      weightKg: 12.35,
+      billableWeightKg: 13,
+      factorPerKg: 1.95,
+      tier: { from_kg: 11, to_kg: 1000 },
+    });
     expect(s.checkpoints).toEqual([expect.objectContaining({ name: 'Creado', kind: 'status', userName: 'Ana Quispe' })]);
     const stored = await t.database.db.execute(sql`select quoted_price::text as p, weight_kg::text as w from shipments where id = ${s.id}`);
     expect(stored.rows[0]).toEqual({ p: '52.88', w: '21.85' });
@@ -203,9 +208,15 @@ describe.each(engines)('shipments (%s)', (engine) => {
       expect(res.statusCode, JSON.stringify(over)).toBe(400);
       expect(res.json().fields[field], JSON.stringify(over)).toBe(message);
     }
-    const outOfRange = await t.call('POST', '/api/shipments', { token: admin, body: valid({ lines: [{ productType: 'liviano', weightKg: 1000.5 }] }) });
+    const outOfRange = await t.call('POST', '/api/shipments', {
+      token: admin,
+      body: valid({ lines: [{ productType: 'liviano', weightKg: 1000.5 }] }),
+    });
     expect(outOfRange.statusCode).toBe(422);
-    expect(outOfRange.json()).toMatchObject({ error: 'Peso fuera de los rangos configurados.', fields: { 'lines.0.weightKg': 'Peso fuera de los rangos configurados.' } });
+    expect(outOfRange.json()).toMatchObject({
+      error: 'Peso fuera de los rangos configurados.',
+      fields: { 'lines.0.weightKg': 'Peso fuera de los rangos configurados.' },
+    });
     const noTable = await t.call('POST', '/api/shipments', { token: admin, body: valid({ originBranchId: cusco, destinationBranchId: piura }) });
     expect(noTable.statusCode).toBe(422);
     const ghostBranch = await t.call('POST', '/api/shipments', { token: admin, body: valid({ destinationBranchId: 9999 }) });
@@ -264,7 +275,10 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(res.json().error).toBe("No se puede pasar de 'Entregado' a 'En tránsito'.");
 
     const other = await create();
-    const anulled = await t.call('PATCH', `/api/shipments/${other.id}/status`, { token: admin, body: { status: 'Anulado', note: 'Pedido del cliente' } });
+    const anulled = await t.call('PATCH', `/api/shipments/${other.id}/status`, {
+      token: admin,
+      body: { status: 'Anulado', note: 'Pedido del cliente' },
+    });
     expect(anulled.statusCode).toBe(200);
     expect(anulled.json().status).toBe('Anulado');
     res = await t.call('PATCH', `/api/shipments/${other.id}/status`, { token: admin, body: { status: 'En tránsito' } });
@@ -337,7 +351,10 @@ describe.each(engines)('shipments (%s)', (engine) => {
     const limaTrujillo = await create({ destinationBranchId: trujillo });
     const limaArequipa = await create();
 
-    const courier = await t.call('POST', '/api/shipments', { token: courierArequipa, body: valid({ originBranchId: arequipa, destinationBranchId: lima }) });
+    const courier = await t.call('POST', '/api/shipments', {
+      token: courierArequipa,
+      body: valid({ originBranchId: arequipa, destinationBranchId: lima }),
+    });
     expect(courier.statusCode).toBe(403);
     const foreignOrigin = await t.call('POST', '/api/shipments', { token: agentArequipa, body: valid() });
     expect(foreignOrigin.statusCode).toBe(403);
@@ -410,7 +427,15 @@ describe.each(engines)('shipments (%s)', (engine) => {
     const made = [];
     for (const [when, origin, destination, last, doc] of rows) {
       at(when);
-      made.push(await create({ originBranchId: origin, destinationBranchId: destination, recipientLastName: last, recipientDoc: doc, recipientFirstName: 'Zoila' }));
+      made.push(
+        await create({
+          originBranchId: origin,
+          destinationBranchId: destination,
+          recipientLastName: last,
+          recipientDoc: doc,
+          recipientFirstName: 'Zoila',
+        }),
+      );
     }
     t.clock.set(new Date());
     await t.call('PATCH', `/api/shipments/${made[2].id}/status`, { token: admin, body: { status: 'En tránsito' } });
@@ -514,7 +539,10 @@ describe.each(engines)('shipments (%s)', (engine) => {
       const dash = d.json();
       expect(dash.counters.total, query).toBe(l.json().total);
       // The chart shows the same shipments as the counters.
-      expect(dash.series.reduce((a: number, s: Day) => a + s.total, 0), query).toBe(dash.counters.total);
+      expect(
+        dash.series.reduce((a: number, s: Day) => a + s.total, 0),
+        query,
+      ).toBe(dash.counters.total);
       return dash;
     };
     const today = limaDay(new Date());
@@ -601,7 +629,9 @@ describe.each(engines)('shipments (%s)', (engine) => {
     await t.call('PUT', `/api/shipments/${s.id}`, { token: admin, body: valid() });
     await t.call('PATCH', `/api/shipments/${s.id}/status`, { token: admin, body: { status: 'Creado', note: 'Nota' } });
     await t.call('DELETE', `/api/shipments/${s.id}`, { token: admin });
-    const r = await t.database.db.execute(sql`select action, after from audit_log where entity = 'shipment' and entity_id = ${String(s.id)} order by id`);
+    const r = await t.database.db.execute(
+      sql`select action, after from audit_log where entity = 'shipment' and entity_id = ${String(s.id)} order by id`,
+    );
     const actions = (r.rows as { action: string; after: unknown }[]).map((row) => row.action);
     expect(actions).toEqual(['create', 'event.add', 'description', 'secret', 'update', 'status', 'cancel']);
     expect(JSON.stringify(r.rows)).not.toMatch(/argon2|zzzz/);

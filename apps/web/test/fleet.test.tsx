@@ -32,7 +32,14 @@ const transport = (over: Partial<Transport>): Transport => ({
 const transports = {
   items: [
     transport({}),
-    transport({ id: 2, plate_primary: 'BCD-234', plate_secondary: 'T1A-456', status: 'en_ruta', driver1: { id: 3, full_name: 'Pedro Huamán' }, driver2: { id: 4, full_name: 'Luis Rojas' } }),
+    transport({
+      id: 2,
+      plate_primary: 'BCD-234',
+      plate_secondary: 'T1A-456',
+      status: 'en_ruta',
+      driver1: { id: 3, full_name: 'Pedro Huamán' },
+      driver2: { id: 4, full_name: 'Luis Rojas' },
+    }),
   ],
   total: 2,
   page: 1,
@@ -69,7 +76,10 @@ describe('AssignTransportModal', () => {
 
   it('shows the server refusal (already on another transport) and stays open', async () => {
     const refusal = 'El envío TMT-000007 ya está cargado en ABC-123. Quítalo de ese transporte antes de cargarlo en otro.';
-    vi.stubGlobal('fetch', fakeServer({ 'GET /api/transports': [200, transports], 'POST /api/transports/2/assignments': [409, { error: refusal }] }).fetch);
+    vi.stubGlobal(
+      'fetch',
+      fakeServer({ 'GET /api/transports': [200, transports], 'POST /api/transports/2/assignments': [409, { error: refusal }] }).fetch,
+    );
     const onClose = vi.fn();
     renderModal(onClose);
     await userEvent.click(await screen.findByRole('radio', { name: /BCD-234/ }));
@@ -94,7 +104,17 @@ describe('ShipmentTransportBox', () => {
       fakeServer({
         'GET /api/shipments/7/assignment': [
           200,
-          { id: 2, assignmentId: 9, plate_primary: 'BCD-234', plate_secondary: null, status: 'en_ruta', route: 'Lima – Trujillo', driver1: { id: 3, full_name: 'Pedro Huamán' }, driver2: null, loaded_at: '2026-11-20T15:00:00Z' },
+          {
+            id: 2,
+            assignmentId: 9,
+            plate_primary: 'BCD-234',
+            plate_secondary: null,
+            status: 'en_ruta',
+            route: 'Lima – Trujillo',
+            driver1: { id: 3, full_name: 'Pedro Huamán' },
+            driver2: null,
+            loaded_at: '2026-11-20T15:00:00Z',
+          },
         ],
       }).fetch,
     );

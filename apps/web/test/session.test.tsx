@@ -25,7 +25,11 @@ describe('API client', () => {
       'GET /api/d': [502, {}],
     });
     vi.stubGlobal('fetch', server.fetch);
-    await expect(api.get('/a')).rejects.toMatchObject({ message: 'Username ya registrado', status: 409, fields: { username: 'Username ya registrado' } });
+    await expect(api.get('/a')).rejects.toMatchObject({
+      message: 'Username ya registrado',
+      status: 409,
+      fields: { username: 'Username ya registrado' },
+    });
     await expect(api.get('/b')).rejects.toMatchObject({ message: 'Mensaje' });
     await expect(api.get('/c')).rejects.toMatchObject({ message: 'Recurso no encontrado' });
     await expect(api.get('/d')).rejects.toMatchObject({ message: 'Error del servidor' });
@@ -61,9 +65,28 @@ describe('session', () => {
 
 describe('guards and login', () => {
   const routes = [
-    { path: '/login', element: <RedirectIfAuthed><LoginPage /></RedirectIfAuthed> },
+    {
+      path: '/login',
+      element: (
+        <RedirectIfAuthed>
+          <LoginPage />
+        </RedirectIfAuthed>
+      ),
+    },
     { path: '/change-password', element: <p>Cambiar contraseña</p> },
-    { element: <RequireAuth />, children: [{ path: '/', element: <Outlet /> , children: [{ index: true, element: <p>Panel</p> }, { path: 'customers', element: <p>Clientes</p> }] }] },
+    {
+      element: <RequireAuth />,
+      children: [
+        {
+          path: '/',
+          element: <Outlet />,
+          children: [
+            { index: true, element: <p>Panel</p> },
+            { path: 'customers', element: <p>Clientes</p> },
+          ],
+        },
+      ],
+    },
   ];
 
   it('sends a visitor to /login and back to where they were headed after logging in', async () => {

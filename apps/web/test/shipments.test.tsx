@@ -37,7 +37,17 @@ const quote: Handler = (url) => {
   const factor = url.searchParams.get('productType') === 'medio' ? 2 : 1.4;
   if (kg > 100) return [422, { error: 'Peso fuera de los rangos configurados.', code: 'OUT_OF_RANGE' }];
   const billable = Math.max(1, Math.ceil(kg));
-  return [200, { price: Math.round(billable * factor * 100) / 100, currency: 'PEN', factorPerKg: factor, billableWeightKg: billable, usingReverse: false, tier: { from_kg: 1, to_kg: 100, factor_per_kg: factor } }];
+  return [
+    200,
+    {
+      price: Math.round(billable * factor * 100) / 100,
+      currency: 'PEN',
+      factorPerKg: factor,
+      billableWeightKg: billable,
+      usingReverse: false,
+      tier: { from_kg: 1, to_kg: 100, factor_per_kg: factor },
+    },
+  ];
 };
 
 // Mantine's autosize textarea listens to font loading, which jsdom does not implement.
@@ -54,8 +64,7 @@ afterEach(() => {
 });
 
 /** The total settles after the 300 ms pause and the quote round trip; a loaded machine needs margin. */
-const expectTotal = (text: string) =>
-  waitFor(() => expect(screen.getByTestId('shipment-total')).toHaveTextContent(text), { timeout: 5000 });
+const expectTotal = (text: string) => waitFor(() => expect(screen.getByTestId('shipment-total')).toHaveTextContent(text), { timeout: 5000 });
 
 async function chooseDestination(user: ReturnType<typeof userEvent.setup>, name: string) {
   // The options load with the branches; Mantine keeps the dropdown styled hidden during its transition.
@@ -185,7 +194,10 @@ describe('shipments list', { timeout: 30_000 }, () => {
     const api = server({ 'GET /api/branches': () => [200, branches], 'GET /api/shipments': () => [200, page] });
     vi.stubGlobal('fetch', api.fetch);
     const user = userEvent.setup();
-    const { router } = renderRoutes([{ path: '/shipments', element: <ShipmentsPage /> }], '/shipments?page=2&pageSize=5&status=Creado&q=quispe&originBranchId=1');
+    const { router } = renderRoutes(
+      [{ path: '/shipments', element: <ShipmentsPage /> }],
+      '/shipments?page=2&pageSize=5&status=Creado&q=quispe&originBranchId=1',
+    );
     expect(await screen.findByText('TMT-000007')).toBeInTheDocument();
     const row = screen.getByText('TMT-000007').closest('tr')!;
     expect(within(row).getByText('45871236')).toBeInTheDocument();
@@ -316,7 +328,10 @@ describe('label printing', { timeout: 30_000 }, () => {
   } as unknown as Shipment;
 
   const pageRule = () =>
-    [...document.querySelectorAll('style')].map((s) => s.textContent ?? '').find((t) => t.includes('@page'))?.match(/@page\s*{\s*size:\s*([^;]+);/)?.[1];
+    [...document.querySelectorAll('style')]
+      .map((s) => s.textContent ?? '')
+      .find((t) => t.includes('@page'))
+      ?.match(/@page\s*{\s*size:\s*([^;]+);/)?.[1];
 
   const renderModal = () => renderRoutes([{ path: '/', element: <LabelModal shipment={shipment} onClose={() => {}} /> }], '/');
 

@@ -19,7 +19,17 @@ const admin: User = {
   branchName: null,
   mustChangePassword: false,
 };
-const agent: User = { ...admin, id: 2, username: 'AGENTE1', firstName: 'Luis', lastName: 'Ramírez', name: 'Luis Ramírez', role: 'agent', branchId: 1, branchName: 'Lima' };
+const agent: User = {
+  ...admin,
+  id: 2,
+  username: 'AGENTE1',
+  firstName: 'Luis',
+  lastName: 'Ramírez',
+  name: 'Luis Ramírez',
+  role: 'agent',
+  branchId: 1,
+  branchName: 'Lima',
+};
 
 afterEach(() => {
   vi.unstubAllGlobals();

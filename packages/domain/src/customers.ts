@@ -91,20 +91,18 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
-const docTypeField = z
-  .union([z.number(), z.string()], { error: CUSTOMER_MESSAGES.docTypeRequired })
-  .transform((raw, ctx): DocType => {
-    if (typeof raw === 'string' && raw.trim() === '') {
-      ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.docTypeRequired });
-      return z.NEVER;
-    }
-    const code = Number(raw);
-    if (!isDocType(code)) {
-      ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.docTypeInvalid });
-      return z.NEVER;
-    }
-    return code;
-  });
+const docTypeField = z.union([z.number(), z.string()], { error: CUSTOMER_MESSAGES.docTypeRequired }).transform((raw, ctx): DocType => {
+  if (typeof raw === 'string' && raw.trim() === '') {
+    ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.docTypeRequired });
+    return z.NEVER;
+  }
+  const code = Number(raw);
+  if (!isDocType(code)) {
+    ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.docTypeInvalid });
+    return z.NEVER;
+  }
+  return code;
+});
 
 export const customerSchema = z
   .object({
@@ -122,20 +120,33 @@ export const customerSchema = z
       .regex(/^\d+$/, CUSTOMER_MESSAGES.digitsOnly)
       .max(15, 'Máximo 15 dígitos'),
     address: optionalText(200),
-    ubigeo: optionalText(6).pipe(z.string().regex(/^\d{6}$/, CUSTOMER_MESSAGES.ubigeo).nullable()),
-    phone: optionalText(20).pipe(z.string().regex(/^\+?[\d\s()-]{6,20}$/, CUSTOMER_MESSAGES.phone).nullable()),
+    ubigeo: optionalText(6).pipe(
+      z
+        .string()
+        .regex(/^\d{6}$/, CUSTOMER_MESSAGES.ubigeo)
+        .nullable(),
+    ),
+    phone: optionalText(20).pipe(
+      z
+        .string()
+        .regex(/^\+?[\d\s()-]{6,20}$/, CUSTOMER_MESSAGES.phone)
+        .nullable(),
+    ),
     email: optionalText(120).pipe(z.email(CUSTOMER_MESSAGES.email).nullable()),
   })
-  .superRefine((c, ctx) => {
-    const message = documentError(c.doc_type, c.doc_number);
-    if (message) ctx.addIssue({ code: 'custom', path: ['doc_number'], message });
-  }, {
-    // Checked as soon as both document fields are readable, so the form shows it with the others.
-    when: (payload) => {
-      const v = payload.value as { doc_type?: unknown; doc_number?: unknown };
-      return isDocType(v?.doc_type) && typeof v?.doc_number === 'string' && /^\d+$/.test(v.doc_number);
+  .superRefine(
+    (c, ctx) => {
+      const message = documentError(c.doc_type, c.doc_number);
+      if (message) ctx.addIssue({ code: 'custom', path: ['doc_number'], message });
     },
-  });
+    {
+      // Checked as soon as both document fields are readable, so the form shows it with the others.
+      when: (payload) => {
+        const v = payload.value as { doc_type?: unknown; doc_number?: unknown };
+        return isDocType(v?.doc_type) && typeof v?.doc_number === 'string' && /^\d+$/.test(v.doc_number);
+      },
+    },
+  );
 
 export type CustomerInput = z.input<typeof customerSchema>;
 export type CustomerData = z.output<typeof customerSchema>;

@@ -30,9 +30,7 @@ export const DELIVERY_MESSAGES = {
 export const cannotDeliverFrom = (status: string) => `No se puede entregar desde el estado '${status}'`;
 
 /** Spec section 4: only shipments still moving can be handed over; the transition table decides. */
-export const DELIVERABLE_STATUSES: readonly ShipmentStatus[] = SHIPMENT_STATUSES.filter((s) =>
-  SHIPMENT_TRANSITIONS[s].includes('Entregado'),
-);
+export const DELIVERABLE_STATUSES: readonly ShipmentStatus[] = SHIPMENT_STATUSES.filter((s) => SHIPMENT_TRANSITIONS[s].includes('Entregado'));
 
 export const canDeliverFrom = (status: string): boolean => (DELIVERABLE_STATUSES as readonly string[]).includes(status);
 

@@ -62,8 +62,7 @@ export const FLEET_MESSAGES = {
 
 export const driverInUse = (plates: readonly string[]) =>
   `No se puede eliminar el conductor: está asignado ${plates.length === 1 ? 'al transporte' : 'a los transportes'} ${plates.join(', ')}.`;
-export const onlyCreatedLoadable = (code: string, status: string) =>
-  `Solo se pueden cargar envíos en estado Creado: ${code} está ${status}.`;
+export const onlyCreatedLoadable = (code: string, status: string) => `Solo se pueden cargar envíos en estado Creado: ${code} está ${status}.`;
 export const alreadyLoadedOn = (code: string, plate: string) =>
   `El envío ${code} ya está cargado en ${plate}. Quítalo de ese transporte antes de cargarlo en otro.`;
 /** History entries written on the shipment when it is loaded or unloaded. */
@@ -109,7 +108,12 @@ const plateField = z
 
 const optionalPlate = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-  z.string().transform(normalizePlate).refine(isValidPlate, FLEET_MESSAGES.plateInvalid).nullish().transform((v) => v ?? null),
+  z
+    .string()
+    .transform(normalizePlate)
+    .refine(isValidPlate, FLEET_MESSAGES.plateInvalid)
+    .nullish()
+    .transform((v) => v ?? null),
 );
 
 /** A number ≥ 0 with at most 2 decimals, or null when blank; numeric strings from inputs are accepted. */
@@ -158,11 +162,7 @@ export type TransportInput = z.input<typeof transportSchema>;
 export type TransportData = z.output<typeof transportSchema>;
 
 export const driverSchema = z.object({
-  full_name: z
-    .string({ error: FLEET_MESSAGES.fullNameRequired })
-    .trim()
-    .min(1, FLEET_MESSAGES.fullNameRequired)
-    .max(120, 'Máximo 120 caracteres'),
+  full_name: z.string({ error: FLEET_MESSAGES.fullNameRequired }).trim().min(1, FLEET_MESSAGES.fullNameRequired).max(120, 'Máximo 120 caracteres'),
   dni: z
     .string({ error: FLEET_MESSAGES.dniRequired })
     .trim()

@@ -105,8 +105,7 @@ export function findTier<T extends Pick<WeightTier, 'from_kg' | 'to_kg'>>(tiers:
 }
 
 export type TierQuote =
-  | { ok: true; billableWeightKg: number; tier: WeightTier; factorPerKg: number; priceCents: Cents }
-  | { ok: false; billableWeightKg: number };
+  { ok: true; billableWeightKg: number; tier: WeightTier; factorPerKg: number; priceCents: Cents } | { ok: false; billableWeightKg: number };
 
 /** The one pricing function: the API quotes with it and the Factor Peso preview shows it. */
 export function quoteWithTiers(tiers: readonly WeightTier[], weightKg: number): TierQuote {
@@ -127,9 +126,19 @@ export function quoteWithTiers(tiers: readonly WeightTier[], weightKg: number): 
  * null, "" or true into 0/1 and let them reach the range rules looking like real values.
  */
 const finiteNumber = z
-  .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/, 'Debe ser un número').transform(Number)], {
-    error: 'Debe ser un número',
-  })
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+(\.\d+)?$/, 'Debe ser un número')
+        .transform(Number),
+    ],
+    {
+      error: 'Debe ser un número',
+    },
+  )
   .refine(Number.isFinite, 'Debe ser un número');
 
 /** A tier as sent to PUT /weight-factors/{id}/tiers; the range rules are checked on the whole list. */
@@ -186,10 +195,7 @@ export const quoteQuerySchema = z.object({
   originId: z.coerce.number({ error: 'Origen inválido' }).int().positive('Origen inválido'),
   destinationId: z.coerce.number({ error: 'Destino inválido' }).int().positive('Destino inválido'),
   productType: productTypeSchema,
-  weightKg: z.coerce
-    .number({ error: 'Peso inválido' })
-    .positive('El peso debe ser mayor a 0')
-    .max(100_000, 'Peso demasiado alto'),
+  weightKg: z.coerce.number({ error: 'Peso inválido' }).positive('El peso debe ser mayor a 0').max(100_000, 'Peso demasiado alto'),
 });
 export type QuoteQuery = z.infer<typeof quoteQuerySchema>;
 
@@ -208,7 +214,6 @@ export function dominantProductType(types: readonly ProductType[]): ProductType 
   if (types.includes('medio')) return 'medio';
   return 'liviano';
 }
-
 
 /** A saved table as GET /weight-factors answers it (spec section 3: snake_case wire fields). */
 export interface WeightFactorTable {
@@ -269,8 +274,7 @@ export interface PreviewRow {
  * below the initial one.
  */
 export function previewRange(fromKg: number, toKg: number): { fromKg: number; toKg: number } {
-  const clamp = (n: number, fallback: number) =>
-    Number.isFinite(n) ? Math.min(PREVIEW_MAX_KG, Math.max(1, Math.trunc(n))) : fallback;
+  const clamp = (n: number, fallback: number) => (Number.isFinite(n) ? Math.min(PREVIEW_MAX_KG, Math.max(1, Math.trunc(n))) : fallback);
   const from = clamp(fromKg, PREVIEW_DEFAULTS.fromKg);
   const to = clamp(toKg, Math.max(from, PREVIEW_DEFAULTS.toKg));
   return { fromKg: from, toKg: Math.max(from, to) };

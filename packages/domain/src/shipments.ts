@@ -102,9 +102,7 @@ export function checkStatusChange(
 ): StatusChangeCheck {
   if (!to || !isShipmentStatus(to)) return { ok: false, kind: 'input', message: SHIPMENT_MESSAGES.selectStatus };
   if (to === from) {
-    return note?.trim()
-      ? { ok: true, sameStatus: true }
-      : { ok: false, kind: 'input', message: SHIPMENT_MESSAGES.sameStatusNeedsNote };
+    return note?.trim() ? { ok: true, sameStatus: true } : { ok: false, kind: 'input', message: SHIPMENT_MESSAGES.sameStatusNeedsNote };
   }
   if (to === 'Anulado') {
     const refusal = cancelRefusal(from);
@@ -164,11 +162,9 @@ export const shipmentDescriptionSchema = z
   .nullish()
   .transform((v) => (v ? v : null));
 
-const requiredText = (message: string, max = 80) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
+const requiredText = (message: string, max = 80) => z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
 
-const branchIdField = (message: string) =>
-  z.coerce.number({ error: message }).int(message).positive(message);
+const branchIdField = (message: string) => z.coerce.number({ error: message }).int(message).positive(message);
 
 /**
  * The form's lines, or for callers of the spec's payload `multiLineDetail`, or a single
@@ -187,7 +183,12 @@ function linesFromPayload(value: unknown): unknown {
 
 const shipmentFields = {
   senderName: requiredText('Remitente requerido', 120),
-  senderCustomerId: z.coerce.number().int().positive('Remitente inválido').nullish().transform((v) => v ?? null),
+  senderCustomerId: z.coerce
+    .number()
+    .int()
+    .positive('Remitente inválido')
+    .nullish()
+    .transform((v) => v ?? null),
   recipientDoc: z
     .string({ error: 'DNI/RUC inválido' })
     .trim()
@@ -287,10 +288,7 @@ export function totalLines(lines: readonly { productType: ProductType; weightKg:
 
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 const optionalBranchFilter = z.preprocess(emptyToUndefined, z.coerce.number().int().positive('Sucursal inválida').optional());
-const optionalDay = z.preprocess(
-  emptyToUndefined,
-  z.string().refine(isIsoDay, SHIPMENT_MESSAGES.invalidDate).optional(),
-);
+const optionalDay = z.preprocess(emptyToUndefined, z.string().refine(isIsoDay, SHIPMENT_MESSAGES.invalidDate).optional());
 
 const filterFields = {
   q: z.preprocess(

@@ -37,7 +37,12 @@ export const userSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .pipe(z.email('Correo inválido').nullable()),
-  branchId: z.coerce.number().int().positive('Sucursal inválida').nullish().transform((v) => v ?? null),
+  branchId: z.coerce
+    .number()
+    .int()
+    .positive('Sucursal inválida')
+    .nullish()
+    .transform((v) => v ?? null),
   mustChangePassword: z.boolean().optional(),
 });
 export type UserInput = z.input<typeof userSchema>;

@@ -58,7 +58,16 @@ describe('delivery form (spec section 5)', () => {
   });
 
   it('accepts the edges: 4-character code, 2 and 80-character names, 6 and 20-character documents with letters, dot and hyphen, 200-character notes', () => {
-    expect(errorsOf({ ...valid, secretCode: 'abcd', receiverName: 'Al', deliveredByName: 'x'.repeat(80), receiverDoc: 'CE-001.23', notes: 'n'.repeat(200) })).toEqual({});
+    expect(
+      errorsOf({
+        ...valid,
+        secretCode: 'abcd',
+        receiverName: 'Al',
+        deliveredByName: 'x'.repeat(80),
+        receiverDoc: 'CE-001.23',
+        notes: 'n'.repeat(200),
+      }),
+    ).toEqual({});
     expect(errorsOf({ ...valid, receiverName: 'x'.repeat(80), deliveredByName: 'Jo', receiverDoc: '123456' })).toEqual({});
     expect(errorsOf({ ...valid, receiverDoc: 'A'.repeat(20) })).toEqual({});
   });
@@ -86,7 +95,7 @@ describe('delivery rules', () => {
     expect(deliveryWarning('Entregado')).toContain('puede ser rechazada');
   });
 
-  it("the refusal names the status and starts with the text the form places on the secret field", () => {
+  it('the refusal names the status and starts with the text the form places on the secret field', () => {
     expect(cannotDeliverFrom('Anulado')).toBe("No se puede entregar desde el estado 'Anulado'");
     expect(cannotDeliverFrom('Entregado')).toContain('No se puede entregar desde el estado');
   });

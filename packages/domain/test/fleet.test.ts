@@ -43,7 +43,9 @@ describe('transport form (spec section 5)', () => {
   it('requires plate_primary, trims and normalises it; blank texts and numbers become null', () => {
     expect(errorsOf(transportSchema, {})).toEqual({ plate_primary: FLEET_MESSAGES.plateRequired });
     expect(errorsOf(transportSchema, { plate_primary: '   ' })).toEqual({ plate_primary: FLEET_MESSAGES.plateRequired });
-    expect(transportSchema.parse({ ...minimal, plate_secondary: '  ', make: '  ', model: '', capacity_kg: '', net_weight_kg: null, route: ' ' })).toEqual({
+    expect(
+      transportSchema.parse({ ...minimal, plate_secondary: '  ', make: '  ', model: '', capacity_kg: '', net_weight_kg: null, route: ' ' }),
+    ).toEqual({
       plate_primary: 'ABC-123',
       plate_secondary: null,
       make: null,
@@ -127,7 +129,10 @@ describe('driver form (spec section 5)', () => {
 
   it('phone and note optional, null when empty', () => {
     expect(driverSchema.parse({ ...valid, phone: '  ', note: '' })).toMatchObject({ phone: null, note: null });
-    expect(driverSchema.parse({ ...valid, phone: ' 987 654 321 ', note: ' Turno noche ' })).toMatchObject({ phone: '987 654 321', note: 'Turno noche' });
+    expect(driverSchema.parse({ ...valid, phone: ' 987 654 321 ', note: ' Turno noche ' })).toMatchObject({
+      phone: '987 654 321',
+      note: 'Turno noche',
+    });
   });
 });
 

@@ -69,7 +69,11 @@ describe('user rules', () => {
     expect(messages(userSchema.safeParse(input))).toEqual(expected);
   });
   it('blank optional fields become null', () => {
-    expect(userSchema.parse({ username: 'PEPE', role: 'admin', email: ' ', firstName: '' })).toMatchObject({ email: null, firstName: null, branchId: null });
+    expect(userSchema.parse({ username: 'PEPE', role: 'admin', email: ' ', firstName: '' })).toMatchObject({
+      email: null,
+      firstName: null,
+      branchId: null,
+    });
     expect(messages(userSchema.safeParse({ username: 'PEPE', role: 'admin', email: 'no-es-correo' }))).toEqual({ email: 'Correo inválido' });
   });
 });

@@ -197,8 +197,12 @@ describe('schemas and normalization', () => {
     expect(ok).toMatchObject({ currency: 'PEN', name: 'Lima → Cusco' });
     const same = createWeightFactorSchema.safeParse({ origin_branch_id: 1, destination_branch_id: 1, product_type: 'medio' });
     expect(same.error?.issues[0]?.message).toBe('El origen y el destino deben ser distintos.');
-    expect(createWeightFactorSchema.safeParse({ origin_branch_id: 1, destination_branch_id: 2, product_type: 'pesado' }).error?.issues[0]?.message).toBe('Categoría inválida');
-    expect(createWeightFactorSchema.safeParse({ origin_branch_id: 1, destination_branch_id: 2, product_type: 'alto', currency: 'USD' }).success).toBe(false);
+    expect(
+      createWeightFactorSchema.safeParse({ origin_branch_id: 1, destination_branch_id: 2, product_type: 'pesado' }).error?.issues[0]?.message,
+    ).toBe('Categoría inválida');
+    expect(createWeightFactorSchema.safeParse({ origin_branch_id: 1, destination_branch_id: 2, product_type: 'alto', currency: 'USD' }).success).toBe(
+      false,
+    );
   });
 
   it('quote query: positive weight, known class', () => {
@@ -240,7 +244,9 @@ describe('preview', () => {
   });
 
   it('filters by factor and by price bounds (inclusive, in céntimos)', () => {
-    expect(previewRows(tiers, { fromKg: 1, toKg: 30, factor: 2.1 }).map((r) => r.weightKg)).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(previewRows(tiers, { fromKg: 1, toKg: 30, factor: 2.1 }).map((r) => r.weightKg)).toEqual([
+      6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+    ]);
     const priced = previewRows(tiers, { fromKg: 1, toKg: 30, minPrice: 12.5, maxPrice: 14.7 });
     expect(priced.map((r) => r.weightKg)).toEqual([5, 6, 7]);
     expect(previewRows(tiers, { fromKg: 1, toKg: 30, factor: 9 })).toEqual([]);
@@ -275,7 +281,12 @@ describe('property: a quote is billable × factor of the unique containing tier,
   it('holds for random tier sets and weights in 0.01 kg steps', () => {
     fc.assert(
       fc.property(tierSets, fc.integer({ min: 1, max: 200_000 }), (raw, hundredths) => {
-        const tiers: WeightTier[] = raw.map((t) => ({ from_kg: t.from_kg, to_kg: t.to_kg, factor_per_kg: t.factorUnits / 10_000, sort_order: t.sort_order }));
+        const tiers: WeightTier[] = raw.map((t) => ({
+          from_kg: t.from_kg,
+          to_kg: t.to_kg,
+          factor_per_kg: t.factorUnits / 10_000,
+          sort_order: t.sort_order,
+        }));
         expect(tierProblem(tiers)).toBeNull();
         // Independent integer maths: billable kg, the containing tiers, kg × factor units / 100 half up.
         const billable = Math.max(1, Math.floor((hundredths + 99) / 100));

@@ -31,7 +31,11 @@ const valid = {
 };
 
 /** The first message zod gives for `field` with `over` applied, or null when the form is valid. */
-function messageFor(over: Record<string, unknown>, field: string, schema: typeof newShipmentSchema | typeof shipmentUpdateSchema = newShipmentSchema) {
+function messageFor(
+  over: Record<string, unknown>,
+  field: string,
+  schema: typeof newShipmentSchema | typeof shipmentUpdateSchema = newShipmentSchema,
+) {
   const result = schema.safeParse({ ...valid, ...over });
   if (result.success) return null;
   return result.error.issues.find((i) => i.path.join('.') === field)?.message ?? `other: ${JSON.stringify(result.error.issues)}`;
@@ -39,7 +43,13 @@ function messageFor(over: Record<string, unknown>, field: string, schema: typeof
 
 describe('new-shipment form (spec section 5)', () => {
   it('accepts a valid form and normalises it', () => {
-    const r = newShipmentSchema.parse({ ...valid, lines: [{ productType: 'medio', weightKg: '3.456' }, { productType: 'alto', weightKg: 0 }] });
+    const r = newShipmentSchema.parse({
+      ...valid,
+      lines: [
+        { productType: 'medio', weightKg: '3.456' },
+        { productType: 'alto', weightKg: 0 },
+      ],
+    });
     expect(r.lines).toEqual([{ productType: 'medio', weightKg: 3.46 }]);
     expect(r.description).toBeNull();
     expect(r.senderCustomerId).toBeNull();
@@ -225,7 +235,10 @@ describe('list filters', () => {
     expect(shipmentListQuerySchema.safeParse({ dateFrom: '2024-03-01', dateTo: '2024-03-01' }).success).toBe(true);
     expect(shipmentListQuerySchema.safeParse({ dateFrom: '2024-02-30' }).error?.issues[0]?.message).toBe('Fecha inválida (AAAA-MM-DD).');
     const reversed = shipmentListQuerySchema.safeParse({ dateFrom: '2024-03-02', dateTo: '2024-03-01' });
-    expect(reversed.error?.issues[0]).toMatchObject({ path: ['dateTo'], message: 'Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".' });
+    expect(reversed.error?.issues[0]).toMatchObject({
+      path: ['dateTo'],
+      message: 'Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".',
+    });
     expect(dashboardQuerySchema.safeParse({ dateFrom: '2024-03-02', dateTo: '2024-03-01' }).success).toBe(false);
   });
 });

@@ -34,8 +34,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
       const holder = Number(fs.readFileSync(lockPath, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
         throw new DataDirLockedError(
-          `La carpeta de datos ${dataDir} ya está en uso por otro proceso de Tramo (pid ${holder}). ` +
-            'Detén ese proceso o usa otra DATA_DIR.',
+          `La carpeta de datos ${dataDir} ya está en uso por otro proceso de Tramo (pid ${holder}). ` + 'Detén ese proceso o usa otra DATA_DIR.',
         );
       }
       fs.rmSync(lockPath, { force: true });

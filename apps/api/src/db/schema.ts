@@ -108,11 +108,7 @@ export const customers = pgTable(
     uniqueIndex('customers_doc_uq').on(t.docType, t.docNumber),
     check('customers_doc_type_ck', sql`${t.docType} in (1, 4, 6, 7)`),
     // One trigram index over everything the directory searches, so `q` never scans the table.
-    index('customers_search_trgm')
-      .using(
-        'gin',
-        sql`(${customerSearchText(t)}) gin_trgm_ops`,
-      ),
+    index('customers_search_trgm').using('gin', sql`(${customerSearchText(t)}) gin_trgm_ops`),
   ],
 );
 

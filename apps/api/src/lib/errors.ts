@@ -10,15 +10,12 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, fields?: Record<string, string>) =>
-  new AppError(400, 'VALIDATION', message, fields);
+export const badRequest = (message: string, fields?: Record<string, string>) => new AppError(400, 'VALIDATION', message, fields);
 export const unauthorized = (message: string) => new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message: string, code = 'FORBIDDEN') => new AppError(403, code, message);
 export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
-export const conflict = (message: string, fields?: Record<string, string>, code = 'CONFLICT') =>
-  new AppError(409, code, message, fields);
-export const unprocessable = (message: string, fields?: Record<string, string>, code = 'BUSINESS_RULE') =>
-  new AppError(422, code, message, fields);
+export const conflict = (message: string, fields?: Record<string, string>, code = 'CONFLICT') => new AppError(409, code, message, fields);
+export const unprocessable = (message: string, fields?: Record<string, string>, code = 'BUSINESS_RULE') => new AppError(422, code, message, fields);
 export const tooManyRequests = (message: string, code = 'TOO_MANY_REQUESTS') => new AppError(429, code, message);
 
 interface PgErrorLike {

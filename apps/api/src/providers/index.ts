@@ -12,8 +12,6 @@ export interface Providers {
 export function createProviders(config: Config): Providers {
   return {
     lookup:
-      config.lookupUrl && config.lookupToken
-        ? httpLookup({ url: config.lookupUrl, token: config.lookupToken })
-        : localLookup({ demo: config.demo }),
+      config.lookupUrl && config.lookupToken ? httpLookup({ url: config.lookupUrl, token: config.lookupToken }) : localLookup({ demo: config.demo }),
   };
 }

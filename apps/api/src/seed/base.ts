@@ -20,7 +20,10 @@ export const DEMO_USERS = [
 
 /** Branches and the demo staff; returns the branch ids by name for the seeds that follow. */
 export async function seedBase(db: Db): Promise<Map<string, number>> {
-  const rows = await db.insert(branches).values([...DEMO_BRANCHES]).returning({ id: branches.id, name: branches.name });
+  const rows = await db
+    .insert(branches)
+    .values([...DEMO_BRANCHES])
+    .returning({ id: branches.id, name: branches.name });
   const branchIds = new Map(rows.map((r) => [r.name, r.id]));
   const hashes = await Promise.all(DEMO_USERS.map((u) => hashPassword(u.password)));
   await db.insert(users).values(

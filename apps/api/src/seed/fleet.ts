@@ -4,7 +4,13 @@ import type { Db } from '../db/client.ts';
 import { drivers, shipmentEvents, shipments, transportAssignments, transports } from '../db/schema.ts';
 
 const DEMO_DRIVERS = [
-  { fullName: 'Juan Carlos Quispe Mamani', dni: '41235678', licenseNumber: 'Q41235678', phone: '987 654 321', note: 'Ruta sur, 12 años de experiencia' },
+  {
+    fullName: 'Juan Carlos Quispe Mamani',
+    dni: '41235678',
+    licenseNumber: 'Q41235678',
+    phone: '987 654 321',
+    note: 'Ruta sur, 12 años de experiencia',
+  },
   { fullName: 'Pedro Huamán Condori', dni: '42871564', licenseNumber: 'Q42871564', phone: '986 112 457', note: null },
   { fullName: 'Miguel Ángel Flores Ccahuana', dni: '43987120', licenseNumber: 'Q43987120', phone: '945 778 210', note: 'Licencia A-IIIc' },
   { fullName: 'José Luis Rojas Vilca', dni: '44561239', licenseNumber: 'Q44561239', phone: '951 336 874', note: null },
@@ -32,15 +38,114 @@ interface DemoTransport {
 
 /** Indexes into DEMO_DRIVERS; the last two drivers are left free so they can be deleted in a demo. */
 const DEMO_TRANSPORTS: DemoTransport[] = [
-  { plate: 'ABC-123', trailer: 'T1A-456', make: 'Volvo', model: 'FH 460', capacityKg: '28000.00', netWeightKg: '9200.00', status: 'disponible', origin: 'Lima', destination: 'Arequipa', drivers: [0, 1] },
-  { plate: 'BCD-234', trailer: null, make: 'Hino', model: '500 FC', capacityKg: '8000.00', netWeightKg: '4300.00', status: 'en_ruta', origin: 'Lima', destination: 'Trujillo', drivers: [2, null] },
-  { plate: 'CDE-345', trailer: null, make: 'Isuzu', model: 'NPR 816', capacityKg: '4500.00', netWeightKg: '2900.00', status: 'disponible', origin: 'Arequipa', destination: 'Cusco', drivers: [3, null] },
-  { plate: 'DEF-456', trailer: 'T2B-789', make: 'Scania', model: 'R 450', capacityKg: '30000.00', netWeightKg: '9800.00', status: 'mantenimiento', origin: 'Lima', destination: 'Piura', drivers: [4, 5] },
-  { plate: 'EFG-567', trailer: null, make: 'Mercedes-Benz', model: 'Atego 1726', capacityKg: '12000.00', netWeightKg: '6100.00', status: 'disponible', origin: 'Trujillo', destination: 'Chiclayo', drivers: [6, null] },
-  { plate: 'FGH-678', trailer: null, make: 'Hino', model: 'Dutro 716', capacityKg: '3500.00', netWeightKg: '2500.00', status: 'en_ruta', origin: 'Lima', destination: 'Cusco', drivers: [7, null] },
-  { plate: 'GHI-789', trailer: 'T3C-012', make: 'Volvo', model: 'FM 380', capacityKg: '25000.00', netWeightKg: '8700.00', status: 'disponible', origin: 'Piura', destination: 'Lima', drivers: [8, 1] },
-  { plate: 'HIJ-890', trailer: null, make: 'Isuzu', model: 'FVR 34', capacityKg: '10000.00', netWeightKg: '5200.00', status: 'mantenimiento', origin: 'Arequipa', destination: 'Lima', drivers: [5, null] },
-  { plate: 'IJK-901', trailer: null, make: 'JAC', model: 'N75', capacityKg: '5000.00', netWeightKg: '3100.00', status: 'disponible', origin: 'Chiclayo', destination: 'Lima', drivers: [3, 6] },
+  {
+    plate: 'ABC-123',
+    trailer: 'T1A-456',
+    make: 'Volvo',
+    model: 'FH 460',
+    capacityKg: '28000.00',
+    netWeightKg: '9200.00',
+    status: 'disponible',
+    origin: 'Lima',
+    destination: 'Arequipa',
+    drivers: [0, 1],
+  },
+  {
+    plate: 'BCD-234',
+    trailer: null,
+    make: 'Hino',
+    model: '500 FC',
+    capacityKg: '8000.00',
+    netWeightKg: '4300.00',
+    status: 'en_ruta',
+    origin: 'Lima',
+    destination: 'Trujillo',
+    drivers: [2, null],
+  },
+  {
+    plate: 'CDE-345',
+    trailer: null,
+    make: 'Isuzu',
+    model: 'NPR 816',
+    capacityKg: '4500.00',
+    netWeightKg: '2900.00',
+    status: 'disponible',
+    origin: 'Arequipa',
+    destination: 'Cusco',
+    drivers: [3, null],
+  },
+  {
+    plate: 'DEF-456',
+    trailer: 'T2B-789',
+    make: 'Scania',
+    model: 'R 450',
+    capacityKg: '30000.00',
+    netWeightKg: '9800.00',
+    status: 'mantenimiento',
+    origin: 'Lima',
+    destination: 'Piura',
+    drivers: [4, 5],
+  },
+  {
+    plate: 'EFG-567',
+    trailer: null,
+    make: 'Mercedes-Benz',
+    model: 'Atego 1726',
+    capacityKg: '12000.00',
+    netWeightKg: '6100.00',
+    status: 'disponible',
+    origin: 'Trujillo',
+    destination: 'Chiclayo',
+    drivers: [6, null],
+  },
+  {
+    plate: 'FGH-678',
+    trailer: null,
+    make: 'Hino',
+    model: 'Dutro 716',
+    capacityKg: '3500.00',
+    netWeightKg: '2500.00',
+    status: 'en_ruta',
+    origin: 'Lima',
+    destination: 'Cusco',
+    drivers: [7, null],
+  },
+  {
+    plate: 'GHI-789',
+    trailer: 'T3C-012',
+    make: 'Volvo',
+    model: 'FM 380',
+    capacityKg: '25000.00',
+    netWeightKg: '8700.00',
+    status: 'disponible',
+    origin: 'Piura',
+    destination: 'Lima',
+    drivers: [8, 1],
+  },
+  {
+    plate: 'HIJ-890',
+    trailer: null,
+    make: 'Isuzu',
+    model: 'FVR 34',
+    capacityKg: '10000.00',
+    netWeightKg: '5200.00',
+    status: 'mantenimiento',
+    origin: 'Arequipa',
+    destination: 'Lima',
+    drivers: [5, null],
+  },
+  {
+    plate: 'IJK-901',
+    trailer: null,
+    make: 'JAC',
+    model: 'N75',
+    capacityKg: '5000.00',
+    netWeightKg: '3100.00',
+    status: 'disponible',
+    origin: 'Chiclayo',
+    destination: 'Lima',
+    drivers: [3, 6],
+  },
 ];
 
 /** How many Creado shipments the demo puts on each of the first transports. */
@@ -51,7 +156,10 @@ const DEMO_LOADS: Record<string, number> = { 'ABC-123': 3, 'BCD-234': 2, 'EFG-56
  * their 'Cargado en …' history entry). Runs after the shipments seed; with no shipments it loads none.
  */
 export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise<void> {
-  const driverRows = await db.insert(drivers).values([...DEMO_DRIVERS]).returning({ id: drivers.id });
+  const driverRows = await db
+    .insert(drivers)
+    .values([...DEMO_DRIVERS])
+    .returning({ id: drivers.id });
   const driverIds = driverRows.map((d) => d.id);
   const branchNames = new Map([...branchIds].map(([name, id]) => [id, name]));
   const transportRows = await db

@@ -74,7 +74,7 @@ export async function seedPricing(db: Db, branchIds: Map<string, number>): Promi
       })),
     )
     .returning({ id: weightFactorTables.id });
-  await db.insert(weightFactorTiers).values(
-    plan.flatMap((p, i) => tiersFor(p.km, p.productType, p.directionPercent).map((t) => ({ ...t, tableId: tables[i]!.id }))),
-  );
+  await db
+    .insert(weightFactorTiers)
+    .values(plan.flatMap((p, i) => tiersFor(p.km, p.productType, p.directionPercent).map((t) => ({ ...t, tableId: tables[i]!.id }))));
 }

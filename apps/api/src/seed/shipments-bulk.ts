@@ -10,9 +10,64 @@ import { DEMO_SECRET_CODE } from './shipments.ts';
 
 const CHUNK = 50_000;
 
-const FIRST = ['María', 'José', 'Rosa', 'Juan', 'Carmen', 'Luis', 'Ana', 'Carlos', 'Julia', 'Pedro', 'Elena', 'Miguel', 'Lucía', 'Jorge', 'Sofía', 'Víctor', 'Teresa', 'Raúl', 'Gloria', 'Hugo'];
-const LAST = ['Quispe', 'Flores', 'Huamán', 'Mamani', 'Rojas', 'Sánchez', 'García', 'Vargas', 'Chávez', 'Ramos', 'Torres', 'Mendoza', 'Castillo', 'Díaz', 'Condori', 'Paredes', 'Salazar', 'Cárdenas', 'Ccori', 'Apaza', 'Gutiérrez', 'Ríos', 'Palomino', 'Espinoza'];
-const SENDERS = ['Comercial Andina SAC', 'Bodega Santa Rosa', 'Ferretería El Constructor', 'Textiles Gamarra Express', 'Agroexportadora Norte Verde', 'Librería San Marcos', 'Distribuidora Sur EIRL', 'Farmacia Salud Total'];
+const FIRST = [
+  'María',
+  'José',
+  'Rosa',
+  'Juan',
+  'Carmen',
+  'Luis',
+  'Ana',
+  'Carlos',
+  'Julia',
+  'Pedro',
+  'Elena',
+  'Miguel',
+  'Lucía',
+  'Jorge',
+  'Sofía',
+  'Víctor',
+  'Teresa',
+  'Raúl',
+  'Gloria',
+  'Hugo',
+];
+const LAST = [
+  'Quispe',
+  'Flores',
+  'Huamán',
+  'Mamani',
+  'Rojas',
+  'Sánchez',
+  'García',
+  'Vargas',
+  'Chávez',
+  'Ramos',
+  'Torres',
+  'Mendoza',
+  'Castillo',
+  'Díaz',
+  'Condori',
+  'Paredes',
+  'Salazar',
+  'Cárdenas',
+  'Ccori',
+  'Apaza',
+  'Gutiérrez',
+  'Ríos',
+  'Palomino',
+  'Espinoza',
+];
+const SENDERS = [
+  'Comercial Andina SAC',
+  'Bodega Santa Rosa',
+  'Ferretería El Constructor',
+  'Textiles Gamarra Express',
+  'Agroexportadora Norte Verde',
+  'Librería San Marcos',
+  'Distribuidora Sur EIRL',
+  'Farmacia Salud Total',
+];
 
 const textArray = (items: readonly string[]) => sql.raw(`array[${items.map((s) => `'${s.replaceAll("'", "''")}'`).join(',')}]`);
 
@@ -26,9 +81,13 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
   const branchRows = await db.execute(sql`select count(*)::int as k from branches`);
   if (Number((branchRows.rows[0] as { k: number }).k) < 2) throw new Error('Se necesitan al menos dos sucursales.');
   // Building a trigram index once is far cheaper than maintaining it row by row during the load.
-  const trigram = count >= 20_000
-    ? ((await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname like '%_trgm'`)).rows as { indexname: string; indexdef: string }[])
-    : [];
+  const trigram =
+    count >= 20_000
+      ? ((await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname like '%_trgm'`)).rows as {
+          indexname: string;
+          indexdef: string;
+        }[])
+      : [];
   for (const index of trigram) await db.execute(sql.raw(`drop index "${index.indexname}"`));
   // Likewise the Panel's daily counts: one grouped rebuild instead of an upsert per row.
   await db.execute(sql`alter table shipments disable trigger shipments_daily_counts`);

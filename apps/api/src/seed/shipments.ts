@@ -24,10 +24,52 @@ const DAYS = 60;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-const FIRST_NAMES = ['María', 'José', 'Rosa', 'Juan', 'Carmen', 'Luis', 'Ana', 'Carlos', 'Julia', 'Pedro', 'Elena', 'Miguel', 'Lucía', 'Jorge', 'Sofía', 'Víctor'];
-const LAST_NAMES = ['Quispe', 'Flores', 'Huamán', 'Mamani', 'Rojas', 'Sánchez', 'García', 'Vargas', 'Chávez', 'Ramos', 'Torres', 'Mendoza', 'Castillo', 'Díaz', 'Condori', 'Paredes'];
+const FIRST_NAMES = [
+  'María',
+  'José',
+  'Rosa',
+  'Juan',
+  'Carmen',
+  'Luis',
+  'Ana',
+  'Carlos',
+  'Julia',
+  'Pedro',
+  'Elena',
+  'Miguel',
+  'Lucía',
+  'Jorge',
+  'Sofía',
+  'Víctor',
+];
+const LAST_NAMES = [
+  'Quispe',
+  'Flores',
+  'Huamán',
+  'Mamani',
+  'Rojas',
+  'Sánchez',
+  'García',
+  'Vargas',
+  'Chávez',
+  'Ramos',
+  'Torres',
+  'Mendoza',
+  'Castillo',
+  'Díaz',
+  'Condori',
+  'Paredes',
+];
 const MANUAL_SENDERS = ['Bodega Santa Rosa', 'Ferretería El Constructor', 'Textiles Gamarra Express', 'Librería San Marcos'];
-const DESCRIPTIONS = ['Caja de repuestos', 'Documentos', 'Prendas de vestir', 'Artículos de ferretería', 'Medicamentos (sellado)', 'Electrodomésticos', null];
+const DESCRIPTIONS = [
+  'Caja de repuestos',
+  'Documentos',
+  'Prendas de vestir',
+  'Artículos de ferretería',
+  'Medicamentos (sellado)',
+  'Electrodomésticos',
+  null,
+];
 const CHECKPOINTS = ['Llegó al almacén de destino', 'Cliente llamó para consultar', 'Embalaje reforzado', 'Reprogramado por lluvias'];
 
 /** A small seeded generator: the demo data is the same on every fresh start. */
@@ -71,7 +113,9 @@ export async function seedShipments(db: Db, branchIds: Map<string, number>): Pro
   if (pairs.length === 0) return;
 
   const senders = await db.select({ id: customers.id, firstName: customers.firstName, lastName: customers.lastName }).from(customers);
-  const staff = await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, branchId: users.branchId, role: users.role }).from(users);
+  const staff = await db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, branchId: users.branchId, role: users.role })
+    .from(users);
   const admin = staff.find((u) => u.role === 'admin');
   const nameOf = (u: (typeof staff)[number]) => [u.firstName, u.lastName].filter(Boolean).join(' ');
   const secretCodeHash = await hashPassword(DEMO_SECRET_CODE);
@@ -176,7 +220,12 @@ export async function seedShipments(db: Db, branchIds: Map<string, number>): Pro
   const inserted: { id: number }[] = [];
   for (let i = 0; i < planned.length; i += 100) {
     const chunk = planned.slice(i, i + 100);
-    inserted.push(...(await db.insert(shipments).values(chunk.map((p) => p.row)).returning({ id: shipments.id })));
+    inserted.push(
+      ...(await db
+        .insert(shipments)
+        .values(chunk.map((p) => p.row))
+        .returning({ id: shipments.id })),
+    );
   }
   const events = planned.flatMap((p, i) => p.events.map((e) => ({ ...e, shipmentId: inserted[i]!.id })));
   for (let i = 0; i < events.length; i += 500) await db.insert(shipmentEvents).values(events.slice(i, i + 500));

@@ -52,12 +52,7 @@ function guarded(path: string, Component: LazyExoticComponent<ComponentType>): R
 }
 
 /** Screens that later issues replace; each says plainly that it is not available yet. */
-const upcoming = [
-  '/pagos',
-  '/billing/preview',
-  '/cuentas-por-cobrar',
-  '/reports/movimientos',
-];
+const upcoming = ['/pagos', '/billing/preview', '/cuentas-por-cobrar', '/reports/movimientos'];
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <RedirectIfAuthed>{render(LoginPage)}</RedirectIfAuthed> },

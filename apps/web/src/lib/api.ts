@@ -97,8 +97,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 export const api = {
-  get: async <T>(path: string, query?: RequestOptions['query'], signal?: AbortSignal) =>
-    (await apiRequest<T>(path, { query, signal })).data,
+  get: async <T>(path: string, query?: RequestOptions['query'], signal?: AbortSignal) => (await apiRequest<T>(path, { query, signal })).data,
   post: async <T>(path: string, body?: unknown) => (await apiRequest<T>(path, { method: 'POST', body: body ?? {} })).data,
   put: async <T>(path: string, body: unknown) => (await apiRequest<T>(path, { method: 'PUT', body })).data,
   patch: async <T>(path: string, body: unknown) => (await apiRequest<T>(path, { method: 'PATCH', body })).data,

@@ -5,10 +5,8 @@ import { toUserDto } from '../users/dto.ts';
 import { changePassword, login } from './service.ts';
 
 export default async function authRoutes(app: App) {
-  app.post(
-    '/auth/login',
-    { schema: { tags: ['auth'], summary: 'Iniciar sesión', body: loginSchema } },
-    async (request) => login(app, request.body, request.ip),
+  app.post('/auth/login', { schema: { tags: ['auth'], summary: 'Iniciar sesión', body: loginSchema } }, async (request) =>
+    login(app, request.body, request.ip),
   );
 
   app.post(

@@ -21,10 +21,7 @@ export async function login(app: FastifyInstance, input: LoginInput, ip: string)
   const now = app.now();
   if (await isThrottled(app.db, keys, now)) throw tooManyRequests(AUTH_MESSAGES.throttled, 'LOGIN_THROTTLED');
 
-  const [row] = await app.db
-    .select({ id: users.id, passwordHash: users.passwordHash })
-    .from(users)
-    .where(eq(users.username, username));
+  const [row] = await app.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, username));
   const ok = await verifyPassword(row?.passwordHash ?? (await decoy()), input.password);
   if (!row || !ok) {
     await recordFailure(app.db, keys, now);

@@ -27,22 +27,16 @@ export default async function branchRoutes(app: App) {
       return items;
     },
   );
-  app.post(
-    '/branches',
-    { schema: { tags, summary: 'Crear sucursal', body: branchSchema }, preHandler: adminOnly },
-    async (request, reply) => reply.status(201).send(await createBranch(app, currentUser(request), request.body)),
+  app.post('/branches', { schema: { tags, summary: 'Crear sucursal', body: branchSchema }, preHandler: adminOnly }, async (request, reply) =>
+    reply.status(201).send(await createBranch(app, currentUser(request), request.body)),
   );
   app.put(
     '/branches/:id',
     { schema: { tags, summary: 'Editar sucursal', params: idParams, body: branchSchema }, preHandler: adminOnly },
     async (request) => updateBranch(app, currentUser(request), request.params.id, request.body),
   );
-  app.delete(
-    '/branches/:id',
-    { schema: { tags, summary: 'Eliminar sucursal', params: idParams }, preHandler: adminOnly },
-    async (request, reply) => {
-      await deleteBranch(app, currentUser(request), request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  app.delete('/branches/:id', { schema: { tags, summary: 'Eliminar sucursal', params: idParams }, preHandler: adminOnly }, async (request, reply) => {
+    await deleteBranch(app, currentUser(request), request.params.id);
+    return reply.status(204).send();
+  });
 }

@@ -15,9 +15,7 @@ const columns = { id: branches.id, name: branches.name, city: branches.city, add
 
 export async function listBranches(app: FastifyInstance, q: string | undefined, page?: number, pageSize?: number) {
   const term = q?.trim();
-  const where = term
-    ? or(ilike(branches.name, `%${term}%`), ilike(branches.city, `%${term}%`), ilike(branches.address, `%${term}%`))
-    : undefined;
+  const where = term ? or(ilike(branches.name, `%${term}%`), ilike(branches.city, `%${term}%`), ilike(branches.address, `%${term}%`)) : undefined;
   const query = app.db.select(columns).from(branches).where(where).orderBy(asc(branches.name), asc(branches.id));
   const size = pageSize ?? (page ? 10 : undefined);
   const [items, [totalRow]] = await Promise.all([

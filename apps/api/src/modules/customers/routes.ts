@@ -27,10 +27,8 @@ export default async function customerRoutes(app: App) {
       return listCustomers(app, q, page, pageSize);
     },
   );
-  app.get(
-    '/customers/:id',
-    { schema: { tags, summary: 'Ver cliente', params: idParams }, preHandler: staff },
-    async (request) => getCustomer(app, request.params.id),
+  app.get('/customers/:id', { schema: { tags, summary: 'Ver cliente', params: idParams }, preHandler: staff }, async (request) =>
+    getCustomer(app, request.params.id),
   );
   app.post(
     '/customers',
@@ -51,8 +49,7 @@ export default async function customerRoutes(app: App) {
     },
   );
 
-  const lookupSummary = (what: string) =>
-    `Consultar ${what}: 400 número mal formado, 404 desconocido, 424 servicio externo no disponible`;
+  const lookupSummary = (what: string) => `Consultar ${what}: 400 número mal formado, 404 desconocido, 424 servicio externo no disponible`;
   app.get(
     '/lookup/dni/:n',
     { schema: { tags: ['lookup'], summary: lookupSummary('DNI (RENIEC)'), params: numberParams }, preHandler: staff },

@@ -31,7 +31,8 @@ export default async function deliveryRoutes(app: App) {
     {
       schema: {
         tags,
-        summary: "Personal para 'Entregado por': usuarios con rol agente o repartidor, ordenados por usuario (id, username, name, role, branchId, branchName)",
+        summary:
+          "Personal para 'Entregado por': usuarios con rol agente o repartidor, ordenados por usuario (id, username, name, role, branchId, branchName)",
       },
       preHandler: staff,
     },

@@ -17,7 +17,10 @@ export default async function fleetRoutes(app: App) {
 
   app.get(
     '/transports',
-    { schema: { tags, summary: 'Listar transportes (filtros status y route; paginado con limit y page)', querystring: transportListQuerySchema }, preHandler: fleetStaff },
+    {
+      schema: { tags, summary: 'Listar transportes (filtros status y route; paginado con limit y page)', querystring: transportListQuerySchema },
+      preHandler: fleetStaff,
+    },
     async (request) => listTransports(app, request.query),
   );
   app.post(
@@ -59,11 +62,15 @@ export default async function fleetRoutes(app: App) {
   app.post(
     '/transports/:id/assignments',
     {
-      schema: { tags, summary: 'Cargar envíos (todos o ninguno; solo Creado; un envío en un solo transporte)', params: idParams, body: loadShipmentsSchema },
+      schema: {
+        tags,
+        summary: 'Cargar envíos (todos o ninguno; solo Creado; un envío en un solo transporte)',
+        params: idParams,
+        body: loadShipmentsSchema,
+      },
       preHandler: fleetStaff,
     },
-    async (request, reply) =>
-      reply.status(201).send(await loadShipments(app, currentUser(request), request.params.id, request.body.shipmentIds)),
+    async (request, reply) => reply.status(201).send(await loadShipments(app, currentUser(request), request.params.id, request.body.shipmentIds)),
   );
   app.delete(
     '/transports/:id/assignments/:assignmentId',
@@ -83,18 +90,13 @@ export default async function fleetRoutes(app: App) {
       },
       preHandler: anyUser,
     },
-    async (request, reply) => reply.type('application/json').send(JSON.stringify(await shipmentAssignment(app, currentUser(request), request.params.id))),
+    async (request, reply) =>
+      reply.type('application/json').send(JSON.stringify(await shipmentAssignment(app, currentUser(request), request.params.id))),
   );
 
-  app.get(
-    '/drivers',
-    { schema: { tags, summary: 'Listar conductores (arreglo)' }, preHandler: fleetStaff },
-    async () => listDrivers(app),
-  );
-  app.post(
-    '/drivers',
-    { schema: { tags, summary: 'Crear conductor', body: driverSchema }, preHandler: fleetStaff },
-    async (request, reply) => reply.status(201).send(await createDriver(app, currentUser(request), request.body)),
+  app.get('/drivers', { schema: { tags, summary: 'Listar conductores (arreglo)' }, preHandler: fleetStaff }, async () => listDrivers(app));
+  app.post('/drivers', { schema: { tags, summary: 'Crear conductor', body: driverSchema }, preHandler: fleetStaff }, async (request, reply) =>
+    reply.status(201).send(await createDriver(app, currentUser(request), request.body)),
   );
   app.put(
     '/drivers/:id',

@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import {
-  FLEET_MESSAGES,
-  routeText,
-  type Transport,
-  type TransportData,
-  type TransportListQuery,
-  type TransportStatus,
-} from '@tramo/domain';
+import { FLEET_MESSAGES, routeText, type Transport, type TransportData, type TransportListQuery, type TransportStatus } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
@@ -129,7 +122,10 @@ export async function refreshRoutesOf(tx: Tx, branchId: number) {
     .innerJoin(destination, eq(destination.id, transports.destinationBranchId))
     .where(or(eq(transports.originBranchId, branchId), eq(transports.destinationBranchId, branchId)));
   for (const row of rows) {
-    await tx.update(transports).set({ route: routeText(row.originName, row.destinationName) }).where(eq(transports.id, row.id));
+    await tx
+      .update(transports)
+      .set({ route: routeText(row.originName, row.destinationName) })
+      .where(eq(transports.id, row.id));
   }
 }
 
@@ -201,7 +197,10 @@ export function updateTransport(app: FastifyInstance, actor: SessionUser, id: nu
       await lockTransport(tx, id);
       const before = await findTransport(tx, id);
       const values = await resolveReferences(tx, data);
-      await tx.update(transports).set({ ...values, updatedAt: app.now() }).where(eq(transports.id, id));
+      await tx
+        .update(transports)
+        .set({ ...values, updatedAt: app.now() })
+        .where(eq(transports.id, id));
       const after = await findTransport(tx, id);
       await audit(tx, { userId: actor.id, entity: 'transport', entityId: id, action: 'update', before, after });
       return after;

@@ -15,12 +15,7 @@ export interface RouteTable {
  * The active table for (origin, destination, class); if none, the reverse route's table. One
  * round trip: both directions joined with their tiers, the direct route's rows first.
  */
-export async function findRouteTable(
-  db: Db | Tx,
-  originId: number,
-  destinationId: number,
-  productType: ProductType,
-): Promise<RouteTable | null> {
+export async function findRouteTable(db: Db | Tx, originId: number, destinationId: number, productType: ProductType): Promise<RouteTable | null> {
   const rows = await db
     .select({
       id: weightFactorTables.id,

@@ -208,7 +208,12 @@ export function createWeightFactor(app: FastifyInstance, actor: SessionUser, inp
  * Replaces the whole tier list in one transaction. The table row is locked first (SELECT … FOR
  * UPDATE) so concurrent replacements queue up and each leaves a complete list, never a mix.
  */
-export async function replaceTiers(app: FastifyInstance, actor: SessionUser, id: number, input: readonly WeightTier[] | readonly Omit<WeightTier, 'sort_order'>[]) {
+export async function replaceTiers(
+  app: FastifyInstance,
+  actor: SessionUser,
+  id: number,
+  input: readonly WeightTier[] | readonly Omit<WeightTier, 'sort_order'>[],
+) {
   const tiers = prepareTiers(input);
   const problem = tierProblem(tiers);
   if (problem === 'invalid') throw unprocessable(PRICING_MESSAGES.invalidTiers, { tiers: PRICING_MESSAGES.invalidTiers }, 'INVALID_TIERS');
@@ -221,11 +226,7 @@ export async function replaceTiers(app: FastifyInstance, actor: SessionUser, id:
       .for('update');
     if (!locked) throw notFound(PRICING_MESSAGES.tableNotFound);
     if (!locked.active) throw unprocessable(PRICING_MESSAGES.noActiveTable, undefined, 'INACTIVE_TABLE');
-    const before = await tx
-      .select()
-      .from(weightFactorTiers)
-      .where(eq(weightFactorTiers.tableId, id))
-      .orderBy(asc(weightFactorTiers.fromKg));
+    const before = await tx.select().from(weightFactorTiers).where(eq(weightFactorTiers.tableId, id)).orderBy(asc(weightFactorTiers.fromKg));
     await tx.delete(weightFactorTiers).where(eq(weightFactorTiers.tableId, id));
     await tx.insert(weightFactorTiers).values(tierValues(id, tiers));
     await tx.update(weightFactorTables).set({ updatedAt: app.now() }).where(eq(weightFactorTables.id, id));

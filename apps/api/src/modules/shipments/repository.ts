@@ -68,7 +68,6 @@ export interface EventRow {
   userName: string | null;
 }
 
-
 /** DESIGN.md section 4: admins see every branch; agents and couriers what leaves or reaches theirs. */
 export function branchScope(actor: SessionUser): SQL | undefined {
   if (actor.role === 'admin') return undefined;
@@ -120,7 +119,12 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
 export const MAX_EXACT_TOTAL = 10_000;
 
 export async function listRows(db: Db, where: SQL | undefined, page: number, pageSize: number) {
-  const matches = db.select({ one: sql`1` }).from(shipments).where(where).limit(MAX_EXACT_TOTAL + 1).as('matches');
+  const matches = db
+    .select({ one: sql`1` })
+    .from(shipments)
+    .where(where)
+    .limit(MAX_EXACT_TOTAL + 1)
+    .as('matches');
   const [items, [totalRow]] = await Promise.all([
     selectRows(db)
       .where(where)
@@ -172,11 +176,7 @@ export interface DayStatusCount {
  */
 export async function countByDayAndStatus(db: Db, where: SQL | undefined): Promise<DayStatusCount[]> {
   const day = sql<string>`to_char((${shipments.createdAt} at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({ day, status: shipments.status, n: count() })
-    .from(shipments)
-    .where(where)
-    .groupBy(day, shipments.status);
+  const rows = await db.select({ day, status: shipments.status, n: count() }).from(shipments).where(where).groupBy(day, shipments.status);
   return rows.map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) }));
 }
 
@@ -184,11 +184,7 @@ export async function countByDayAndStatus(db: Db, where: SQL | undefined): Promi
  * The same per-day, per-status counts read from shipment_daily_counts (kept by a trigger): a few
  * hundred rows whatever the number of shipments. Every filter but the text search maps onto it.
  */
-export async function dailyCountsByStatus(
-  db: Db,
-  actor: SessionUser,
-  filters: Omit<ShipmentFilters, 'q'>,
-): Promise<DayStatusCount[]> {
+export async function dailyCountsByStatus(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<DayStatusCount[]> {
   const c = shipmentDailyCounts;
   const where: (SQL | undefined)[] = [];
   // Inclusive Lima days, as the list's createdAt bounds; a missing bound is open.

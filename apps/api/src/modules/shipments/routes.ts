@@ -74,10 +74,8 @@ export default async function shipmentRoutes(app: App) {
     },
     async (request) => getShipmentByCode(app, currentUser(request), request.params.code),
   );
-  app.get(
-    '/shipments/:id',
-    { schema: { tags, summary: 'Detalle por id o código', params: shipmentParams }, preHandler: anyUser },
-    async (request) => getShipment(app, currentUser(request), request.params.id),
+  app.get('/shipments/:id', { schema: { tags, summary: 'Detalle por id o código', params: shipmentParams }, preHandler: anyUser }, async (request) =>
+    getShipment(app, currentUser(request), request.params.id),
   );
   app.post(
     '/shipments',

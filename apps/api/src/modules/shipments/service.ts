@@ -56,10 +56,7 @@ function canEdit(actor: SessionUser, originBranchId: number): boolean {
 }
 
 export function canSee(actor: SessionUser, row: { originBranchId: number; destinationBranchId: number }): boolean {
-  return (
-    actor.role === 'admin' ||
-    (actor.branchId !== null && (actor.branchId === row.originBranchId || actor.branchId === row.destinationBranchId))
-  );
+  return actor.role === 'admin' || (actor.branchId !== null && (actor.branchId === row.originBranchId || actor.branchId === row.destinationBranchId));
 }
 
 const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
@@ -400,7 +397,8 @@ export async function changeStatus(app: FastifyInstance, actor: SessionUser, idO
   return app.db.transaction(async (tx) => {
     const current = await lockForManagement(tx, actor, idOrCode);
     const check = checkStatusChange(current.status, status, note);
-    if (!check.ok) throw check.kind === 'input' ? badRequest(check.message, { note: check.message }) : unprocessable(check.message, { status: check.message });
+    if (!check.ok)
+      throw check.kind === 'input' ? badRequest(check.message, { note: check.message }) : unprocessable(check.message, { status: check.message });
     if (status === 'Anulado' && !check.sameStatus) await refuseCancelIfLoaded(tx, current.id, 'status');
     if (!check.sameStatus) {
       await tx.update(shipments).set({ status, updatedAt: app.now() }).where(eq(shipments.id, current.id));
@@ -434,7 +432,14 @@ export async function cancelShipment(app: FastifyInstance, actor: SessionUser, i
     await tx.update(shipments).set({ status: 'Anulado', updatedAt: app.now() }).where(eq(shipments.id, current.id));
     await addEvent(tx, app, actor, current.id, { kind: 'cancel', name: 'Anulado', statusFrom: current.status, statusTo: 'Anulado' });
     const after = await loadDto(tx, actor, { id: current.id });
-    await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'cancel', before: { status: current.status }, after: { status: 'Anulado' } });
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'shipment',
+      entityId: current.id,
+      action: 'cancel',
+      before: { status: current.status },
+      after: { status: 'Anulado' },
+    });
     return after;
   });
 }
@@ -453,7 +458,13 @@ export async function deleteCheckpoint(app: FastifyInstance, actor: SessionUser,
   return app.db.transaction(async (tx) => {
     const current = await lockForManagement(tx, actor, idOrCode);
     const [event] = await tx
-      .select({ id: shipmentEvents.id, kind: shipmentEvents.kind, name: shipmentEvents.name, at: shipmentEvents.at, userName: shipmentEvents.userName })
+      .select({
+        id: shipmentEvents.id,
+        kind: shipmentEvents.kind,
+        name: shipmentEvents.name,
+        at: shipmentEvents.at,
+        userName: shipmentEvents.userName,
+      })
       .from(shipmentEvents)
       .where(and(eq(shipmentEvents.id, checkpointId), eq(shipmentEvents.shipmentId, current.id)));
     if (!event) throw notFound(SHIPMENT_MESSAGES.eventNotFound);
@@ -475,12 +486,7 @@ export async function changeSecretCode(app: FastifyInstance, actor: SessionUser,
   });
 }
 
-export async function changeDescription(
-  app: FastifyInstance,
-  actor: SessionUser,
-  idOrCode: string,
-  data: z.output<typeof descriptionChangeSchema>,
-) {
+export async function changeDescription(app: FastifyInstance, actor: SessionUser, idOrCode: string, data: z.output<typeof descriptionChangeSchema>) {
   return app.db.transaction(async (tx) => {
     const current = await lockForManagement(tx, actor, idOrCode);
     await tx.update(shipments).set({ description: data.description, updatedAt: app.now() }).where(eq(shipments.id, current.id));

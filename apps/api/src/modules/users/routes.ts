@@ -19,19 +19,13 @@ export default async function userRoutes(app: App) {
     { schema: { tags, summary: 'Crear usuario (devuelve la contraseña temporal una vez)', body: userSchema }, preHandler: adminOnly },
     async (request, reply) => reply.status(201).send(await createUser(app, currentUser(request), request.body)),
   );
-  app.put(
-    '/users/:id',
-    { schema: { tags, summary: 'Editar usuario', params: idParams, body: userSchema }, preHandler: adminOnly },
-    async (request) => updateUser(app, currentUser(request), request.params.id, request.body),
+  app.put('/users/:id', { schema: { tags, summary: 'Editar usuario', params: idParams, body: userSchema }, preHandler: adminOnly }, async (request) =>
+    updateUser(app, currentUser(request), request.params.id, request.body),
   );
-  app.delete(
-    '/users/:id',
-    { schema: { tags, summary: 'Eliminar usuario', params: idParams }, preHandler: adminOnly },
-    async (request, reply) => {
-      await deleteUser(app, currentUser(request), request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  app.delete('/users/:id', { schema: { tags, summary: 'Eliminar usuario', params: idParams }, preHandler: adminOnly }, async (request, reply) => {
+    await deleteUser(app, currentUser(request), request.params.id);
+    return reply.status(204).send();
+  });
   app.post(
     '/users/:id/reset-password',
     { schema: { tags, summary: 'Restablecer contraseña (temporal, se muestra una vez)', params: idParams }, preHandler: adminOnly },

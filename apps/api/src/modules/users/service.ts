@@ -24,12 +24,7 @@ const userColumns = {
 type UserRow = Awaited<ReturnType<typeof findRows>>[number];
 
 function findRows(db: FastifyInstance['db'] | Tx, where?: ReturnType<typeof eq>) {
-  return db
-    .select(userColumns)
-    .from(users)
-    .leftJoin(branches, eq(branches.id, users.branchId))
-    .where(where)
-    .orderBy(asc(users.username));
+  return db.select(userColumns).from(users).leftJoin(branches, eq(branches.id, users.branchId)).where(where).orderBy(asc(users.username));
 }
 
 const dto = (row: UserRow) => toUserDto({ ...row, role: row.role as SessionUser['role'] });

@@ -54,7 +54,13 @@ function normalise(kind: LookupKind, number: string, body: unknown): LookupResul
     if (!parsed.success) throw unavailable();
     const { nombres, apellidoPaterno, apellidoMaterno } = parsed.data;
     const lastName = [apellidoPaterno, apellidoMaterno].filter(Boolean).join(' ');
-    const result: LookupResult = { docType: 'dni', docNumber: number, name: [nombres, lastName].filter(Boolean).join(' '), firstName: nombres, source: SOURCE };
+    const result: LookupResult = {
+      docType: 'dni',
+      docNumber: number,
+      name: [nombres, lastName].filter(Boolean).join(' '),
+      firstName: nombres,
+      source: SOURCE,
+    };
     if (lastName) result.lastName = lastName;
     return result;
   }

@@ -29,7 +29,16 @@ interface RecordsTableProps<T> {
  * The directory table every admin screen shares (users, branches, customers, drivers): the load
  * error above it, skeleton rows while loading, the empty row, and the row actions on the right.
  */
-export function RecordsTable<T>({ columns, rows, rowKey, loading, error, empty = 'Sin registros', actions, actionsWidth = 170 }: RecordsTableProps<T>) {
+export function RecordsTable<T>({
+  columns,
+  rows,
+  rowKey,
+  loading,
+  error,
+  empty = 'Sin registros',
+  actions,
+  actionsWidth = 170,
+}: RecordsTableProps<T>) {
   const span = columns.length + (actions ? 1 : 0);
   return (
     <>

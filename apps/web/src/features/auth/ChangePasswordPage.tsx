@@ -37,8 +37,7 @@ function ChangePasswordForm({ mustChange }: { mustChange: boolean }) {
           notify.success('Contraseña actualizada.');
           navigate('/', { replace: true });
         },
-        onError: (err) =>
-          setAlert(applyServerErrors(err, form.setError, ['currentPassword', 'newPassword'], AUTH_MESSAGES.changeFailed)),
+        onError: (err) => setAlert(applyServerErrors(err, form.setError, ['currentPassword', 'newPassword'], AUTH_MESSAGES.changeFailed)),
       },
     );
   });

@@ -71,7 +71,18 @@ export default function PanelPage() {
           <DateField label="Desde" value={filters.dateFrom} onChange={(day) => set('dateFrom', day)} />
           <DateField label="Hasta" value={filters.dateTo} onChange={(day) => set('dateTo', day)} />
           {isAdmin ? (
-            <Select label="Origen" placeholder="Todas" size="xs" w={150} searchable clearable allowDeselect data={branchOptions} value={filters.originBranchId ?? null} onChange={(v) => set('originBranchId', v)} />
+            <Select
+              label="Origen"
+              placeholder="Todas"
+              size="xs"
+              w={150}
+              searchable
+              clearable
+              allowDeselect
+              data={branchOptions}
+              value={filters.originBranchId ?? null}
+              onChange={(v) => set('originBranchId', v)}
+            />
           ) : (
             <div>
               <Text size="xs" fw={500} mb={4}>
@@ -82,9 +93,38 @@ export default function PanelPage() {
               </Badge>
             </div>
           )}
-          <Select label="Destino" placeholder="Todas" size="xs" w={150} searchable clearable allowDeselect data={branchOptions} value={filters.destinationBranchId ?? null} onChange={(v) => set('destinationBranchId', v)} />
-          <Select label="Estado" placeholder="Todos" size="xs" w={140} clearable allowDeselect data={[...SHIPMENT_STATUSES]} value={filters.status ?? null} onChange={(v) => set('status', v)} />
-          <SearchInput label="Buscar" size="xs" w={200} autoFocus={false} placeholder="Código, DNI/RUC o nombre" value={filters.q ?? ''} onSearch={(v) => set('q', v.trim())} />
+          <Select
+            label="Destino"
+            placeholder="Todas"
+            size="xs"
+            w={150}
+            searchable
+            clearable
+            allowDeselect
+            data={branchOptions}
+            value={filters.destinationBranchId ?? null}
+            onChange={(v) => set('destinationBranchId', v)}
+          />
+          <Select
+            label="Estado"
+            placeholder="Todos"
+            size="xs"
+            w={140}
+            clearable
+            allowDeselect
+            data={[...SHIPMENT_STATUSES]}
+            value={filters.status ?? null}
+            onChange={(v) => set('status', v)}
+          />
+          <SearchInput
+            label="Buscar"
+            size="xs"
+            w={200}
+            autoFocus={false}
+            placeholder="Código, DNI/RUC o nombre"
+            value={filters.q ?? ''}
+            onSearch={(v) => set('q', v.trim())}
+          />
           <Button
             variant="subtle"
             size="xs"
@@ -125,46 +165,46 @@ export default function PanelPage() {
       <Grid gap="md" mb="md">
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="sm">
-      <SimpleGrid cols={2} spacing="sm">
-            {COUNTERS.map((c) => (
-              <Paper withBorder p="sm" key={c.key} aria-label={`Contador ${c.label}`}>
-                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                  {c.label}
-                </Text>
-                {counters && !rangeInvalid ? (
-                  <Text fz={26} fw={700} c={c.color} data-testid={`counter-${c.key}`}>
-                    {formatNumber(counters[c.key])}
+            <SimpleGrid cols={2} spacing="sm">
+              {COUNTERS.map((c) => (
+                <Paper withBorder p="sm" key={c.key} aria-label={`Contador ${c.label}`}>
+                  <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                    {c.label}
                   </Text>
-                ) : (
-                  <Skeleton height={30} mt={4} width="50%" />
-                )}
-              </Paper>
-            ))}
-          </SimpleGrid>
-          <Paper withBorder p="sm">
-            <Title order={5} mb="xs">
-              Accesos rápidos
-            </Title>
-            <SimpleGrid cols={2} spacing="xs">
-              {user.role !== 'courier' && (
-                <Button component={Link} to="/shipments/new" variant="light">
-                  Nuevo envío
-                </Button>
-              )}
-              <Button component={Link} to="/shipments" variant="light">
-                Envíos
-              </Button>
-              <Button component={Link} to="/tracking" variant="light">
-                Rastreo
-              </Button>
-              {/* DESIGN.md section 4: movements are for admins and agents. */}
-              {user.role !== 'courier' && (
-                <Button component={Link} to="/reports/movimientos" variant="light">
-                  Movimientos
-                </Button>
-              )}
+                  {counters && !rangeInvalid ? (
+                    <Text fz={26} fw={700} c={c.color} data-testid={`counter-${c.key}`}>
+                      {formatNumber(counters[c.key])}
+                    </Text>
+                  ) : (
+                    <Skeleton height={30} mt={4} width="50%" />
+                  )}
+                </Paper>
+              ))}
             </SimpleGrid>
-          </Paper>
+            <Paper withBorder p="sm">
+              <Title order={5} mb="xs">
+                Accesos rápidos
+              </Title>
+              <SimpleGrid cols={2} spacing="xs">
+                {user.role !== 'courier' && (
+                  <Button component={Link} to="/shipments/new" variant="light">
+                    Nuevo envío
+                  </Button>
+                )}
+                <Button component={Link} to="/shipments" variant="light">
+                  Envíos
+                </Button>
+                <Button component={Link} to="/tracking" variant="light">
+                  Rastreo
+                </Button>
+                {/* DESIGN.md section 4: movements are for admins and agents. */}
+                {user.role !== 'courier' && (
+                  <Button component={Link} to="/reports/movimientos" variant="light">
+                    Movimientos
+                  </Button>
+                )}
+              </SimpleGrid>
+            </Paper>
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7 }}>

@@ -46,8 +46,8 @@ export default function DeliveriesPage() {
 
   const update = (next: { q?: string; code?: string | null }) => {
     const merged = new URLSearchParams(params);
-    if (next.q !== undefined) (next.q ? merged.set('q', next.q) : merged.delete('q'));
-    if (next.code !== undefined) (next.code ? merged.set('code', next.code) : merged.delete('code'));
+    if (next.q !== undefined) next.q ? merged.set('q', next.q) : merged.delete('q');
+    if (next.code !== undefined) next.code ? merged.set('code', next.code) : merged.delete('code');
     setParams(merged, { replace: true });
   };
 
@@ -135,7 +135,6 @@ export default function DeliveriesPage() {
           Escanea o escribe el código del envío y presiona Enter, o busca por nombre o documento.
         </Text>
       )}
-
     </>
   );
 }

@@ -1,19 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Grid,
-  Group,
-  Paper,
-  PasswordInput,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Grid, Group, Paper, PasswordInput, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch, type Path } from 'react-hook-form';
@@ -360,7 +346,9 @@ function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCrea
                 />
                 <PasswordInput
                   label="Clave secreta"
-                  description={editing ? 'Déjala vacía para mantener la actual' : 'La pide el destinatario al recoger (4 a 12: letras, números, - _ .)'}
+                  description={
+                    editing ? 'Déjala vacía para mantener la actual' : 'La pide el destinatario al recoger (4 a 12: letras, números, - _ .)'
+                  }
                   withAsterisk={!editing}
                   maxLength={12}
                   autoComplete="new-password"

@@ -163,10 +163,7 @@ export default function ShipmentDetailPage() {
 
   return (
     <>
-      <PageHeader
-        title={s.code}
-        description={`Registrado el ${formatDateTime(s.createdAt)}${s.createdByName ? ` por ${s.createdByName}` : ''}`}
-      >
+      <PageHeader title={s.code} description={`Registrado el ${formatDateTime(s.createdAt)}${s.createdByName ? ` por ${s.createdByName}` : ''}`}>
         <StatusChip status={s.status} size="lg" />
         <Button variant="default" onClick={() => setPrinting(true)}>
           Imprimir etiqueta
@@ -206,7 +203,13 @@ export default function ShipmentDetailPage() {
                 <Field label="DNI/RUC del destinatario">{s.recipientDoc}</Field>
               </SimpleGrid>
               <Group justify="space-between" align="flex-start" mt="sm" wrap="nowrap">
-                <Field label="Descripción">{s.description || <Text span c="dimmed" size="sm">Sin descripción</Text>}</Field>
+                <Field label="Descripción">
+                  {s.description || (
+                    <Text span c="dimmed" size="sm">
+                      Sin descripción
+                    </Text>
+                  )}
+                </Field>
                 {canManage && (
                   <Group gap="xs" wrap="nowrap">
                     <Button size="compact-sm" variant="subtle" onClick={() => setEditingDescription(true)}>

@@ -75,7 +75,14 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowAction
       )}
       {isCreated && canPay && (
         <Tooltip label="Pagar">
-          <ActionIcon size="sm" component={Link} to={`/pagos?shipmentId=${shipment.id}`} variant="subtle" color="teal" aria-label={`Pagar ${shipment.code}`}>
+          <ActionIcon
+            size="sm"
+            component={Link}
+            to={`/pagos?shipmentId=${shipment.id}`}
+            variant="subtle"
+            color="teal"
+            aria-label={`Pagar ${shipment.code}`}
+          >
             <IconCash size={16} />
           </ActionIcon>
         </Tooltip>
@@ -129,7 +136,10 @@ export default function ShipmentsPage() {
 
   return (
     <>
-      <PageHeader title="Envíos" description={data && !rangeInvalid ? `${data.totalCapped ? 'Más de ' : ''}${formatNumber(data.total)} envíos` : undefined}>
+      <PageHeader
+        title="Envíos"
+        description={data && !rangeInvalid ? `${data.totalCapped ? 'Más de ' : ''}${formatNumber(data.total)} envíos` : undefined}
+      >
         <SearchInput
           value={params.q ?? ''}
           onSearch={(v) => setFilter('q', v.trim() || null)}
@@ -146,12 +156,40 @@ export default function ShipmentsPage() {
       </PageHeader>
 
       <Group gap="xs" mb="sm" align="flex-end" wrap="wrap">
-        <FilterSelect label="Estado" placeholder="Todos" w={140} data={statusOptions} value={params.status} onChange={(v) => setFilter('status', v)} />
-        <FilterSelect label="Vigencia" placeholder="Todos" w={120} data={activeOptions} value={params.active} onChange={(v) => setFilter('active', v)} />
+        <FilterSelect
+          label="Estado"
+          placeholder="Todos"
+          w={140}
+          data={statusOptions}
+          value={params.status}
+          onChange={(v) => setFilter('status', v)}
+        />
+        <FilterSelect
+          label="Vigencia"
+          placeholder="Todos"
+          w={120}
+          data={activeOptions}
+          value={params.active}
+          onChange={(v) => setFilter('active', v)}
+        />
         <DateField label="Desde" value={params.dateFrom} onChange={(day) => setFilter('dateFrom', day)} />
         <DateField label="Hasta" value={params.dateTo} onChange={(day) => setFilter('dateTo', day)} />
-        <FilterSelect label="Origen" w={150} searchable data={branchOptions} value={params.originBranchId} onChange={(v) => setFilter('originBranchId', v)} />
-        <FilterSelect label="Destino" w={150} searchable data={branchOptions} value={params.destinationBranchId} onChange={(v) => setFilter('destinationBranchId', v)} />
+        <FilterSelect
+          label="Origen"
+          w={150}
+          searchable
+          data={branchOptions}
+          value={params.originBranchId}
+          onChange={(v) => setFilter('originBranchId', v)}
+        />
+        <FilterSelect
+          label="Destino"
+          w={150}
+          searchable
+          data={branchOptions}
+          value={params.destinationBranchId}
+          onChange={(v) => setFilter('destinationBranchId', v)}
+        />
         <Button
           variant="subtle"
           size="xs"

@@ -58,8 +58,8 @@ export default function TrackingPage() {
 
   const update = (next: { q?: string; code?: string | null }) => {
     const merged = new URLSearchParams(params);
-    if (next.q !== undefined) (next.q ? merged.set('q', next.q) : merged.delete('q'));
-    if (next.code !== undefined) (next.code ? merged.set('code', next.code) : merged.delete('code'));
+    if (next.q !== undefined) next.q ? merged.set('q', next.q) : merged.delete('q');
+    if (next.code !== undefined) next.code ? merged.set('code', next.code) : merged.delete('code');
     setParams(merged, { replace: true });
   };
 
@@ -110,7 +110,6 @@ export default function TrackingPage() {
           </Text>
         )
       )}
-
     </>
   );
 }

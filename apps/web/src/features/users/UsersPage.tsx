@@ -105,7 +105,14 @@ export default function UsersPage() {
         actions={(u) => (
           <EditDeleteActions onEdit={() => setEditing(u)} onDelete={() => onDelete(u)} deleteDisabled={u.id === me.id}>
             {/* Your own reset would revoke this session before the temporary password shows; use Cambiar contraseña. */}
-            <Button size="compact-sm" variant="subtle" color="gray" disabled={u.id === me.id} onClick={() => onReset(u)} aria-label="Restablecer contraseña">
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              color="gray"
+              disabled={u.id === me.id}
+              onClick={() => onReset(u)}
+              aria-label="Restablecer contraseña"
+            >
               Restablecer
               {/* Shortened on the 1024 tablet so Eliminar stays in view. */}
               <Box component="span" visibleFrom="lg">

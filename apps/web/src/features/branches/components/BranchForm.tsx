@@ -10,7 +10,6 @@ import { notify } from '../../../lib/notify.ts';
 import { useSaveBranch } from '../api/save-branch.ts';
 import { SideForm } from '../../../components/ui/SideForm.tsx';
 
-
 export function BranchForm({ branch, onDone }: { branch: Branch | null; onDone(): void }) {
   const save = useSaveBranch();
   const [alert, setAlert] = useState<string | null>(null);

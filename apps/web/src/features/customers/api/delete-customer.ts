@@ -9,9 +9,6 @@ export function useDeleteCustomer() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteCustomer,
-    onSuccess: () => Promise.all([
-      queryClient.invalidateQueries({ queryKey: customersKey }),
-      queryClient.invalidateQueries({ queryKey: lookupKey }),
-    ]),
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: customersKey }), queryClient.invalidateQueries({ queryKey: lookupKey })]),
   });
 }

@@ -12,9 +12,6 @@ export function useSaveCustomer() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveCustomer,
-    onSuccess: () => Promise.all([
-      queryClient.invalidateQueries({ queryKey: customersKey }),
-      queryClient.invalidateQueries({ queryKey: lookupKey }),
-    ]),
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: customersKey }), queryClient.invalidateQueries({ queryKey: lookupKey })]),
   });
 }

@@ -128,11 +128,26 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
         </Group>
       );
     }
-    if (alreadyCustomer) return <Text size="xs" c="orange.8">Este documento ya pertenece a un cliente registrado.</Text>;
-    if (answer) return <Text size="xs" c="teal.8">Datos completados desde la consulta {request.kind === 'dni' ? 'DNI' : 'RUC'}.</Text>;
+    if (alreadyCustomer)
+      return (
+        <Text size="xs" c="orange.8">
+          Este documento ya pertenece a un cliente registrado.
+        </Text>
+      );
+    if (answer)
+      return (
+        <Text size="xs" c="teal.8">
+          Datos completados desde la consulta {request.kind === 'dni' ? 'DNI' : 'RUC'}.
+        </Text>
+      );
     if (lookup.isError) {
-      const msg = lookup.error instanceof ApiError && lookup.error.status === 404 ? 'No se encontraron datos; complete a mano.' : lookup.error.message;
-      return <Text size="xs" c="dimmed">{msg}</Text>;
+      const msg =
+        lookup.error instanceof ApiError && lookup.error.status === 404 ? 'No se encontraron datos; complete a mano.' : lookup.error.message;
+      return (
+        <Text size="xs" c="dimmed">
+          {msg}
+        </Text>
+      );
     }
     return null;
   })();
@@ -186,8 +201,8 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
       {lookupNote}
       {answer && answer.docType === 'ruc' && rucNeedsAttention(answer) && (
         <Alert color="yellow" variant="light" title="RUC observado en SUNAT" data-testid="ruc-warning">
-          Estado: {answer.estado ?? '—'} · Condición: {answer.condicion ?? '—'}. Puede guardar el cliente, pero verifique antes de
-          emitirle comprobantes.
+          Estado: {answer.estado ?? '—'} · Condición: {answer.condicion ?? '—'}. Puede guardar el cliente, pero verifique antes de emitirle
+          comprobantes.
         </Alert>
       )}
       <TextInput

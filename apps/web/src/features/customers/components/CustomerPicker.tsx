@@ -23,7 +23,15 @@ export interface CustomerPickerProps {
  * Arrow keys move through the results, Enter picks, Escape closes. Used by the shipment and
  * payment forms.
  */
-export function CustomerPicker({ label = 'Cliente', placeholder = 'Buscar por nombre o documento', value, onChange, error, disabled, required }: CustomerPickerProps) {
+export function CustomerPicker({
+  label = 'Cliente',
+  placeholder = 'Buscar por nombre o documento',
+  value,
+  onChange,
+  error,
+  disabled,
+  required,
+}: CustomerPickerProps) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [search, setSearch] = useState(value ? customerName(value) : '');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);

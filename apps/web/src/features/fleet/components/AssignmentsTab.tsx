@@ -57,8 +57,8 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
         </Group>
         {exceeded && (
           <Alert color="orange" variant="light" mt="sm" role="status" title={FLEET_MESSAGES.capacityExceeded}>
-            Lleva {formatKg(total)} y su capacidad es {formatKg(capacity)}: {formatKg(Math.round((total - (capacity ?? 0)) * 100) / 100)} de más. Puedes
-            seguir cargando, pero revisa la carga antes de salir.
+            Lleva {formatKg(total)} y su capacidad es {formatKg(capacity)}: {formatKg(Math.round((total - (capacity ?? 0)) * 100) / 100)} de más.
+            Puedes seguir cargando, pero revisa la carga antes de salir.
           </Alert>
         )}
       </Paper>

@@ -51,7 +51,12 @@ export function DriversTab() {
         actions={(d) => <EditDeleteActions onEdit={() => setEditing(d)} onDelete={() => onDelete(d)} />}
       />
       <Pager {...paging} pageSizes={PAGE_SIZES} />
-      <Drawer opened={editing !== null} onClose={() => setEditing(null)} position="right" title={editing === 'new' ? 'Nuevo conductor' : 'Editar conductor'}>
+      <Drawer
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        position="right"
+        title={editing === 'new' ? 'Nuevo conductor' : 'Editar conductor'}
+      >
         {editing !== null && <DriverForm driver={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       </Drawer>
     </>

@@ -122,7 +122,14 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
       onCancel={onDone}
     >
       <SimpleGrid cols={2} spacing="sm">
-        <TextInput label="Placa principal" withAsterisk autoFocus placeholder="ABC-123" {...form.register('plate_primary')} error={errors.plate_primary?.message} />
+        <TextInput
+          label="Placa principal"
+          withAsterisk
+          autoFocus
+          placeholder="ABC-123"
+          {...form.register('plate_primary')}
+          error={errors.plate_primary?.message}
+        />
         <TextInput label="Placa secundaria" placeholder="Remolque" {...form.register('plate_secondary')} error={errors.plate_secondary?.message} />
         <TextInput label="Marca" placeholder="Volvo" {...form.register('make')} error={errors.make?.message} />
         <TextInput label="Modelo" placeholder="FH 460" {...form.register('model')} error={errors.model?.message} />
@@ -169,16 +176,17 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
           control={form.control}
           name="destination_branch_id"
           render={({ field }) => (
-            <Select
-              label="Destino"
-              data={branchOptions.filter((b) => b.value !== origin)}
-              {...field}
-              error={errors.destination_branch_id?.message}
-            />
+            <Select label="Destino" data={branchOptions.filter((b) => b.value !== origin)} {...field} error={errors.destination_branch_id?.message} />
           )}
         />
       </SimpleGrid>
-      <TextInput label="Ruta" readOnly variant="filled" value={derivedRoute ?? form.watch('route')} description="Se arma con el origen y el destino" />
+      <TextInput
+        label="Ruta"
+        readOnly
+        variant="filled"
+        value={derivedRoute ?? form.watch('route')}
+        description="Se arma con el origen y el destino"
+      />
       <SimpleGrid cols={2} spacing="sm">
         <Controller
           control={form.control}

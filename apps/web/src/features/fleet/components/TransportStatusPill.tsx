@@ -5,9 +5,20 @@ import { isTransportStatus, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUS_TONES, typ
 const TONE_COLORS: Record<TransportStatusTone, string | undefined> = { success: 'green', primary: undefined, warning: 'yellow' };
 
 export function TransportStatusPill({ status }: { status: string }) {
-  if (!isTransportStatus(status)) return <Badge variant="light" color="gray">{status}</Badge>;
+  if (!isTransportStatus(status))
+    return (
+      <Badge variant="light" color="gray">
+        {status}
+      </Badge>
+    );
   return (
-    <Badge variant="light" radius="xl" tt="none" style={{ overflow: 'visible', minWidth: 'max-content' }} color={TONE_COLORS[TRANSPORT_STATUS_TONES[status]]}>
+    <Badge
+      variant="light"
+      radius="xl"
+      tt="none"
+      style={{ overflow: 'visible', minWidth: 'max-content' }}
+      color={TONE_COLORS[TRANSPORT_STATUS_TONES[status]]}
+    >
       {TRANSPORT_STATUS_LABELS[status]}
     </Badge>
   );

@@ -19,10 +19,7 @@ export const routeTableQuery = (route: RouteKey) =>
   queryOptions({
     queryKey: [...weightFactorsKey, 'route', route],
     queryFn: async ({ signal }) => {
-      const tables = await withFallback(
-        api.get<WeightFactorTable[]>('/weight-factors', { ...route, active: true }, signal),
-        LIST_FAILED,
-      );
+      const tables = await withFallback(api.get<WeightFactorTable[]>('/weight-factors', { ...route, active: true }, signal), LIST_FAILED);
       return tables[0] ?? null;
     },
   });

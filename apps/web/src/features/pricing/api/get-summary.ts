@@ -7,7 +7,8 @@ import { weightFactorsKey } from './get-route-table.ts';
 export const summaryQuery = () =>
   queryOptions({
     queryKey: [...weightFactorsKey, 'summary'],
-    queryFn: ({ signal }) => withFallback(api.get<WeightFactorSummary[]>('/weight-factors/summary', undefined, signal), 'No se pudo cargar el resumen'),
+    queryFn: ({ signal }) =>
+      withFallback(api.get<WeightFactorSummary[]>('/weight-factors/summary', undefined, signal), 'No se pudo cargar el resumen'),
   });
 
 /** Every active table with its tier count, kg range and example prices (one request). */

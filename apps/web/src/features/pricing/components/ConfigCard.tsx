@@ -59,7 +59,11 @@ export function ConfigCard(props: ConfigCardProps) {
 
       <Group justify="space-between" mt="sm" mb={4} wrap="nowrap">
         <Text size="sm" data-testid="current-route">
-          Ruta actual: <b>{name(originId)} → {name(destinationId)}</b> · {productType.toUpperCase()}
+          Ruta actual:{' '}
+          <b>
+            {name(originId)} → {name(destinationId)}
+          </b>{' '}
+          · {productType.toUpperCase()}
         </Text>
         {rows && (
           <Badge variant="light" color={saved ? 'teal' : 'gray'} tt="none">

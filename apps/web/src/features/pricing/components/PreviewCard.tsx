@@ -33,10 +33,12 @@ export function PreviewCard({ tiers }: { tiers: WeightTier[] }) {
     [tiers, range.fromKg, range.toKg, factor, minPrice, maxPrice],
   );
   const paging = useClientPaging(rows, PREVIEW_DEFAULT_PAGE_SIZE);
-  const filter = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    paging.reset();
-  };
+  const filter =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      paging.reset();
+    };
 
   return (
     <Paper withBorder p="sm">
@@ -124,7 +126,15 @@ export function PreviewCard({ tiers }: { tiers: WeightTier[] }) {
               <Table.Tr key={r.weightKg}>
                 <Table.Td ta="right">{r.weightKg}</Table.Td>
                 <Table.Td ta="right">{r.factorPerKg === null ? '—' : formatFactor(r.factorPerKg)}</Table.Td>
-                <Table.Td ta="right">{r.priceCents === null ? <Text span size="sm" c="dimmed">Fuera de rango</Text> : formatMoney(centsToNumber(r.priceCents))}</Table.Td>
+                <Table.Td ta="right">
+                  {r.priceCents === null ? (
+                    <Text span size="sm" c="dimmed">
+                      Fuera de rango
+                    </Text>
+                  ) : (
+                    formatMoney(centsToNumber(r.priceCents))
+                  )}
+                </Table.Td>
               </Table.Tr>
             ))
           )}

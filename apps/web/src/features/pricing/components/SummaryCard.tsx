@@ -81,7 +81,9 @@ export function SummaryCard({ onLoad, currentId }: SummaryCardProps) {
                         <Table.Td>{category}</Table.Td>
                         <Table.Td>{r.currency}</Table.Td>
                         <Table.Td ta="right">{r.tier_count}</Table.Td>
-                        <Table.Td ta="right">{r.min_kg === null || r.max_kg === null ? '—' : `${formatKg(r.min_kg)} – ${formatKg(r.max_kg)}`}</Table.Td>
+                        <Table.Td ta="right">
+                          {r.min_kg === null || r.max_kg === null ? '—' : `${formatKg(r.min_kg)} – ${formatKg(r.max_kg)}`}
+                        </Table.Td>
                         <Table.Td ta="right">{formatMoney(r.price_1kg)}</Table.Td>
                         <Table.Td ta="right">{formatMoney(r.price_10kg)}</Table.Td>
                         <Table.Td ta="right">

@@ -24,8 +24,15 @@ export function Barcode({ text, height = 12 }: { text: string; height?: number }
     };
   }, [text, height]);
 
-  if (failed) return <Text c="red" size="sm">No se pudo generar el código de barras.</Text>;
+  if (failed)
+    return (
+      <Text c="red" size="sm">
+        No se pudo generar el código de barras.
+      </Text>
+    );
   if (!svg) return <Skeleton height={60} />;
   // The SVG comes from bwip-js for our own shipment code, never from user HTML.
-  return <div className="barcode" data-testid="barcode" role="img" aria-label={`Código de barras ${text}`} dangerouslySetInnerHTML={{ __html: svg }} />;
+  return (
+    <div className="barcode" data-testid="barcode" role="img" aria-label={`Código de barras ${text}`} dangerouslySetInnerHTML={{ __html: svg }} />
+  );
 }

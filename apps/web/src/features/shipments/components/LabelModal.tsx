@@ -21,7 +21,18 @@ function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWid
   const lines = shipment.multiLineDetail?.length || 1;
   const small = width === '58';
   return (
-    <div className="shipment-label" style={{ width: `${width}mm`, padding: '2mm 3mm', boxSizing: 'border-box', fontSize: small ? 10 : 12, color: '#000', background: '#fff', lineHeight: 1.3 }}>
+    <div
+      className="shipment-label"
+      style={{
+        width: `${width}mm`,
+        padding: '2mm 3mm',
+        boxSizing: 'border-box',
+        fontSize: small ? 10 : 12,
+        color: '#000',
+        background: '#fff',
+        lineHeight: 1.3,
+      }}
+    >
       <div style={{ fontWeight: 700, fontSize: small ? 12 : 14, textAlign: 'center' }}>TRAMO</div>
       <Barcode text={shipment.code} height={small ? 10 : 12} />
       <div style={{ fontWeight: 700, fontSize: small ? 11 : 13, textAlign: 'center', margin: '1mm 0' }}>

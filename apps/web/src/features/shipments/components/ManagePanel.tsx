@@ -161,7 +161,16 @@ export function SecretCodeModal({ shipment, opened, onClose }: { shipment: Shipm
     <Modal opened={opened} onClose={close} title="Cambiar clave secreta">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <PasswordInput label="Nueva clave secreta" description="4 a 12: letras, números, - _ ." data-autofocus maxLength={12} autoComplete="new-password" value={code} onChange={(e) => setCode(e.currentTarget.value)} error={error} />
+          <PasswordInput
+            label="Nueva clave secreta"
+            description="4 a 12: letras, números, - _ ."
+            data-autofocus
+            maxLength={12}
+            autoComplete="new-password"
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+            error={error}
+          />
           <Button type="submit" loading={change.isPending}>
             Guardar clave
           </Button>

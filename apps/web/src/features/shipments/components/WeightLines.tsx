@@ -8,17 +8,18 @@ import { PRODUCT_TYPE_LABELS } from '../types.ts';
 import type { ShipmentFormValues } from './shipment-form.ts';
 
 export type LineQuoteState =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'ok'; quote: Quote }
-  | { state: 'error'; error: unknown; outOfRange: boolean };
+  { state: 'idle' } | { state: 'loading' } | { state: 'ok'; quote: Quote } | { state: 'error'; error: unknown; outOfRange: boolean };
 
 const classOptions = PRODUCT_TYPES.map((t) => ({ value: t, label: PRODUCT_TYPE_LABELS[t] }));
 
 function QuoteCell({ quote }: { quote: LineQuoteState }) {
   switch (quote.state) {
     case 'idle':
-      return <Text c="dimmed" size="sm">—</Text>;
+      return (
+        <Text c="dimmed" size="sm">
+          —
+        </Text>
+      );
     case 'loading':
       return <Loader size="xs" aria-label="Cotizando" />;
     case 'ok':

@@ -26,5 +26,4 @@ export function listParamsFrom(search: URLSearchParams): ShipmentListParams {
 }
 
 /** Spec section 5: dates YYYY-MM-DD and from <= to. */
-export const isRangeInvalid = (p: Pick<ShipmentListParams, 'dateFrom' | 'dateTo'>) =>
-  Boolean(p.dateFrom && p.dateTo && p.dateFrom > p.dateTo);
+export const isRangeInvalid = (p: Pick<ShipmentListParams, 'dateFrom' | 'dateTo'>) => Boolean(p.dateFrom && p.dateTo && p.dateFrom > p.dateTo);

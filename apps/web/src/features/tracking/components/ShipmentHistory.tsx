@@ -15,7 +15,14 @@ export function ShipmentHistory({ events }: { events: readonly ShipmentEvent[] }
   return (
     <Timeline active={ordered.length - 1} bulletSize={14} lineWidth={2} aria-label="Historial">
       {ordered.map((e) => (
-        <Timeline.Item key={e.id} title={<Text size="sm" fw={600}>{e.name}</Text>}>
+        <Timeline.Item
+          key={e.id}
+          title={
+            <Text size="sm" fw={600}>
+              {e.name}
+            </Text>
+          }
+        >
           <Text size="xs" c="dimmed">
             {formatDateTime(e.at)}
             {e.userName ? ` · ${e.userName}` : ''}
