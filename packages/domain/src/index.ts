@@ -15,3 +15,4 @@ export * from './customers.ts';
 export * from './shipments.ts';
 export * from './deliveries.ts';
 export * from './fleet.ts';
+export * from './billing/index.ts';
