@@ -122,6 +122,11 @@ export const INVOICE_MESSAGES = {
 const decimalField = z.union([z.number(), z.string()]);
 const optionalDecimal = decimalField.nullish();
 const optionalText = z.string().trim().nullish();
+/** A catalogue code the form may send as text ('06') or as a number (6). */
+const optionalCode = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v).trim())
+  .nullish();
 
 const itemSchema = z.object({
   /** 'servicio' (freight, the default) or 'bien' (goods such as packaging). */
@@ -158,10 +163,10 @@ const guideSchema = z.object({
 });
 
 const extrasSchema = z.object({
-  documento_que_se_modifica_tipo: optionalText,
+  documento_que_se_modifica_tipo: optionalCode,
   documento_que_se_modifica_serie: z.string().trim().toUpperCase().nullish(),
   documento_que_se_modifica_numero: z.union([z.number(), z.string()]).nullish(),
-  tipo_de_nota_de_credito: optionalText,
+  tipo_de_nota_de_credito: optionalCode,
   descuento_global: optionalDecimal,
   total_otros_cargos: optionalDecimal,
   total_anticipo: optionalDecimal,
@@ -169,7 +174,7 @@ const extrasSchema = z.object({
   redondeo: optionalDecimal,
   guias: z.array(guideSchema).default([]),
   detraccion: z.boolean().default(false),
-  detraccion_tipo: optionalText,
+  detraccion_tipo: optionalCode,
   detraccion_porcentaje: optionalDecimal,
   detraccion_total: optionalDecimal,
   medio_de_pago_detraccion: z.union([z.number(), z.string()]).nullish(),
