@@ -1,0 +1,296 @@
+import { createHash } from 'node:crypto';
+import { documentKey, formatDocumentNumber, limaDay, SUNAT_DOCUMENT_LABELS, sunatQrText } from '@tramo/domain';
+import { demoSigningKey, signUbl, type SigningKey } from './signature.ts';
+import {
+  BillingProviderError,
+  type BillingDocument,
+  type BillingIssuer,
+  type BillingProvider,
+  type ConsultResult,
+  type DocumentRef,
+  type Json,
+  type ProviderStatus,
+  type VoidResult,
+} from './types.ts';
+import { buildUbl } from './ubl.ts';
+
+/*
+ * The offline provider: it plays SUNAT (and an OSE) so the product can be demonstrated and tested
+ * without network. It builds and signs the UBL XML, keeps what SUNAT would keep, and accepts
+ * asynchronously as SUNAT does: a factura (and its notes) is accepted on receipt; a boleta (and its
+ * notes) travels in the resumen diario and stays 'pendiente' for a while; a void (comunicación de
+ * baja / resumen) stays 'anulación pendiente' for a while. Every status is computed from stored
+ * timestamps and the injected clock, so any process answers the same and tests move time freely.
+ */
+
+/** What the sandbox keeps of one document (the caller backs it with a table). */
+export interface SandboxRecord {
+  key: string;
+  type: BillingDocument['type'];
+  series: string;
+  number: number;
+  issueDate: string;
+  /** A boleta or one of its notes: sent in SUNAT's daily summary, voided by summary (RC), no 7-day window. */
+  viaDailySummary: boolean;
+  /** SHA-256 of the document's content: a retry must carry the same document. */
+  fingerprint: string;
+  hash: string;
+  qrText: string;
+  xml: string;
+  /** ISO instants. */
+  receivedAt: string;
+  acceptedAt: string;
+  /** Set when the sandbox was told to reject this document. */
+  rejection: { code: string; description: string } | null;
+  voidRequestedAt: string | null;
+  voidedAt: string | null;
+  voidReason: string | null;
+  voidTicket: string | null;
+}
+
+/** Storage for what the sandbox keeps, by `type-series-number` (documentKey). */
+export interface SandboxStore {
+  get(key: string): Promise<SandboxRecord | null>;
+  put(record: SandboxRecord): Promise<void>;
+}
+
+/** For tests and throwaway runs; the app backs the store with a table. */
+export function memorySandboxStore(): SandboxStore {
+  const records = new Map<string, SandboxRecord>();
+  return {
+    get: async (key) => {
+      const record = records.get(key);
+      return record ? structuredClone(record) : null;
+    },
+    put: async (record) => {
+      records.set(record.key, structuredClone(record));
+    },
+  };
+}
+
+/**
+ * Failures to inject, consumed one per call in order (tests only; nothing else sets them):
+ * - `timeout`: the call times out before the sandbox did anything;
+ * - `lost-answer`: the sandbox keeps the document, then the answer is lost (a timeout): the retry
+ *   or a consult must find it, with the same number;
+ * - `network`, `internal`: like a refused connection or a provider's 5xx;
+ * - `sunat-rejects` (emit only): SUNAT rejects the document (status 'rechazado').
+ */
+export type SandboxFailure = 'timeout' | 'lost-answer' | 'network' | 'internal' | 'sunat-rejects';
+
+export interface SandboxFailures {
+  emit?: SandboxFailure[];
+  consult?: SandboxFailure[];
+  void?: SandboxFailure[];
+  voidStatus?: SandboxFailure[];
+}
+
+export interface SandboxOptions {
+  issuer: BillingIssuer;
+  store: SandboxStore;
+  /** Where the demo certificate is created at first use and kept (the data dir in the app). */
+  certificateDir: string;
+  clock?: () => Date;
+  /** How long a boleta (and its notes) stays 'pendiente' before SUNAT accepts it. */
+  boletaDelayMs?: number;
+  /** How long a void stays 'anulación pendiente'. */
+  voidDelayMs?: number;
+  failures?: SandboxFailures;
+}
+
+export const SANDBOX_DEFAULTS = { boletaDelayMs: 20_000, voidDelayMs: 30_000 } as const;
+
+/** SUNAT allows a comunicación de baja within 7 calendar days of the issue date. */
+const VOID_WINDOW_DAYS = 7;
+const DAY_MS = 24 * 3600 * 1000;
+
+export const SANDBOX_MESSAGES = {
+  timeout: 'El proveedor de facturación no respondió a tiempo; el comprobante queda pendiente hasta consultarlo.',
+  network: 'No se pudo conectar con el proveedor de facturación.',
+  internal: 'El proveedor de facturación tuvo un error interno; vuelve a intentar más tarde.',
+  exists: (id: string) => `El número ${id} ya fue usado por otro comprobante.`,
+  notFound: (id: string) => `El comprobante ${id} no existe en el proveedor.`,
+  voidRejected: 'Un comprobante rechazado por SUNAT no se anula.',
+  voidNotAccepted: 'SUNAT aún no acepta el comprobante; consúltalo y vuelve a intentar la anulación.',
+  voidTooLate: 'Pasaron más de 7 días desde la emisión: anula la factura con una nota de crédito (motivo 01).',
+  reasonRequired: 'El motivo de la anulación es obligatorio.',
+} as const;
+
+const REJECTION = { code: '2800', description: 'El dato ingresado en el tipo de documento de identidad del receptor no está permitido.' };
+
+/** Facturas and their notes are sent one by one and answered at once; boletas and theirs go in the daily summary. */
+function viaDailySummary(doc: BillingDocument): boolean {
+  return doc.type === '03' || (doc.type === '07' && doc.creditNote?.modifiedType === '03');
+}
+
+function fingerprint(doc: BillingDocument): string {
+  return createHash('sha256').update(JSON.stringify(doc)).digest('hex');
+}
+
+function fail(failure: SandboxFailure): never {
+  if (failure === 'network') throw new BillingProviderError('network', SANDBOX_MESSAGES.network);
+  if (failure === 'internal') throw new BillingProviderError('internal', SANDBOX_MESSAGES.internal, 500);
+  throw new BillingProviderError('timeout', SANDBOX_MESSAGES.timeout);
+}
+
+export function sandboxBillingProvider(options: SandboxOptions): BillingProvider {
+  const clock = options.clock ?? (() => new Date());
+  const boletaDelayMs = options.boletaDelayMs ?? SANDBOX_DEFAULTS.boletaDelayMs;
+  const voidDelayMs = options.voidDelayMs ?? SANDBOX_DEFAULTS.voidDelayMs;
+  const { store, issuer } = options;
+  let signingKey: Promise<SigningKey> | null = null;
+  const key = () => (signingKey ??= demoSigningKey(options.certificateDir));
+
+  const nextFailure = (call: keyof SandboxFailures) => options.failures?.[call]?.shift();
+
+  const displayId = (r: { series: string; number: number }) => formatDocumentNumber(r.series, r.number);
+
+  async function find(ref: DocumentRef): Promise<SandboxRecord> {
+    const record = await store.get(documentKey(ref.type, ref.series, ref.number));
+    if (!record) throw new BillingProviderError('not_found', SANDBOX_MESSAGES.notFound(displayId(ref)), 404);
+    return record;
+  }
+
+  function statusOf(r: SandboxRecord, now: Date): ProviderStatus {
+    if (r.rejection) return 'rechazado';
+    return now >= new Date(r.acceptedAt) ? 'aceptado' : 'pendiente';
+  }
+
+  function answer(r: SandboxRecord): ConsultResult {
+    const now = clock();
+    const status = statusOf(r, now);
+    const label = SUNAT_DOCUMENT_LABELS[r.type];
+    const sunatCode = status === 'aceptado' ? '0' : status === 'rechazado' ? r.rejection!.code : null;
+    const sunatDescription =
+      status === 'aceptado'
+        ? `La ${label} número ${r.series}-${r.number}, ha sido aceptada`
+        : status === 'rechazado'
+          ? r.rejection!.description
+          : `${label} ${r.series}-${r.number} recibida; se envía a SUNAT en el resumen diario.`;
+    const voided = r.voidedAt !== null && now >= new Date(r.voidedAt);
+    const raw: Json = {
+      proveedor: 'sandbox',
+      tipo: r.type,
+      serie: r.series,
+      numero: r.number,
+      estado: status,
+      aceptada_por_sunat: status === 'aceptado',
+      sunat_responsecode: sunatCode,
+      sunat_description: sunatDescription,
+      codigo_hash: r.hash,
+      cadena_para_codigo_qr: r.qrText,
+      recibido_en: r.receivedAt,
+      anulado: voided,
+    };
+    return { status, hash: r.hash, qrText: r.qrText, sunatCode, sunatDescription, links: null, xml: r.xml, raw, voided };
+  }
+
+  function voidAnswer(r: SandboxRecord): VoidResult {
+    const voided = clock() >= new Date(r.voidedAt!);
+    const status = voided ? 'anulado' : 'anulación pendiente';
+    const sunatDescription = voided
+      ? `La comunicación de baja ${r.voidTicket} ha sido aceptada`
+      : `Comunicación de baja ${r.voidTicket} en proceso en SUNAT.`;
+    const raw: Json = {
+      proveedor: 'sandbox',
+      tipo: r.type,
+      serie: r.series,
+      numero: r.number,
+      sunat_ticket_numero: r.voidTicket,
+      aceptada_por_sunat: voided,
+      sunat_responsecode: voided ? '0' : null,
+      sunat_description: sunatDescription,
+      motivo: r.voidReason,
+    };
+    return { status, ticket: r.voidTicket, sunatCode: voided ? '0' : null, sunatDescription, raw };
+  }
+
+  return {
+    name: 'sandbox',
+
+    async emit(doc) {
+      const failure = nextFailure('emit');
+      if (failure === 'timeout' || failure === 'network' || failure === 'internal') fail(failure);
+      const docKey = documentKey(doc.type, doc.series, doc.number);
+      const print = fingerprint(doc);
+      const existing = await store.get(docKey);
+      if (existing) {
+        // A retry of the same document answers what the first attempt got; another document may not take its number.
+        if (existing.fingerprint !== print) throw new BillingProviderError('exists', SANDBOX_MESSAGES.exists(displayId(doc)), 409);
+        return answer(existing);
+      }
+      const signed = signUbl(buildUbl(doc, issuer), await key());
+      const now = clock();
+      const record: SandboxRecord = {
+        key: docKey,
+        type: doc.type,
+        series: doc.series,
+        number: doc.number,
+        issueDate: doc.issueDate,
+        viaDailySummary: viaDailySummary(doc),
+        fingerprint: print,
+        hash: signed.hash,
+        qrText: sunatQrText({
+          issuerRuc: issuer.ruc,
+          type: doc.type,
+          series: doc.series,
+          number: doc.number,
+          igvCents: doc.totals.igvCents,
+          totalCents: doc.totals.totalCents,
+          issueDate: doc.issueDate,
+          customerDocType: doc.customer.docType,
+          customerDocNumber: doc.customer.docNumber,
+          hash: signed.hash,
+        }),
+        xml: signed.xml,
+        receivedAt: now.toISOString(),
+        acceptedAt: new Date(now.getTime() + (viaDailySummary(doc) ? boletaDelayMs : 0)).toISOString(),
+        rejection: failure === 'sunat-rejects' ? REJECTION : null,
+        voidRequestedAt: null,
+        voidedAt: null,
+        voidReason: null,
+        voidTicket: null,
+      };
+      await store.put(record);
+      if (failure === 'lost-answer') fail('timeout');
+      return answer(record);
+    },
+
+    async consult(ref) {
+      const failure = nextFailure('consult');
+      if (failure) fail(failure);
+      return answer(await find(ref));
+    },
+
+    async void(ref, reason) {
+      const failure = nextFailure('void');
+      if (failure && failure !== 'lost-answer') fail(failure);
+      if (reason.trim() === '') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.reasonRequired, 400);
+      const record = await find(ref);
+      // Asking again answers the request already made (a retry after a lost answer).
+      if (record.voidRequestedAt) return voidAnswer(record);
+      const now = clock();
+      const status = statusOf(record, now);
+      if (status === 'rechazado') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidRejected, 422);
+      if (status === 'pendiente') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidNotAccepted, 422);
+      const daysSinceIssue = (Date.parse(limaDay(now)) - Date.parse(record.issueDate)) / DAY_MS;
+      if (!record.viaDailySummary && daysSinceIssue > VOID_WINDOW_DAYS) throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidTooLate, 422);
+      const day = limaDay(now).replaceAll('-', '');
+      record.voidRequestedAt = now.toISOString();
+      record.voidedAt = new Date(now.getTime() + voidDelayMs).toISOString();
+      record.voidReason = reason.trim();
+      record.voidTicket = `${record.viaDailySummary ? 'RC' : 'RA'}-${day}-${record.number}`;
+      await store.put(record);
+      if (failure === 'lost-answer') fail('timeout');
+      return voidAnswer(record);
+    },
+
+    async voidStatus(ref) {
+      const failure = nextFailure('voidStatus');
+      if (failure) fail(failure);
+      const record = await find(ref);
+      if (!record.voidRequestedAt) throw new BillingProviderError('not_found', `No hay una anulación solicitada para ${displayId(ref)}.`, 404);
+      return voidAnswer(record);
+    },
+  };
+}
