@@ -299,7 +299,7 @@ export function nubefactBillingProvider(options: NubefactOptions): BillingProvid
           await post({
             ...refBody('generar_anulacion', ref),
             motivo: reason.slice(0, 100),
-            codigo_unico: `${documentKey(ref.type, ref.series, ref.number)}-baja`,
+            codigo_unico: documentKey(ref.type, ref.series, ref.number),
           }),
         );
       } catch (err) {
