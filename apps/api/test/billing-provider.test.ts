@@ -214,7 +214,7 @@ describe('sandbox provider', () => {
     expect(verify(xml!)).toBe(true);
     const doc = parseXml(xml!);
     const signature = doc.getElementsByTagNameNS(DSIG, 'Signature')[0]!;
-    expect(signature.parentNode?.localName).toBe('ExtensionContent');
+    expect((signature.parentNode as Element | null)?.localName).toBe('ExtensionContent');
     expect(signature.getAttribute('Id')).toBe('SignatureTramo');
     const algorithms = Array.from(signature.getElementsByTagNameNS('*', '*'))
       .map((n) => n.getAttribute('Algorithm'))
@@ -246,7 +246,7 @@ describe('sandbox provider', () => {
     // Recompute it: drop the signature (enveloped), exclusive c14n, SHA-256, base64.
     const signature = doc.getElementsByTagNameNS(DSIG, 'Signature')[0]!;
     signature.parentNode!.removeChild(signature);
-    const canonical = new ExclusiveCanonicalization().process(doc.documentElement as unknown as Node, {}) as string;
+    const canonical = new ExclusiveCanonicalization().process(doc.documentElement, {}) as string;
     expect(createHash('sha256').update(canonical).digest('base64')).toBe(result.hash);
     expect(result.hash).toHaveLength(44);
   });
