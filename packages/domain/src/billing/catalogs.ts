@@ -176,12 +176,9 @@ export const VOID_REASON_MAX_LENGTH = 100;
 
 const includes = <T>(list: readonly T[], value: unknown): value is T => (list as readonly unknown[]).includes(value);
 
-export const isSunatDocumentType = (v: unknown): v is SunatDocumentType => includes(SUNAT_DOCUMENT_TYPES, v);
-export const isInvoiceDocumentType = (v: unknown): v is InvoiceDocumentType => includes(INVOICE_DOCUMENT_TYPES, v);
 export const isBillingDocType = (v: unknown): v is BillingDocType => includes(BILLING_DOC_TYPES, v);
 export const isIgvType = (v: unknown): v is IgvType => includes(IGV_TYPES, v);
 export const isInvoiceUnit = (v: unknown): v is InvoiceUnit => includes(INVOICE_UNITS, v);
 export const isCreditNoteReason = (v: unknown): v is CreditNoteReason => includes(CREDIT_NOTE_REASONS, v);
 export const isDetractionPaymentMeans = (v: unknown): v is DetractionPaymentMeans => includes(DETRACTION_PAYMENT_MEANS, v);
 export const isGuideReferenceType = (v: unknown): v is GuideReferenceType => includes(GUIDE_REFERENCE_TYPES, v);
-export const isDocumentStatus = (v: unknown): v is DocumentStatus => includes(DOCUMENT_STATUSES, v);

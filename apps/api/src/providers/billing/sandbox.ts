@@ -114,6 +114,7 @@ export const SANDBOX_MESSAGES = {
   voidNotAccepted: 'SUNAT aún no acepta el comprobante; consúltalo y vuelve a intentar la anulación.',
   voidTooLate: 'Pasaron más de 7 días desde la emisión: anula la factura con una nota de crédito (motivo 01).',
   reasonRequired: 'El motivo de la anulación es obligatorio.',
+  noVoidRequested: (id: string) => `No hay una anulación solicitada para ${id}.`,
 } as const;
 
 const REJECTION = { code: '2800', description: 'El dato ingresado en el tipo de documento de identidad del receptor no está permitido.' };
@@ -123,8 +124,19 @@ function viaDailySummary(doc: BillingDocument): boolean {
   return doc.type === '03' || (doc.type === '07' && doc.creditNote?.modifiedType === '03');
 }
 
+/** JSON with keys sorted at every level: a document read back from a jsonb column (keys reordered) keeps its fingerprint. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
 function fingerprint(doc: BillingDocument): string {
-  return createHash('sha256').update(JSON.stringify(doc)).digest('hex');
+  return createHash('sha256').update(canonicalJson(doc)).digest('hex');
 }
 
 function fail(failure: SandboxFailure): never {
@@ -289,7 +301,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       const failure = nextFailure('voidStatus');
       if (failure) fail(failure);
       const record = await find(ref);
-      if (!record.voidRequestedAt) throw new BillingProviderError('not_found', `No hay una anulación solicitada para ${displayId(ref)}.`, 404);
+      if (!record.voidRequestedAt) throw new BillingProviderError('not_found', SANDBOX_MESSAGES.noVoidRequested(displayId(ref)), 404);
       return voidAnswer(record);
     },
   };
