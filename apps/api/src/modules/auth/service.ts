@@ -8,7 +8,7 @@ import { audit } from '../../lib/audit.ts';
 import { loadSessionUser, signToken } from '../../plugins/auth.ts';
 import type { SessionUser } from '../../types.ts';
 import { toUserDto } from '../users/dto.ts';
-import { clearFailures, isThrottled, recordFailure, throttleKeys } from './throttle.ts';
+import { countAttempt, countSuccess, throttleKeys } from './throttle.ts';
 
 // Verifying against a fixed hash when the user does not exist keeps the answer time the same,
 // so timing does not tell which usernames exist.
@@ -18,16 +18,12 @@ const decoy = () => (decoyHash ??= hashPassword('tramo-decoy-password'));
 export async function login(app: FastifyInstance, input: LoginInput, ip: string) {
   const username = normalizeUsername(input.username);
   const keys = throttleKeys(username, ip);
-  const now = app.now();
-  if (await isThrottled(app.db, keys, now)) throw tooManyRequests(AUTH_MESSAGES.throttled, 'LOGIN_THROTTLED');
+  if (!(await countAttempt(app.db, keys, app.now()))) throw tooManyRequests(AUTH_MESSAGES.throttled, 'LOGIN_THROTTLED');
 
   const [row] = await app.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, username));
   const ok = await verifyPassword(row?.passwordHash ?? (await decoy()), input.password);
-  if (!row || !ok) {
-    await recordFailure(app.db, keys, now);
-    throw unauthorized(AUTH_MESSAGES.badCredentials);
-  }
-  await clearFailures(app.db, keys[0]!);
+  if (!row || !ok) throw unauthorized(AUTH_MESSAGES.badCredentials);
+  await countSuccess(app.db, keys);
   const user = await loadSessionUser(app, row.id);
   if (!user) throw unauthorized(AUTH_MESSAGES.badCredentials);
   return { user: toUserDto(user), token: signToken(app, user) };
