@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -13,6 +13,7 @@ import type { Database } from './db/client.ts';
 import { settings } from './db/schema.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { loggerOptions } from './plugins/logging.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 import type { App } from './types.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -30,7 +31,8 @@ export interface BuildOptions {
   config: Config;
   now?: () => Date;
   providers?: Partial<Providers>;
-  logger?: FastifyServerOptions['logger'];
+  /** The server log (none when absent); secrets and query parameters never reach it. */
+  log?: { level: string; stream?: NodeJS.WritableStream };
   /** Serve the built web app from `config.webDist` (production); tests of the API leave it off. */
   serveWeb?: boolean;
 }
@@ -49,7 +51,10 @@ async function signingSecret(database: Database, config: Config): Promise<string
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { database, config } = options;
   // Long path parameters reach validation (a Spanish 400) instead of the router's English 414.
-  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 2000 } }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({
+    logger: options.log ? loggerOptions(options.log.level, options.log.stream) : false,
+    routerOptions: { maxParamLength: 2000 },
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -4,6 +4,7 @@ import { openEmbedded, openPostgres, type Database } from './db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from './db/lock.ts';
 import { seedIfEmpty } from './seed/index.ts';
 import { buildApp } from './app.ts';
+import { loggableError } from './plugins/logging.ts';
 
 const config = loadConfig();
 let releaseLock: (() => void) | null = null;
@@ -31,10 +32,7 @@ async function main() {
     database,
     config,
     serveWeb: true,
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.body.password', 'req.body.newPassword', 'req.body.currentPassword'],
-    },
+    log: { level: config.logLevel },
   });
 
   const shutdown = async (signal: string) => {
@@ -54,7 +52,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A failed seed or migration is a database error whose parameters may be password hashes.
+  console.error(loggableError(err));
   releaseLock?.();
   process.exit(1);
 });

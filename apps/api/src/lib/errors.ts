@@ -20,20 +20,40 @@ export const tooManyRequests = (message: string, code = 'TOO_MANY_REQUESTS') => 
 
 interface PgErrorLike {
   code?: string;
+  message?: string;
   constraint?: string;
   constraint_name?: string;
+  table?: string;
+  table_name?: string;
+  column?: string;
+  column_name?: string;
+}
+
+export interface PgErrorFields {
+  code: string;
+  message: string;
+  constraint: string | undefined;
+  table: string | undefined;
+  column: string | undefined;
 }
 
 /**
  * drizzle wraps driver errors (DrizzleQueryError with the driver error as `cause`); both drivers
- * expose the SQLSTATE as `code`. Returns the SQLSTATE and constraint name, if any.
+ * expose the SQLSTATE as `code`. Returns the SQLSTATE, PostgreSQL's message and the constraint,
+ * table and column it names, if any.
  */
-export function pgError(err: unknown): { code: string; constraint: string | undefined } | null {
+export function pgError(err: unknown): PgErrorFields | null {
   let current: unknown = err;
   for (let depth = 0; depth < 4 && current; depth++) {
     const e = current as PgErrorLike & { cause?: unknown };
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
-      return { code: e.code, constraint: e.constraint ?? e.constraint_name };
+      return {
+        code: e.code,
+        message: e.message ?? '',
+        constraint: e.constraint ?? e.constraint_name,
+        table: e.table ?? e.table_name,
+        column: e.column ?? e.column_name,
+      };
     }
     current = e.cause;
   }
