@@ -12,7 +12,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { settings } from './db/schema.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 import type { App } from './types.ts';
@@ -50,10 +50,14 @@ async function signingSecret(database: Database, config: Config): Promise<string
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { database, config } = options;
-  // Long path parameters reach validation (a Spanish 400) instead of the router's English 414.
   const app = Fastify({
     logger: options.log ? loggerOptions(options.log.level, options.log.stream) : false,
+    // Long path parameters (ids, codes, document numbers) reach validation, which answers a Spanish
+    // 400 on the field; past 2000 characters the router refuses them (414).
     routerOptions: { maxParamLength: 2000 },
+    // What the router and Node's HTTP parser refuse on their own is answered in Spanish too.
+    frameworkErrors: answerRouterError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

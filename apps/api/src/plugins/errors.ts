@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, pgError } from '../lib/errors.ts';
 
@@ -43,4 +44,41 @@ export function registerErrorHandling(app: FastifyInstance) {
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: 'Error del servidor', code: 'INTERNAL' });
   });
+}
+
+/**
+ * Errors the router raises before any route runs (`frameworkErrors`): a path parameter past
+ * `maxParamLength`, a URL that does not decode. Spanish, and the URL is not echoed back.
+ */
+export function answerRouterError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(414).send({ error: 'La dirección de la solicitud es demasiado larga.', code: 'URI_TOO_LONG' });
+  }
+  return reply.status(400).send({ error: 'La dirección de la solicitud no es válida.', code: 'BAD_URL' });
+}
+
+const CLIENT_ERRORS: Record<string, readonly [status: number, reason: string, body: { error: string; code: string }]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    { error: 'La solicitud es demasiado grande (dirección o encabezados).', code: 'HEADERS_TOO_LARGE' },
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', { error: 'La solicitud tardó demasiado.', code: 'REQUEST_TIMEOUT' }],
+};
+const BAD_HTTP = [400, 'Bad Request', { error: 'La solicitud HTTP no es válida.', code: 'BAD_HTTP_REQUEST' }] as const;
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (`clientErrorHandler`): a request
+ * line or headers over 16 KB (431), a timeout, bytes that are not HTTP. Written on the socket.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body] = CLIENT_ERRORS[err.code ?? ''] ?? BAD_HTTP;
+  const json = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy(err);
 }

@@ -1,0 +1,54 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+/** A raw HTTP/1.1 exchange: fetch cannot send what a browser never would (a 20 KB request line). */
+function rawRequest(baseUrl: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+const bodyOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+
+describe.each(engines)('HTTP edges (%s)', (engine) => {
+  let t: TestContext;
+  let admin: string;
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    admin = await t.login('ADMIN');
+  });
+  afterAll(() => t?.close());
+
+  it('a path parameter past the router limit answers 414 in Spanish without echoing the URL', async () => {
+    const long = 'x'.repeat(3000);
+    const res = await t.call('GET', `/api/customers/${long}`, { token: admin });
+    expect(res.statusCode).toBe(414);
+    expect(res.json()).toEqual({ error: 'La dirección de la solicitud es demasiado larga.', code: 'URI_TOO_LONG' });
+    expect(res.body).not.toContain('xxxx');
+  });
+
+  it('a malformed URL answers 400 in Spanish without echoing it', async () => {
+    const res = await t.call('GET', '/api/customers/%E0%A4%A', { token: admin });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'La dirección de la solicitud no es válida.', code: 'BAD_URL' });
+  });
+
+  it('a URL over 16 KB answers 431 in Spanish', async () => {
+    const raw = await rawRequest(t.baseUrl, `GET /api/health?q=${'y'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+    expect(bodyOf(raw)).toEqual({ error: 'La solicitud es demasiado grande (dirección o encabezados).', code: 'HEADERS_TOO_LARGE' });
+    expect(raw).not.toContain('yyyy');
+  });
+
+  it('a request that is not HTTP answers 400 in Spanish', async () => {
+    const raw = await rawRequest(t.baseUrl, 'HOLA MUNDO\r\n\r\n');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(raw)).toEqual({ error: 'La solicitud HTTP no es válida.', code: 'BAD_HTTP_REQUEST' });
+  });
+});
