@@ -126,4 +126,27 @@ describe.each(engines)('auth (%s)', (engine) => {
     expect((await t.call('POST', '/api/auth/login', { body: { username: 'AGENTE2', password: 'agente123' } })).statusCode).toBe(401);
     await t.login('AGENTE2', 'nuevo123');
   });
+
+  it('authenticates before it validates: every protected route answers 401 to an anonymous bad request', async () => {
+    // The routes anyone may call; a new public route must be added here on purpose.
+    const PUBLIC = new Set(['GET /api/health', 'POST /api/auth/login']);
+    const doc = (await t.call('GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(methods).map((m) => m.toUpperCase())) {
+        if (PUBLIC.has(`${method} ${path}`)) continue;
+        // A bad id, a bad query and an empty body: each would be a 400 once past the guard.
+        const url = `${path.replace(/\{[^}]+\}/g, 'x')}?page=-1&pageSize=abc`;
+        for (const token of [undefined, 'abc.def.ghi']) {
+          const res = await t.call(method, url, { token, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+          checked++;
+          if (res.statusCode !== 401 || res.json().code !== 'UNAUTHORIZED')
+            wrong.push(`${method} ${url} → ${res.statusCode} ${res.body.slice(0, 80)}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    expect(wrong).toEqual([]);
+  });
 });

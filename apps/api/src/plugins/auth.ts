@@ -46,6 +46,7 @@ export async function registerAuth(app: FastifyInstance, secret: string) {
     verify: { algorithms: ['HS256'] },
   });
   app.decorateRequest('sessionUser', null);
+  authenticateFirst(app);
 }
 
 export function signToken(app: FastifyInstance, user: Pick<SessionUser, 'id' | 'tokenVersion'>): string {
@@ -53,9 +54,16 @@ export function signToken(app: FastifyInstance, user: Pick<SessionUser, 'id' | '
   return app.jwt.sign(claims, { clockTimestamp: app.now().getTime() });
 }
 
-/** preHandler: a valid, unrevoked bearer token; optionally one of `roles`. */
-export function guard(app: FastifyInstance, options: GuardOptions = {}) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+const AUTH_GUARD = Symbol('auth guard');
+type Guard = ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) & { [AUTH_GUARD]: true };
+const isGuard = (hook: unknown): hook is Guard => typeof hook === 'function' && AUTH_GUARD in hook;
+
+/**
+ * A valid, unrevoked bearer token; optionally one of `roles`. Routes declare it as `preHandler`,
+ * but it always runs as an `onRequest` hook (see `authenticateFirst`).
+ */
+export function guard(app: FastifyInstance, options: GuardOptions = {}): Guard {
+  const check = async (request: FastifyRequest, _reply: FastifyReply) => {
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : null;
     if (!token) throw unauthorized('No autorizado');
@@ -73,4 +81,21 @@ export function guard(app: FastifyInstance, options: GuardOptions = {}) {
     }
     if (options.roles && !options.roles.includes(user.role)) throw forbidden(AUTH_MESSAGES.forbidden);
   };
+  return Object.assign(check, { [AUTH_GUARD]: true as const });
+}
+
+/**
+ * Authentication comes before validation: a guard declared as a route's `preHandler` is moved to
+ * its `onRequest` hooks, which run before the body is parsed and the schema checked, so an
+ * anonymous caller learns nothing about a route's fields (401, never a 400 listing them).
+ */
+function authenticateFirst(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const preHandlers = [route.preHandler ?? []].flat();
+    const guards = preHandlers.filter(isGuard);
+    if (guards.length === 0) return;
+    const rest = preHandlers.filter((hook) => !isGuard(hook));
+    route.preHandler = rest.length ? rest : undefined;
+    route.onRequest = [...guards, ...[route.onRequest ?? []].flat()];
+  });
 }
