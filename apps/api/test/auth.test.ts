@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,5 +149,19 @@ describe.each(engines)('auth (%s)', (engine) => {
     }
     expect(checked).toBeGreaterThan(40);
     expect(wrong).toEqual([]);
+  });
+
+  it('refuses a token signed with the real secret but without an expiry', async () => {
+    const me = (await t.call('GET', '/api/auth/me', { token: await t.login('ADMIN') })).json();
+    const sign = (claims: object) => {
+      const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+      const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+      return `${unsigned}.${createHmac('sha256', 'test-secret-not-for-production').update(unsigned).digest('base64url')}`;
+    };
+    const iat = Math.floor(t.clock.now().getTime() / 1000);
+    // The same claims with an expiry are accepted: only the missing `exp` is refused.
+    expect((await t.call('GET', '/api/auth/me', { token: sign({ sub: me.id, tv: 0, iat, exp: iat + 600 }) })).statusCode).toBe(200);
+    const forever = await t.call('GET', '/api/auth/me', { token: sign({ sub: me.id, tv: 0, iat }) });
+    expect(forever.statusCode).toBe(401);
   });
 });

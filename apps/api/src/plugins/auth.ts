@@ -43,7 +43,8 @@ export async function registerAuth(app: FastifyInstance, secret: string) {
   await app.register(fastifyJwt, {
     secret,
     sign: { algorithm: 'HS256', expiresIn: app.config.tokenTtlSeconds },
-    verify: { algorithms: ['HS256'] },
+    // A token without an expiry would be a session for ever: refused, even when signed with our secret.
+    verify: { algorithms: ['HS256'], requiredClaims: ['exp'] },
   });
   app.decorateRequest('sessionUser', null);
   authenticateFirst(app);
