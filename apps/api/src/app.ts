@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,6 +13,7 @@ import { settings } from './db/schema.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 import type { App } from './types.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -55,6 +55,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // Long path parameters (ids, codes, document numbers) reach validation, which answers a Spanish
     // 400 on the field; past 2000 characters the router refuses them (414).
     routerOptions: { maxParamLength: 2000 },
+    trustProxy: config.trustProxy,
     // What the router and Node's HTTP parser refuse on their own is answered in Spanish too.
     frameworkErrors: answerRouterError,
     clientErrorHandler: answerClientError,
@@ -69,15 +70,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('providers', { ...createProviders(config), ...options.providers });
 
   registerErrorHandling(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'script-src': ["'self'"],
-      },
-    },
-  });
+  await registerSecurityHeaders(app);
   await registerAuth(app, await signingSecret(database, config));
 
   await app.register(swagger, {

@@ -14,6 +14,14 @@ export interface Config {
   lookupUrl: string | null;
   lookupToken: string | null;
   logLevel: string;
+  /** Fastify's `trustProxy`: whether X-Forwarded-For/-Proto of a reverse proxy are believed. */
+  trustProxy: boolean | string;
+}
+
+/** TRUST_PROXY: empty or `false` = no proxy; `true` = any; else the proxies' addresses (`10.0.0.5,10.1.0.0/16`). */
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (!value || value === 'false') return false;
+  return value === 'true' ? true : value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -31,5 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lookupUrl: env.LOOKUP_URL || null,
     lookupToken: env.LOOKUP_TOKEN || null,
     logLevel: env.LOG_LEVEL ?? 'warn',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

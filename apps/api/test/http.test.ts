@@ -52,3 +52,36 @@ describe.each(engines)('HTTP edges (%s)', (engine) => {
     expect(bodyOf(raw)).toEqual({ error: 'La solicitud HTTP no es válida.', code: 'BAD_HTTP_REQUEST' });
   });
 });
+
+describe('transport security headers are sent only over https', () => {
+  let direct: TestContext;
+  let proxied: TestContext;
+  beforeAll(async () => {
+    direct = await startTestApp('embedded');
+    proxied = await startTestApp('embedded', { config: { trustProxy: true } });
+  });
+  afterAll(async () => {
+    await direct?.close();
+    await proxied?.close();
+  });
+
+  const securityOf = (res: { headers: Headers }) => ({
+    hsts: res.headers.get('strict-transport-security'),
+    upgrade: /upgrade-insecure-requests/.test(res.headers.get('content-security-policy') ?? ''),
+    csp: /default-src 'self'/.test(res.headers.get('content-security-policy') ?? ''),
+  });
+
+  it('plain http (a branch LAN install): no HSTS, no upgrade-insecure-requests, the rest of the CSP kept', async () => {
+    expect(securityOf(await direct.call('GET', '/api/health'))).toEqual({ hsts: null, upgrade: false, csp: true });
+    // Without TRUST_PROXY a client's X-Forwarded-Proto is not believed.
+    const spoofed = await direct.call('GET', '/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(securityOf(spoofed)).toEqual({ hsts: null, upgrade: false, csp: true });
+  });
+
+  it('behind a trusted https proxy: HSTS and upgrade-insecure-requests', async () => {
+    const https = await proxied.call('GET', '/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(securityOf(https)).toEqual({ hsts: 'max-age=31536000; includeSubDomains', upgrade: true, csp: true });
+    const http = await proxied.call('GET', '/api/health', { headers: { 'x-forwarded-proto': 'http' } });
+    expect(securityOf(http)).toEqual({ hsts: null, upgrade: false, csp: true });
+  });
+});

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Helmet's headers, with the two that assume https sent only over https: on a branch LAN install
+ * served over plain http, `upgrade-insecure-requests` would have the browser fetch the app's own
+ * assets over https (and fail) and HSTS would pin a site that has no certificate. Behind a
+ * reverse proxy that ends TLS, TRUST_PROXY lets `request.protocol` read its X-Forwarded-Proto.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance) {
+  await app.register(helmet, {
+    hsts: false,
+    contentSecurityPolicy: {
+      directives: {
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'script-src': ["'self'"],
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol !== 'https') return;
+    reply.header('strict-transport-security', HSTS);
+    const csp = reply.getHeader('content-security-policy');
+    if (typeof csp === 'string') reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+  });
+}
