@@ -113,9 +113,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    // Client-side routes (/shipments/12, /users…) all load the single-page app.
+    // Client-side routes (/shipments/12, /users…) all load the single-page app. A missing asset is
+    // a 404, not the app: a tab left open across an upgrade asks for chunks of the old build, and
+    // HTML in their place would fail obscurely instead of letting the app reload (not cached, as
+    // a rolling upgrade may bring the file).
     if (webDist && request.method === 'GET' && !request.url.startsWith('/api')) {
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      if (request.url.startsWith('/assets/')) reply.header('Cache-Control', 'no-store');
+      else return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'Recurso no encontrado', code: 'NOT_FOUND' });
   });

@@ -90,7 +90,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 export async function startTestApp(
   engine: Engine,
   options: { seed?: (db: Database['db'], branchIds: Map<string, number>) => Promise<void>; config?: Partial<Config> } & Partial<
-    Pick<BuildOptions, 'providers' | 'log'>
+    Pick<BuildOptions, 'providers' | 'log' | 'serveWeb'>
   > = {},
 ): Promise<TestContext> {
   let database: Database;
@@ -106,7 +106,7 @@ export async function startTestApp(
   await options.seed?.(database.db, branchIds);
   const clock = testClock();
   const config = { ...loadConfig({}), jwtSecret: 'test-secret-not-for-production', ...options.config };
-  const app = await buildApp({ database, config, now: clock.now, providers: options.providers, log: options.log });
+  const app = await buildApp({ database, config, now: clock.now, providers: options.providers, log: options.log, serveWeb: options.serveWeb });
   // A real socket: tests go through HTTP exactly as the browser does.
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 

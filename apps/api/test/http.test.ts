@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
@@ -83,5 +86,43 @@ describe('transport security headers are sent only over https', () => {
     expect(securityOf(https)).toEqual({ hsts: 'max-age=31536000; includeSubDomains', upgrade: true, csp: true });
     const http = await proxied.call('GET', '/api/health', { headers: { 'x-forwarded-proto': 'http' } });
     expect(securityOf(http)).toEqual({ hsts: null, upgrade: false, csp: true });
+  });
+});
+
+describe('serving the built web app', () => {
+  let t: TestContext;
+  let webDist: string;
+  beforeAll(async () => {
+    // A build as `vite build` leaves it: the page, and content-hashed assets.
+    webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-web-'));
+    fs.mkdirSync(path.join(webDist, 'assets'));
+    fs.writeFileSync(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><title>Tramo</title><script type="module" src="/assets/index-AbC123.js"></script>',
+    );
+    fs.writeFileSync(path.join(webDist, 'assets/index-AbC123.js'), 'console.log("tramo");\n');
+    t = await startTestApp('embedded', { serveWeb: true, config: { webDist } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('answers client routes with the app and existing assets with their file', async () => {
+    const page = await t.call('GET', '/shipments/12');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const asset = await t.call('GET', '/assets/index-AbC123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body).toBe('console.log("tramo");\n');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers a missing asset (a chunk of an older build) with 404, not the app', async () => {
+    const gone = await t.call('GET', '/assets/ShipmentsPage-Old999.js');
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers.get('content-type')).not.toMatch(/text\/html/);
+    expect(gone.headers.get('cache-control')).toBe('no-store');
+    expect(gone.json()).toEqual({ error: 'Recurso no encontrado', code: 'NOT_FOUND' });
   });
 });

@@ -1,11 +1,11 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { MENU, type Role } from '@tramo/domain';
 import { PageSkeleton } from '../components/ui/PageSkeleton.tsx';
 import { AppLayout } from './shell/AppLayout.tsx';
 import { RequireAuth, RequireRole, RedirectIfAuthed } from './guards.tsx';
-
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+import { lazyPage as page } from './lazyPage.ts';
+import { PageLoadError } from './PageLoadError.tsx';
 
 const LoginPage = page(() => import('../features/auth/LoginPage.tsx'));
 const ChangePasswordPage = page(() => import('../features/auth/ChangePasswordPage.tsx'));
@@ -48,6 +48,8 @@ function guarded(path: string, Component: LazyExoticComponent<ComponentType>): R
     path: path === '/' ? undefined : path.slice(1),
     index: path === '/' ? true : undefined,
     element: <RequireRole roles={rolesOf(path)}>{render(Component)}</RequireRole>,
+    // Inside the shell: the menu stays usable when one page fails.
+    errorElement: <PageLoadError />,
   } as RouteObject;
 }
 
@@ -55,10 +57,11 @@ function guarded(path: string, Component: LazyExoticComponent<ComponentType>): R
 const upcoming = ['/pagos', '/billing/preview', '/cuentas-por-cobrar', '/reports/movimientos'];
 
 export const routes: RouteObject[] = [
-  { path: '/login', element: <RedirectIfAuthed>{render(LoginPage)}</RedirectIfAuthed> },
-  { path: '/change-password', element: render(ChangePasswordPage) },
+  { path: '/login', element: <RedirectIfAuthed>{render(LoginPage)}</RedirectIfAuthed>, errorElement: <PageLoadError /> },
+  { path: '/change-password', element: render(ChangePasswordPage), errorElement: <PageLoadError /> },
   {
     element: <RequireAuth />,
+    errorElement: <PageLoadError />,
     children: [
       {
         path: '/',
