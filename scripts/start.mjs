@@ -20,7 +20,12 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = [path.join(root, 'apps/web/src'), path.join(root, 'apps/web/index.html'), path.join(root, 'packages/domain/src')];
+const sources = [
+  path.join(root, 'apps/web/src'),
+  path.join(root, 'apps/web/index.html'),
+  path.join(root, 'apps/web/vite.config.ts'),
+  path.join(root, 'packages/domain/src'),
+];
 const sourcesChanged = () => {
   const built = fs.statSync(dist).mtimeMs;
   return sources.some((s) => (fs.statSync(s).isDirectory() ? newestMtime(s) : fs.statSync(s).mtimeMs) > built);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
+import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -71,6 +72,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   registerErrorHandling(app);
   await registerSecurityHeaders(app);
+  // API answers over 1 KB leave compressed (a page of shipments shrinks about tenfold); the web
+  // app's files are compressed once at build time instead (`preCompressed` below). Request bodies
+  // are not decompressed: no client sends them so, and it would open a zip bomb.
+  await app.register(compress, { globalCompression: true, globalDecompression: false, threshold: 1024, encodings: ['br', 'gzip'] });
   await registerAuth(app, await signingSecret(database, config));
 
   await app.register(swagger, {
@@ -104,6 +109,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       root: webDist,
       wildcard: false,
       index: false,
+      preCompressed: true,
       // Vite names assets by content hash, so they never change under the same name.
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {

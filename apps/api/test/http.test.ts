@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCustomers } from '../src/seed/customers.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 /** A raw HTTP/1.1 exchange: fetch cannot send what a browser never would (a 20 KB request line). */
@@ -18,6 +21,19 @@ function rawRequest(baseUrl: string, request: string): Promise<string> {
 }
 
 const bodyOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+
+/** A GET that leaves the answer's bytes as sent (fetch would decode them). */
+function getBytes(baseUrl: string, url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+    http
+      .get(baseUrl + url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
 
 describe.each(engines)('HTTP edges (%s)', (engine) => {
   let t: TestContext;
@@ -90,6 +106,7 @@ describe('transport security headers are sent only over https', () => {
 });
 
 describe('serving the built web app', () => {
+  const SCRIPT = `console.log(${JSON.stringify('tramo '.repeat(400))});\n`;
   let t: TestContext;
   let webDist: string;
   beforeAll(async () => {
@@ -100,8 +117,12 @@ describe('serving the built web app', () => {
       path.join(webDist, 'index.html'),
       '<!doctype html><title>Tramo</title><script type="module" src="/assets/index-AbC123.js"></script>',
     );
-    fs.writeFileSync(path.join(webDist, 'assets/index-AbC123.js'), 'console.log("tramo");\n');
-    t = await startTestApp('embedded', { serveWeb: true, config: { webDist } });
+    fs.writeFileSync(path.join(webDist, 'assets/index-AbC123.js'), SCRIPT);
+    fs.writeFileSync(path.join(webDist, 'index.html.br'), zlib.brotliCompressSync(fs.readFileSync(path.join(webDist, 'index.html'))));
+    // With the brotli and gzip copies the build makes beside each text asset.
+    fs.writeFileSync(path.join(webDist, 'assets/index-AbC123.js.br'), zlib.brotliCompressSync(SCRIPT));
+    fs.writeFileSync(path.join(webDist, 'assets/index-AbC123.js.gz'), zlib.gzipSync(SCRIPT));
+    t = await startTestApp('embedded', { serveWeb: true, config: { webDist }, seed: async (db) => void (await seedCustomers(db)) });
   });
   afterAll(async () => {
     await t?.close();
@@ -114,7 +135,7 @@ describe('serving the built web app', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const asset = await t.call('GET', '/assets/index-AbC123.js');
     expect(asset.statusCode).toBe(200);
-    expect(asset.body).toBe('console.log("tramo");\n');
+    expect(asset.body).toBe(SCRIPT);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
@@ -124,5 +145,40 @@ describe('serving the built web app', () => {
     expect(gone.headers.get('content-type')).not.toMatch(/text\/html/);
     expect(gone.headers.get('cache-control')).toBe('no-store');
     expect(gone.json()).toEqual({ error: 'Recurso no encontrado', code: 'NOT_FOUND' });
+  });
+
+  it('sends the brotli or gzip copy made at build time to a browser that accepts it', async () => {
+    const url = '/assets/index-AbC123.js';
+    const br = await getBytes(t.baseUrl, url, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.bytes.equals(fs.readFileSync(path.join(webDist, 'assets/index-AbC123.js.br')))).toBe(true);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    const gzip = await getBytes(t.baseUrl, url, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.bytes.equals(fs.readFileSync(path.join(webDist, 'assets/index-AbC123.js.gz')))).toBe(true);
+    const plain = await getBytes(t.baseUrl, url, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.bytes.toString()).toBe(SCRIPT);
+    // The page itself, whatever client route it is asked under.
+    const page = await getBytes(t.baseUrl, '/shipments/12', { 'accept-encoding': 'br' });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(page.bytes).toString()).toBe(fs.readFileSync(path.join(webDist, 'index.html'), 'utf8'));
+  });
+
+  it('compresses API answers over 1 KB, not the small ones', async () => {
+    const token = await t.login('ADMIN');
+    const headers = { 'accept-encoding': 'br, gzip', authorization: `Bearer ${token}` };
+    const list = await getBytes(t.baseUrl, '/api/customers?pageSize=100', headers);
+    expect(list.status).toBe(200);
+    expect(list.headers['content-encoding']).toBe('br');
+    const json = zlib.brotliDecompressSync(list.bytes).toString();
+    expect(json.length).toBeGreaterThan(1024);
+    expect(JSON.parse(json).items.length).toBeGreaterThan(10);
+    const gzip = await getBytes(t.baseUrl, '/api/customers?pageSize=100', { ...headers, 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.bytes).toString()).toBe(json);
+    const small = await getBytes(t.baseUrl, '/api/health', headers);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.bytes.toString()).status).toBe('ok');
   });
 });
