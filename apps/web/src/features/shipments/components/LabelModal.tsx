@@ -125,7 +125,6 @@ export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; o
             <>
               <style>{`
                 .label-print-root { display: none; }
-                .shipment-label .barcode svg { display: block; width: 100%; height: auto; }
                 @page { size: ${pageSize}; margin: 0; }
                 @media print {
                   html, body { margin: 0 !important; padding: 0 !important; height: auto !important; background: #fff !important; }
