@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -11,6 +11,8 @@ export default defineConfig({
           name: 'api',
           root: './apps/api',
           include: ['test/**/*.test.ts'],
+          // Two server processes on one PostgreSQL: there is no such test without a server.
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_DATABASE_URL ? [] : ['test/two-processes.test.ts'])],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -46,9 +46,10 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('exit', () => releaseLock?.());
 
-  await app.listen({ port: config.port, host: config.host });
+  // The address it really listens on (PORT=0 takes a free port).
+  const address = await app.listen({ port: config.port, host: config.host });
   const ms = Math.round(performance.now() - started);
-  console.log(`Tramo listo en http://${config.host}:${config.port} (${database.kind}, ${ms} ms)`);
+  console.log(`Tramo listo en ${address} (${database.kind}, ${ms} ms)`);
 }
 
 main().catch((err) => {

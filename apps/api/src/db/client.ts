@@ -40,12 +40,33 @@ export async function openEmbedded(dataDir: string | null, loadDataDir?: Blob): 
   return { db, kind: 'embedded', pglite: client, close: () => client.close() };
 }
 
+/**
+ * Key of the advisory lock that serializes start-up work (migrations, first seed) between API
+ * processes sharing one PostgreSQL. Any fixed number: it only has to be the same in every process.
+ */
+export const STARTUP_LOCK = 7_283_012;
+
+/**
+ * Several processes started together on one database would run the same migrations at once (the
+ * second fails on the objects the first creates): each takes the lock on its own connection and
+ * migrates alone; the others then find the migrations applied.
+ */
+async function migrateAlone(pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => {});
+    client.release();
+  }
+}
+
 export async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
   // An idle connection the server drops (a PostgreSQL restart, a failover, an admin's terminate)
   // is reported here; unheard, it would crash the process. The pool opens a new one on next use.
   pool.on('error', (err) => console.warn(`Conexión a PostgreSQL perdida: ${err.message}`));
-  const db = drizzlePg({ client: pool, schema });
-  await migratePg(db, { migrationsFolder });
-  return { db, kind: 'postgres', close: () => pool.end() };
+  await migrateAlone(pool);
+  return { db: drizzlePg({ client: pool, schema }), kind: 'postgres', close: () => pool.end() };
 }

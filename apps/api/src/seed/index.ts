@@ -1,6 +1,6 @@
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import { STARTUP_LOCK, type Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { hashPassword, temporaryPassword } from '../lib/passwords.ts';
 import { seedBase } from './base.ts';
@@ -11,37 +11,38 @@ import { seedFleet } from './fleet.ts';
 
 /**
  * Runs once, on an empty database (no users). Demo mode fills every area with believable data;
- * otherwise only an ADMIN exists, flagged to change the password at first login.
+ * otherwise only an ADMIN exists, flagged to change the password at first login. One transaction
+ * under the start-up lock: processes started together on one database seed it once.
  */
 export async function seedIfEmpty(db: Db, config: Config, log: (msg: string) => void): Promise<void> {
-  const [row] = await db.select({ n: count() }).from(users);
-  if ((row?.n ?? 0) > 0) return;
-  if (config.demo) {
-    await seedDemo(db);
-    log('Datos de demostración cargados (ADMIN / admin123).');
-    return;
-  }
-  const password = config.adminPassword ?? temporaryPassword(14);
-  await db.insert(users).values({
-    username: 'ADMIN',
-    passwordHash: await hashPassword(password),
-    role: 'admin',
-    firstName: 'Administrador',
-    mustChangePassword: true,
-  });
-  log(
-    config.adminPassword
+  const message = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${STARTUP_LOCK})`);
+    const [row] = await tx.select({ n: count() }).from(users);
+    if ((row?.n ?? 0) > 0) return null;
+    if (config.demo) {
+      await seedDemo(tx as unknown as Db);
+      return 'Datos de demostración cargados (ADMIN / admin123).';
+    }
+    const password = config.adminPassword ?? temporaryPassword(14);
+    await tx.insert(users).values({
+      username: 'ADMIN',
+      passwordHash: await hashPassword(password),
+      role: 'admin',
+      firstName: 'Administrador',
+      mustChangePassword: true,
+    });
+    return config.adminPassword
       ? 'Usuario ADMIN creado con ADMIN_PASSWORD; deberá cambiarla al ingresar.'
-      : `Usuario ADMIN creado. Contraseña temporal (se muestra una sola vez): ${password}`,
-  );
+      : `Usuario ADMIN creado. Contraseña temporal (se muestra una sola vez): ${password}`;
+  });
+  if (message) log(message);
 }
 
-export async function seedDemo(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    const branchIds = await seedBase(tx as unknown as Db);
-    await seedCustomers(tx as unknown as Db);
-    await seedPricing(tx as unknown as Db, branchIds);
-    await seedShipments(tx as unknown as Db, branchIds);
-    await seedFleet(tx as unknown as Db, branchIds);
-  });
+/** The demo data, inside the caller's transaction. */
+export async function seedDemo(tx: Db): Promise<void> {
+  const branchIds = await seedBase(tx);
+  await seedCustomers(tx);
+  await seedPricing(tx, branchIds);
+  await seedShipments(tx, branchIds);
+  await seedFleet(tx, branchIds);
 }
