@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { LOGIN_THROTTLE } from '@tramo/domain';
 import { seedLimaPrices } from './fixtures.ts';
-import { engines, startTestApp, type TestContext, type TestResponse } from './harness.ts';
+import { engines, startTestApp, statusCounts, type TestContext, type TestResponse } from './harness.ts';
 
 // Every password the server checks goes through verifyPassword: the real function, counted, tells
 // how many guesses of a burst were actually tried against the hash.
@@ -18,8 +18,7 @@ vi.mock('../src/lib/passwords.ts', async (importOriginal) => {
   };
 });
 
-const statusCounts = (answers: TestResponse[]) =>
-  answers.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
+const countAnswers = (answers: TestResponse[]) => statusCounts(answers.map((r) => r.statusCode));
 
 /** The figures of a burst, printed for the hardening report (never asserted on timing). */
 const report = (what: string, figures: Record<string, unknown>) => console.info(`[abuse] ${what}: ${JSON.stringify(figures)}`);
@@ -64,7 +63,7 @@ describe.each(engines)('parallel abuse (%s)', (engine) => {
     await Promise.race([refusedOnce, Promise.all(wrong)]);
     const right = await Promise.all(Array.from({ length: 20 }, () => login('AGENTE2', 'agente123')));
     const answers = await Promise.all(wrong);
-    const counts = statusCounts(answers);
+    const counts = countAnswers(answers);
     report(`login burst, one user (${engine})`, {
       tried: burst,
       refused429: counts[429] ?? 0,
@@ -90,7 +89,7 @@ describe.each(engines)('parallel abuse (%s)', (engine) => {
     nextWindow();
     checks.passwords = 0;
     const answers = await Promise.all(Array.from({ length: burst }, (_, i) => login(`FANTASMA${i}`, 'equivocada')));
-    const counts = statusCounts(answers);
+    const counts = countAnswers(answers);
     report(`login burst, one address (${engine})`, { tried: burst, refused429: counts[429] ?? 0, checked: checks.passwords });
     expect(checks.passwords).toBeLessThanOrEqual(LOGIN_THROTTLE.maxFailuresPerAddress);
     expect(counts[401] ?? 0).toBe(checks.passwords);
@@ -130,7 +129,7 @@ describe.each(engines)('parallel abuse (%s)', (engine) => {
     );
     await Promise.race([lockedOnce, Promise.all(wrong)]);
     const right = await Promise.all(Array.from({ length: 5 }, () => deliver('clave-7')));
-    const counts = statusCounts(await Promise.all(wrong));
+    const counts = countAnswers(await Promise.all(wrong));
     const failures = await scalar(sql`select failures as n from delivery_attempts where shipment_id = ${id}`);
     report(`secret-code burst (${engine})`, { tried: 50, wrong422: counts[422] ?? 0, refused429: counts[429] ?? 0, counted: failures });
 
@@ -154,7 +153,7 @@ describe.each(engines)('parallel abuse (%s)', (engine) => {
       email: 'teresa@example.pe',
     };
     const answers = await Promise.all(Array.from({ length: 50 }, () => t.call('POST', '/api/customers', { token: admin, body: customer })));
-    const counts = statusCounts(answers);
+    const counts = countAnswers(answers);
     report(`duplicate-customer burst (${engine})`, { tried: 50, created: counts[201] ?? 0, refused409: counts[409] ?? 0 });
     expect(counts).toEqual({ 201: 1, 409: 49 });
     expect(await scalar(sql`select count(*) as n from customers where doc_number = '30412345'`)).toBe(1);
@@ -162,7 +161,7 @@ describe.each(engines)('parallel abuse (%s)', (engine) => {
 
   it('200 parallel shipment creations get 200 unique, gapless codes', async () => {
     const answers = await Promise.all(Array.from({ length: 200 }, () => t.call('POST', '/api/shipments', { token: agentLima, body: shipment() })));
-    expect(statusCounts(answers)).toEqual({ 201: 200 });
+    expect(countAnswers(answers)).toEqual({ 201: 200 });
     const numbers = answers.map((r) => Number(r.json().code.slice(4))).sort((a, b) => a - b);
     report(`shipment-creation burst (${engine})`, { tried: 200, created: answers.length, first: numbers[0], last: numbers.at(-1) });
     expect(new Set(numbers).size).toBe(200);

@@ -58,6 +58,9 @@ export interface TestResponse {
   json(): any;
 }
 
+/** How many answers had each HTTP status: `{ 201: 1, 409: 49 }`. */
+export const statusCounts = (statuses: number[]) => statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
 const demoPassword = (username: string) => DEMO_USERS.find((u) => u.username === username)?.password ?? '';
 
 /** A fresh database on the TEST_DATABASE_URL server, and how to drop it. */

@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase } from './harness.ts';
+import { createPostgresDatabase, statusCounts } from './harness.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 /**
  * How Tramo grows past one machine: several API processes in front of one PostgreSQL. Two real
@@ -10,47 +9,9 @@ import { createPostgresDatabase } from './harness.ts';
  * between them. Runs when TEST_DATABASE_URL is set (vitest.config.ts leaves it out otherwise).
  */
 
-const root = path.resolve(import.meta.dirname, '../../..');
-
-interface Server {
-  process: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Starts `main.ts` on a free port and resolves with its address once it says it is ready. */
-function startServer(databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DEMO: '1',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(root, 'no-web'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /Tramo listo en (http:\/\/\S+)/.exec(output);
-      if (ready) resolve({ process: child, url: ready[1]!, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-}
-
-const statusCounts = (codes: number[]) => codes.reduce<Record<number, number>>((acc, c) => ({ ...acc, [c]: (acc[c] ?? 0) + 1 }), {});
-
 describe('two API processes on one PostgreSQL', () => {
   let drop: () => Promise<void>;
-  let servers: Server[] = [];
+  let servers: ServerProcess[] = [];
   const tokens: Record<string, string> = {};
   let lima: number;
   let arequipa: number;
@@ -70,7 +31,7 @@ describe('two API processes on one PostgreSQL', () => {
     const database = await createPostgresDatabase();
     drop = database.drop;
     // Both start at once on the empty database: migrations and the demo seed must not collide.
-    servers = await Promise.all([startServer(database.url), startServer(database.url)]);
+    servers = await Promise.all([startServerProcess({ DATABASE_URL: database.url }), startServerProcess({ DATABASE_URL: database.url })]);
     for (const [username, password] of [
       ['ADMIN', 'admin123'],
       ['AGENTE1', 'agente123'],
@@ -85,15 +46,7 @@ describe('two API processes on one PostgreSQL', () => {
     arequipa = branches.find((b) => b.name === 'Arequipa')!.id;
   });
   afterAll(async () => {
-    await Promise.all(
-      servers.map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            s.process.once('exit', () => resolve());
-            s.process.kill('SIGTERM');
-          }),
-      ),
-    );
+    await Promise.all(servers.map((s) => s.stop('SIGTERM')));
     await drop?.();
   });
 
