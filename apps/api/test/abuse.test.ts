@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { LOGIN_THROTTLE } from '@tramo/domain';
-import { seedLimaPrices } from './fixtures.ts';
+import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, statusCounts, type TestContext, type TestResponse } from './harness.ts';
 
 // Every password the server checks goes through verifyPassword: the real function, counted, tells
@@ -97,18 +97,8 @@ describe.each(engines)('parallel abuse (%s)', (engine) => {
     expect((await login('ADMIN', 'admin123')).statusCode).toBe(429);
   });
 
-  /** A Lima → Arequipa shipment registered by AGENTE1 (its secret code is `clave-7`). */
-  const shipment = (over: Record<string, unknown> = {}) => ({
-    senderName: 'Comercial Andina SAC',
-    recipientDoc: '45879612',
-    recipientFirstName: 'María',
-    recipientLastName: 'Flores Ccori',
-    originBranchId: t.branchIds.get('Lima')!,
-    destinationBranchId: t.branchIds.get('Arequipa')!,
-    lines: [{ productType: 'liviano', weightKg: 2.5 }],
-    secretCode: 'clave-7',
-    ...over,
-  });
+  /** A Lima → Arequipa shipment (its secret code is `clave-7`). */
+  const shipment = () => shipmentBody({ originBranchId: t.branchIds.get('Lima')!, destinationBranchId: t.branchIds.get('Arequipa')! });
 
   it('50 parallel wrong secret codes: 5 counted, the lock holds, and the right code inside the burst is refused', async () => {
     const created = await t.call('POST', '/api/shipments', { token: agentLima, body: shipment() });

@@ -34,3 +34,18 @@ export async function seedLimaPrices(
     }
   }
 }
+
+/**
+ * The body of a one-line shipment (2.5 kg, liviano) for María Flores Ccori, secret code `clave-7`;
+ * `over` replaces any field.
+ */
+export const shipmentBody = (route: { originBranchId: number; destinationBranchId: number }, over: Record<string, unknown> = {}) => ({
+  senderName: 'Comercial Andina SAC',
+  recipientDoc: '45879612',
+  recipientFirstName: 'María',
+  recipientLastName: 'Flores Ccori',
+  ...route,
+  lines: [{ productType: 'liviano', weightKg: 2.5 }],
+  secretCode: 'clave-7',
+  ...over,
+});

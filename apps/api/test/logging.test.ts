@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { loggerOptions } from '../src/plugins/logging.ts';
-import { seedLimaPrices } from './fixtures.ts';
+import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 /** A log destination the test reads back. */
@@ -32,17 +32,11 @@ describe.each(engines)('the server log keeps secrets and personal data out (%s)'
   });
   afterAll(() => t?.close());
 
-  const shipment = (over: Record<string, unknown> = {}) => ({
-    senderName: 'Comercial Andina SAC',
-    recipientDoc: '45879612',
-    recipientFirstName: 'Rosalía',
-    recipientLastName: 'Huamaní Ccori',
-    originBranchId: t.branchIds.get('Lima')!,
-    destinationBranchId: t.branchIds.get('Arequipa')!,
-    lines: [{ productType: 'liviano', weightKg: 2.5 }],
-    secretCode: 'clave-oculta',
-    ...over,
-  });
+  const shipment = (over: Record<string, unknown> = {}) =>
+    shipmentBody(
+      { originBranchId: t.branchIds.get('Lima')!, destinationBranchId: t.branchIds.get('Arequipa')! },
+      { recipientFirstName: 'Rosalía', recipientLastName: 'Huamaní Ccori', secretCode: 'clave-oculta', ...over },
+    );
   const leaks = (text: string) =>
     ['$argon2', 'clave-oculta', 'Rosalía', 'Huamaní', '45879612', 'ana.quispe', 'Quispe', 'params:'].filter((s) => text.includes(s));
 

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { shipmentBody } from './fixtures.ts';
 import { createPostgresDatabase } from './harness.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -59,16 +60,11 @@ async function soak(engine: 'embedded' | 'postgres', env: Record<string, string>
   const token = login.body.token as string;
   const branches = (await request('GET', '/api/branches?pageSize=100', token)).body as unknown as { id: number; name: string }[];
   const branchId = (name: string) => branches.find((b) => b.name === name)!.id;
-  const newShipment = (n: number) => ({
-    senderName: 'Comercial Andina SAC',
-    recipientDoc: '45879612',
-    recipientFirstName: 'Carga',
-    recipientLastName: `Prueba ${n}`,
-    originBranchId: branchId('Lima'),
-    destinationBranchId: branchId('Arequipa'),
-    lines: [{ productType: 'liviano', weightKg: 1 + (n % 20) }],
-    secretCode: 'clave-7',
-  });
+  const newShipment = (n: number) =>
+    shipmentBody(
+      { originBranchId: branchId('Lima'), destinationBranchId: branchId('Arequipa') },
+      { recipientFirstName: 'Carga', recipientLastName: `Prueba ${n}`, lines: [{ productType: 'liviano', weightKg: 1 + (n % 20) }] },
+    );
 
   const acknowledged = new Map<number, Acknowledged>();
   let tried = 0;

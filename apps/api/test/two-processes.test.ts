@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shipmentBody } from './fixtures.ts';
 import { createPostgresDatabase, statusCounts } from './harness.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -50,16 +51,7 @@ describe('two API processes on one PostgreSQL', () => {
     await drop?.();
   });
 
-  const shipment = () => ({
-    senderName: 'Comercial Andina SAC',
-    recipientDoc: '45879612',
-    recipientFirstName: 'María',
-    recipientLastName: 'Flores Ccori',
-    originBranchId: lima,
-    destinationBranchId: arequipa,
-    lines: [{ productType: 'liviano', weightKg: 2.5 }],
-    secretCode: 'clave-7',
-  });
+  const shipment = () => shipmentBody({ originBranchId: lima, destinationBranchId: arequipa });
   const create = async (i: number) => {
     const res = await call(i, 'POST', '/api/shipments', shipment(), tokens.AGENTE1);
     expect(res.status).toBe(201);
