@@ -32,7 +32,13 @@ describe('two API processes on one PostgreSQL', () => {
     const database = await createPostgresDatabase();
     drop = database.drop;
     // Both start at once on the empty database: migrations and the demo seed must not collide.
-    servers = await Promise.all([startServerProcess({ DATABASE_URL: database.url }), startServerProcess({ DATABASE_URL: database.url })]);
+    const started = await Promise.allSettled([
+      startServerProcess({ DATABASE_URL: database.url }),
+      startServerProcess({ DATABASE_URL: database.url }),
+    ]);
+    // Kept before failing on the other, so afterAll stops whichever did start.
+    servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
     for (const [username, password] of [
       ['ADMIN', 'admin123'],
       ['AGENTE1', 'agente123'],
