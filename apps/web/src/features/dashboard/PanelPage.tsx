@@ -12,7 +12,7 @@ import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { useBranches } from '../branches/api/get-branches.ts';
+import { BranchSelect } from '../branches/index.ts';
 import { useShipments } from '../shipments/index.ts';
 import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
 
@@ -38,7 +38,6 @@ const COUNTERS = [
 export default function PanelPage() {
   const user = useCurrentUser();
   const isAdmin = user.role === 'admin';
-  const branches = useBranches();
   const [filters, setFilters] = useState<DashboardFilters>(defaultRange);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(DASHBOARD_PAGE_SIZES[0]);
@@ -53,7 +52,6 @@ export default function PanelPage() {
     setFilters((f) => ({ ...f, [key]: value || undefined }));
     setPage(1);
   };
-  const branchOptions = (branches.data ?? []).map((b) => ({ value: String(b.id), label: b.name }));
   const counters = dashboard.data?.counters;
 
   return (
@@ -71,7 +69,7 @@ export default function PanelPage() {
           <DateField label="Desde" value={filters.dateFrom} onChange={(day) => set('dateFrom', day)} />
           <DateField label="Hasta" value={filters.dateTo} onChange={(day) => set('dateTo', day)} />
           {isAdmin ? (
-            <Select
+            <BranchSelect
               label="Origen"
               placeholder="Todas"
               size="xs"
@@ -79,8 +77,7 @@ export default function PanelPage() {
               searchable
               clearable
               allowDeselect
-              data={branchOptions}
-              value={filters.originBranchId ?? null}
+              value={filters.originBranchId}
               onChange={(v) => set('originBranchId', v)}
             />
           ) : (
@@ -93,7 +90,7 @@ export default function PanelPage() {
               </Badge>
             </div>
           )}
-          <Select
+          <BranchSelect
             label="Destino"
             placeholder="Todas"
             size="xs"
@@ -101,8 +98,7 @@ export default function PanelPage() {
             searchable
             clearable
             allowDeselect
-            data={branchOptions}
-            value={filters.destinationBranchId ?? null}
+            value={filters.destinationBranchId}
             onChange={(v) => set('destinationBranchId', v)}
           />
           <Select

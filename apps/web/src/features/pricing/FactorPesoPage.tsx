@@ -7,7 +7,7 @@ import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { notify } from '../../lib/notify.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { useBranches } from '../branches/api/get-branches.ts';
+import { useBranches } from '../branches/index.ts';
 import { useCreateWeightFactorTable } from './api/create-table.ts';
 import { unanswered } from './api/fallback.ts';
 import { LIST_FAILED, useRouteTable, type RouteKey } from './api/get-route-table.ts';

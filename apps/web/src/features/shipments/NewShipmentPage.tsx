@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Button, Grid, Group, Paper, PasswordInput, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Grid, Group, Paper, PasswordInput, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch, type Path } from 'react-hook-form';
@@ -23,7 +23,7 @@ import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { applyServerErrors } from '../../lib/forms.ts';
 import { notify } from '../../lib/notify.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { useBranches } from '../branches/api/get-branches.ts';
+import { BranchSelect, useBranches } from '../branches/index.ts';
 import { CustomerPicker } from '../customers/index.ts';
 import { useCreateShipment } from './api/create-shipment.ts';
 import { useShipment } from './api/get-shipment.ts';
@@ -132,8 +132,6 @@ function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCrea
   const ready = Boolean(originBranchId && destinationBranchId && hasWeight);
   const saving = create.isPending || update.isPending;
 
-  const branchOptions = (branches.data ?? []).map((b) => ({ value: String(b.id), label: b.name }));
-  const destinationOptions = branchOptions.filter((b) => b.value !== String(originBranchId ?? ''));
   const originName = branches.data?.find((b) => b.id === originBranchId)?.name ?? user.branchName ?? '—';
 
   // A new origin may equal the chosen destination: clear it rather than send an impossible route.
@@ -272,13 +270,12 @@ function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCrea
                     control={form.control}
                     name="originBranchId"
                     render={({ field }) => (
-                      <Select
+                      <BranchSelect
                         label="Origen"
                         withAsterisk
                         searchable
                         placeholder="Seleccione origen"
-                        data={branchOptions}
-                        value={field.value ? String(field.value) : null}
+                        value={field.value}
                         onChange={(v) => field.onChange(v ? Number(v) : null)}
                         error={errors.originBranchId?.message}
                       />
@@ -298,13 +295,13 @@ function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCrea
                   control={form.control}
                   name="destinationBranchId"
                   render={({ field }) => (
-                    <Select
+                    <BranchSelect
                       label="Destino"
                       withAsterisk
                       searchable
                       placeholder="Seleccione destino"
-                      data={destinationOptions}
-                      value={field.value ? String(field.value) : null}
+                      value={field.value}
+                      exclude={originBranchId}
                       onChange={(v) => field.onChange(v ? Number(v) : null)}
                       error={errors.destinationBranchId?.message}
                     />

@@ -12,7 +12,7 @@ import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney, formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { useBranches } from '../branches/api/get-branches.ts';
+import { BranchSelect } from '../branches/index.ts';
 import { AssignTransportModal } from '../fleet/index.ts';
 import { useShipments } from './api/get-shipments.ts';
 import { LabelModal } from './components/LabelModal.tsx';
@@ -104,12 +104,9 @@ export default function ShipmentsPage() {
   const params = listParamsFrom(search);
   const rangeInvalid = isRangeInvalid(params);
   const shipments = useShipments(params, !rangeInvalid);
-  const branches = useBranches();
   const cancel = useCancelAction();
   const [printing, setPrinting] = useState<Shipment | null>(null);
   const [assigning, setAssigning] = useState<Shipment | null>(null);
-
-  const branchOptions = (branches.data ?? []).map((b) => ({ value: String(b.id), label: b.name }));
 
   /** A filter change goes back to page 1; empty values leave the address. */
   const setFilter = (key: FilterKey, value: string | null) => {
@@ -174,19 +171,25 @@ export default function ShipmentsPage() {
         />
         <DateField label="Desde" value={params.dateFrom} onChange={(day) => setFilter('dateFrom', day)} />
         <DateField label="Hasta" value={params.dateTo} onChange={(day) => setFilter('dateTo', day)} />
-        <FilterSelect
+        <BranchSelect
           label="Origen"
+          placeholder="Todas"
+          size="xs"
           w={150}
           searchable
-          data={branchOptions}
+          clearable
+          allowDeselect
           value={params.originBranchId}
           onChange={(v) => setFilter('originBranchId', v)}
         />
-        <FilterSelect
+        <BranchSelect
           label="Destino"
+          placeholder="Todas"
+          size="xs"
           w={150}
           searchable
-          data={branchOptions}
+          clearable
+          allowDeselect
           value={params.destinationBranchId}
           onChange={(v) => setFilter('destinationBranchId', v)}
         />

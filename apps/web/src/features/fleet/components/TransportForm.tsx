@@ -13,7 +13,7 @@ import {
 } from '@tramo/domain';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useBranches } from '../../branches/api/get-branches.ts';
+import { BranchSelect, useBranches } from '../../branches/index.ts';
 import { useDrivers } from '../api/get-drivers.ts';
 import { useSaveTransport } from '../api/save-transport.ts';
 import { SideForm } from '../../../components/ui/SideForm.tsx';
@@ -96,7 +96,6 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
     if (derivedRoute) form.setValue('route', derivedRoute);
   }, [derivedRoute, form]);
 
-  const branchOptions = branchList.map((b) => ({ value: String(b.id), label: b.name }));
   const driverOptions = (drivers.data ?? []).map((d) => ({ value: String(d.id), label: `${d.full_name} (DNI ${d.dni})` }));
 
   const onSubmit = form.handleSubmit((values) => {
@@ -158,14 +157,14 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
           control={form.control}
           name="origin_branch_id"
           render={({ field }) => (
-            <Select
+            <BranchSelect
               label="Origen"
-              data={branchOptions}
               {...field}
               onChange={(value) => {
                 field.onChange(value);
                 if (value && value === form.getValues('destination_branch_id')) {
-                  form.setValue('destination_branch_id', branchOptions.find((b) => b.value !== value)?.value ?? null);
+                  const other = branchList.find((b) => String(b.id) !== value);
+                  form.setValue('destination_branch_id', other ? String(other.id) : null);
                 }
               }}
               error={errors.origin_branch_id?.message}
@@ -175,9 +174,7 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
         <Controller
           control={form.control}
           name="destination_branch_id"
-          render={({ field }) => (
-            <Select label="Destino" data={branchOptions.filter((b) => b.value !== origin)} {...field} error={errors.destination_branch_id?.message} />
-          )}
+          render={({ field }) => <BranchSelect label="Destino" exclude={origin} {...field} error={errors.destination_branch_id?.message} />}
         />
       </SimpleGrid>
       <TextInput

@@ -1,5 +1,6 @@
-import { ActionIcon, Badge, Button, Group, Input, NumberInput, Paper, SegmentedControl, Select, Skeleton, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Input, NumberInput, Paper, SegmentedControl, Skeleton, Table, Text, Title } from '@mantine/core';
 import { MAX_FACTOR_PER_KG, MAX_TIER_KG, PRODUCT_TYPES, type Branch, type ProductType } from '@tramo/domain';
+import { BranchSelect } from '../../branches/index.ts';
 import { addRow, removeRow, swapRow, type TierRow } from './tierRows.ts';
 
 interface ConfigCardProps {
@@ -24,7 +25,6 @@ const asNumber = (v: string | number): number | '' => (v === '' || v === '-' ? '
 export function ConfigCard(props: ConfigCardProps) {
   const { branches, originId, destinationId, productType, rows, onRows, saved } = props;
   const name = (id: number) => branches.find((b) => b.id === id)?.name ?? '—';
-  const options = branches.map((b) => ({ value: String(b.id), label: b.name }));
 
   const update = (key: number, patch: Partial<TierRow>) => rows && onRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const swap = (key: number) => rows && onRows(rows.map((r) => (r.key === key ? swapRow(r) : r)));
@@ -35,12 +35,12 @@ export function ConfigCard(props: ConfigCardProps) {
         Configuración
       </Title>
       <Group gap="sm" align="flex-end" wrap="wrap">
-        <Select label="Origen" w={170} data={options} value={String(originId)} onChange={(v) => v && props.onOrigin(Number(v))} searchable />
-        <Select
+        <BranchSelect label="Origen" w={170} value={originId} onChange={(v) => v && props.onOrigin(Number(v))} searchable />
+        <BranchSelect
           label="Destino"
           w={170}
-          data={options.filter((o) => o.value !== String(originId))}
-          value={String(destinationId)}
+          exclude={originId}
+          value={destinationId}
           onChange={(v) => v && props.onDestination(Number(v))}
           searchable
         />

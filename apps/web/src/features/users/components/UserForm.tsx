@@ -7,7 +7,7 @@ import { normalizeUsername, ROLE_LABELS, ROLES, USER_MESSAGES, userSchema, type 
 import { ApiError } from '../../../lib/api.ts';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useBranches } from '../../branches/api/get-branches.ts';
+import { BranchSelect } from '../../branches/index.ts';
 import { useUsers } from '../api/get-users.ts';
 import { useSaveUser, type CreatedUser } from '../api/save-user.ts';
 import { SideForm } from '../../../components/ui/SideForm.tsx';
@@ -40,7 +40,6 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
   const save = useSaveUser();
   // The whole directory, to flag a taken code while typing (the server still has the last word).
   const allUsers = useUsers();
-  const branches = useBranches();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<Input, unknown, Output>({
     resolver: zodResolver(userSchema),
@@ -120,9 +119,8 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
         control={form.control}
         name="branchId"
         render={({ field }) => (
-          <Select
+          <BranchSelect
             label="Sucursal"
-            data={(branches.data ?? []).map((b) => ({ value: String(b.id), label: b.name }))}
             value={field.value ? String(field.value) : null}
             onChange={(v) => field.onChange(v ? Number(v) : null)}
             clearable
