@@ -7,8 +7,8 @@ import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import type { Shipment } from '../shipments/index.ts';
-import { Field, lastEvent, ShipmentResults, useShipmentByCode, useShipmentSearch } from '../tracking/index.ts';
+import { useShipmentByCode, useShipmentSearch, type Shipment } from '../shipments/index.ts';
+import { Field, lastEvent, ShipmentResults } from '../tracking/index.ts';
 import { DeliveredBox } from './components/DeliveredBox.tsx';
 import { DeliveryForm } from './components/DeliveryForm.tsx';
 

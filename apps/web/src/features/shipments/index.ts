@@ -1,5 +1,9 @@
-// What other features may use from shipments: the label modal, the list query and the types.
+// What other features may use from shipments: its queries, the keys and the one refresh after a
+// change, the shared views, and the types.
 export { LabelModal } from './components/LabelModal.tsx';
 export { useShipments, type ShipmentListParams } from './api/get-shipments.ts';
-export { dashboardKey } from './api/keys.ts';
+export { useShipmentByCode } from './api/get-shipment-by-code.ts';
+export { useShipmentSearch } from './api/search-shipments.ts';
+export { dashboardKey, shipmentKeys } from './api/keys.ts';
+export { shipmentsChanged } from './api/invalidate.ts';
 export type { Shipment, ShipmentEvent, ShipmentPage } from './types.ts';

@@ -1,20 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Delivery } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
-import { dashboardKey, type Shipment } from '../../shipments/index.ts';
-import { shipmentByCodeKey } from '../../tracking/index.ts';
+import { shipmentsChanged, type Shipment } from '../../shipments/index.ts';
 
 export const deliverShipment = ({ id, ...delivery }: Delivery & { id: number }) => api.post<Shipment>(`/shipments/${id}/deliver`, delivery);
 
 /** Confirms the delivery; the answer is the delivered shipment, shown at once, and every list and counter refreshes. */
 export function useDeliverShipment() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deliverShipment,
-    onSuccess: (shipment) => {
-      queryClient.setQueryData(shipmentByCodeKey(shipment.code), shipment);
-      void queryClient.invalidateQueries({ queryKey: ['shipments'], predicate: (q) => q.queryKey[1] !== 'code' });
-      void queryClient.invalidateQueries({ queryKey: dashboardKey });
-    },
-  });
+  return useMutation({ mutationFn: deliverShipment, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

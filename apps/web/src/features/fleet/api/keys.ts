@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { shipmentsChanged } from '../../shipments/index.ts';
 
 /** Every fleet query lives under ['fleet'], so a load or an edit refreshes lists, loads and assignments together. */
 export const fleetKeys = {
@@ -10,11 +11,8 @@ export const fleetKeys = {
   assignment: (shipmentId: string | number) => [...fleetKeys.all, 'assignment', String(shipmentId)] as const,
 };
 
-/**
- * After loading or unloading: fleet data, and the shipments feature's queries (its history shows
- * the 'Cargado en …' events). ['shipments'] is the root key that feature documents for all its queries.
- */
+/** After loading or unloading: fleet data, and the shipments (their history shows the 'Cargado en …' events). */
 export function loadChanged(queryClient: QueryClient) {
   void queryClient.invalidateQueries({ queryKey: fleetKeys.all });
-  void queryClient.invalidateQueries({ queryKey: ['shipments'] });
+  shipmentsChanged(queryClient);
 }

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 export const addCheckpoint = ({ id, name }: { id: number; name: string }) => api.post<Shipment>(`/shipments/${id}/checkpoints`, { name });
 
 export function useAddCheckpoint() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: addCheckpoint, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: addCheckpoint, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 /** DELETE /shipments/{id} cancels (status Anulado); the row stays. */
 export const cancelShipment = (id: number) => api.delete<Shipment>(`/shipments/${id}`);
 
 export function useCancelShipment() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: cancelShipment, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: cancelShipment, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 export const changeDescription = ({ id, description }: { id: number; description: string | null }) =>
   api.put<Shipment>(`/shipments/${id}/description`, { description });
 
 export function useChangeDescription() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: changeDescription, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: changeDescription, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

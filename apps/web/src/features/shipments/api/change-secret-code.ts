@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 export const changeSecretCode = ({ id, secretCode }: { id: number; secretCode: string }) =>
   api.put<Shipment>(`/shipments/${id}/secret-code`, { secretCode });
 
 export function useChangeSecretCode() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: changeSecretCode, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: changeSecretCode, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ShipmentStatus } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 export const changeStatus = ({ id, status, note }: { id: number; status: ShipmentStatus; note: string | null }) =>
   api.patch<Shipment>(`/shipments/${id}/status`, { status, note });
 
 export function useChangeStatus() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: changeStatus, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: changeStatus, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NewShipment } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 /** The API requotes every line; the client sends no price. */
 export const createShipment = (input: NewShipment) => api.post<Shipment>('/shipments', input);
 
 export function useCreateShipment() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createShipment, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: createShipment, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

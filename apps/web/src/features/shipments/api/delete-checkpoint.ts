@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 export const deleteCheckpoint = ({ id, checkpointId }: { id: number; checkpointId: number }) =>
   api.delete<Shipment>(`/shipments/${id}/checkpoints/${checkpointId}`);
 
 export function useDeleteCheckpoint() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteCheckpoint, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: deleteCheckpoint, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

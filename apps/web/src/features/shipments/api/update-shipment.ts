@@ -2,12 +2,12 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ShipmentUpdate } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentChanged } from './invalidate.ts';
+import { shipmentsChanged } from './invalidate.ts';
 
 /** Only while Creado; the secret code changes only when sent. */
 export const updateShipment = ({ id, ...input }: ShipmentUpdate & { id: number }) => api.put<Shipment>(`/shipments/${id}`, input);
 
 export function useUpdateShipment() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateShipment, onSuccess: (shipment) => shipmentChanged(queryClient, shipment) });
+  return useMutation({ mutationFn: updateShipment, onSuccess: (shipment) => shipmentsChanged(queryClient, shipment) });
 }

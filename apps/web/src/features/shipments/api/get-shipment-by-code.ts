@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import type { Shipment } from '../../shipments/index.ts';
-
-export const shipmentByCodeKey = (code: string) => ['shipments', 'code', code.toUpperCase()] as const;
+import type { Shipment } from '../types.ts';
+import { shipmentKeys } from './keys.ts';
 
 /** GET /shipments/code/{code}: the full shipment with its history, for every branch (tracking, deliveries). */
 export const shipmentByCodeQuery = (code: string) =>
   queryOptions({
-    queryKey: shipmentByCodeKey(code),
+    queryKey: shipmentKeys.byCode(code),
     queryFn: ({ signal }) => api.get<Shipment>(`/shipments/code/${encodeURIComponent(code)}`, undefined, signal),
   });
 

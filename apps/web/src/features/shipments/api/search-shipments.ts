@@ -1,14 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import type { Shipment } from '../../shipments/index.ts';
-
-/** Under ['shipments'] so a delivery or any other shipment change refreshes open searches. */
-export const shipmentSearchKey = (q: string) => ['shipments', 'search', q] as const;
+import type { Shipment } from '../types.ts';
+import { shipmentKeys } from './keys.ts';
 
 /** GET /shipments/search: code, recipient document or name, every branch, read-only (at most 20). */
 export const shipmentSearchQuery = (q: string) =>
   queryOptions({
-    queryKey: shipmentSearchKey(q),
+    queryKey: shipmentKeys.search(q),
     queryFn: ({ signal }) => api.get<Shipment[]>('/shipments/search', { q }, signal),
   });
 
