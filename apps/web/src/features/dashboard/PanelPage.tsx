@@ -1,19 +1,17 @@
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Select, SimpleGrid, Skeleton, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Select, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_STATUSES } from '@tramo/domain';
 import { DateField } from '../../components/ui/DateField.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
-import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
-import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { BranchSelect } from '../branches/index.ts';
-import { useShipments } from '../shipments/index.ts';
+import { ShipmentsTable, useShipments, type ShipmentColumn } from '../shipments/index.ts';
 import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
 
 const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
@@ -27,6 +25,9 @@ function defaultRange() {
 
 /** The chart groups long spans; its title says by what. */
 const PERIOD: Record<DashboardBucket, string> = { day: 'día', week: 'semana', month: 'mes', year: 'año' };
+
+/** DESIGN 2a: a 1024 px tablet must see the whole row, 'Ver' included; the sender is secondary. */
+const PANEL_COLUMNS: ShipmentColumn[] = ['code', 'createdAt', 'origin', 'destination', 'sender', 'recipient', 'status'];
 
 const COUNTERS = [
   { key: 'total', label: 'Total', color: 'dark' },
@@ -225,61 +226,19 @@ export default function PanelPage() {
             Ver todos
           </Anchor>
         </Group>
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Código</Table.Th>
-              <Table.Th>Fecha</Table.Th>
-              <Table.Th>Origen</Table.Th>
-              <Table.Th>Destino</Table.Th>
-              {/* DESIGN 2a: a 1024 px tablet must see the whole row, 'Ver' included; the sender is secondary. */}
-              <Table.Th visibleFrom="lg">Remitente</Table.Th>
-              <Table.Th>Destinatario</Table.Th>
-              <Table.Th>Estado</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rangeInvalid ? null : latest.isPending ? (
-              <TableSkeleton cols={8} rows={pageSize} />
-            ) : !latest.data || latest.data.items.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={8} ta="center" c="dimmed" py="md">
-                  Sin resultados.
-                </Table.Td>
-              </Table.Tr>
-            ) : (
-              latest.data.items.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-                    {s.code}
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.createdAt)}</Table.Td>
-                  <Table.Td>{s.originBranch.name}</Table.Td>
-                  <Table.Td>{s.destinationBranch.name}</Table.Td>
-                  <Table.Td visibleFrom="lg">
-                    <Text size="sm" lineClamp={1} maw={130} title={s.senderName}>
-                      {s.senderName}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" lineClamp={1} maw={130} title={s.recipientName}>
-                      {s.recipientName}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusChip status={s.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/shipments/${s.id}`} size="sm" aria-label={`Ver ${s.code}`}>
-                      Ver
-                    </Anchor>
-                  </Table.Td>
-                </Table.Tr>
-              ))
-            )}
-          </Table.Tbody>
-        </Table>
+        <ShipmentsTable
+          rows={rangeInvalid ? null : (latest.data?.items ?? [])}
+          loading={latest.isPending}
+          skeletonRows={pageSize}
+          columns={PANEL_COLUMNS}
+          wideOnly={['sender']}
+          nameWidth={130}
+          action={(s) => (
+            <Anchor component={Link} to={`/shipments/${s.id}`} size="sm" aria-label={`Ver ${s.code}`}>
+              Ver
+            </Anchor>
+          )}
+        />
         {!rangeInvalid && (
           <Pager
             page={page}

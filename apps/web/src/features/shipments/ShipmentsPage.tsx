@@ -1,28 +1,39 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Paper, Select, Table, Text, Tooltip, type SelectProps } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Paper, Select, Tooltip, type SelectProps } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_STATUSES } from '@tramo/domain';
 import { DateField } from '../../components/ui/DateField.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
-import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
-import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { formatDateTime, formatMoney, formatNumber } from '../../lib/format.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { BranchSelect } from '../branches/index.ts';
 import { AssignTransportModal } from '../fleet/index.ts';
 import { useShipments } from './api/get-shipments.ts';
 import { LabelModal } from './components/LabelModal.tsx';
+import { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable.tsx';
 import { DEFAULT_PAGE_SIZE, FILTER_KEYS, isRangeInvalid, listParamsFrom, type FilterKey } from './components/list-params.ts';
 import { useCancelAction } from './components/useShipmentActions.tsx';
 import type { Shipment } from './types.ts';
 
 /** Search waits for a 1 s pause here (spec section 9): the list is the heaviest query. */
 const SEARCH_DEBOUNCE_MS = 1000;
-const COLUMNS = 11;
+/** Spec section 2: the list's columns include the recipient document. */
+const LIST_COLUMNS: ShipmentColumn[] = [
+  'code',
+  'createdAt',
+  'origin',
+  'destination',
+  'sender',
+  'recipient',
+  'recipientDoc',
+  'weight',
+  'price',
+  'status',
+];
 
 const statusOptions = SHIPMENT_STATUSES.map((s) => ({ value: s, label: s }));
 const activeOptions = [
@@ -222,78 +233,27 @@ export default function ShipmentsPage() {
       )}
 
       <Paper withBorder style={{ overflowX: 'auto' }}>
-        <Table horizontalSpacing={4} style={{ opacity: shipments.isPlaceholderData ? 0.6 : 1 }}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Código</Table.Th>
-              <Table.Th>Fecha</Table.Th>
-              <Table.Th>Origen</Table.Th>
-              <Table.Th>Destino</Table.Th>
-              <Table.Th visibleFrom="lg">Remitente</Table.Th>
-              <Table.Th>Destinatario</Table.Th>
-              <Table.Th>DNI/RUC</Table.Th>
-              <Table.Th ta="right" visibleFrom="lg">
-                Peso
-              </Table.Th>
-              <Table.Th ta="right">Precio</Table.Th>
-              <Table.Th>Estado</Table.Th>
-              <Table.Th w={150} />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rangeInvalid ? null : shipments.isPending ? (
-              <TableSkeleton cols={COLUMNS} rows={params.pageSize > 10 ? 10 : params.pageSize} />
-            ) : !data || data.items.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={COLUMNS} ta="center" c="dimmed" py="lg">
-                  Sin resultados.
-                </Table.Td>
-              </Table.Tr>
-            ) : (
-              data.items.map((s) => (
-                <Table.Tr key={s.id}>
-                  <Table.Td fw={600} style={{ whiteSpace: 'nowrap' }}>
-                    <Link to={`/shipments/${s.id}`} style={{ color: 'inherit' }}>
-                      {s.code}
-                    </Link>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.createdAt)}</Table.Td>
-                  <Table.Td>{s.originBranch.name}</Table.Td>
-                  <Table.Td>{s.destinationBranch.name}</Table.Td>
-                  <Table.Td visibleFrom="lg">
-                    <Text size="sm" lineClamp={1} maw={100} title={s.senderName}>
-                      {s.senderName}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" lineClamp={1} maw={100} title={s.recipientName}>
-                      {s.recipientName}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{s.recipientDoc}</Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} visibleFrom="lg">
-                    {formatNumber(s.weightKg)} kg
-                  </Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    {formatMoney(s.quotedPrice)}
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <StatusChip status={s.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <RowActions
-                      shipment={s}
-                      onPrint={() => setPrinting(s)}
-                      onCancel={() => void cancel.run(s)}
-                      onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
-                      canPay={user.role !== 'courier'}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))
-            )}
-          </Table.Tbody>
-        </Table>
+        <ShipmentsTable
+          rows={rangeInvalid ? null : (data?.items ?? [])}
+          loading={shipments.isPending}
+          skeletonRows={Math.min(params.pageSize, 10)}
+          columns={LIST_COLUMNS}
+          wideOnly={['sender', 'weight']}
+          linkCode
+          nameWidth={100}
+          horizontalSpacing={4}
+          style={{ opacity: shipments.isPlaceholderData ? 0.6 : 1 }}
+          actionWidth={150}
+          action={(s) => (
+            <RowActions
+              shipment={s}
+              onPrint={() => setPrinting(s)}
+              onCancel={() => void cancel.run(s)}
+              onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
+              canPay={user.role !== 'courier'}
+            />
+          )}
+        />
       </Paper>
       {!rangeInvalid && (
         <Pager

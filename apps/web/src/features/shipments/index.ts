@@ -1,6 +1,7 @@
 // What other features may use from shipments: its queries, the keys and the one refresh after a
 // change, the shared views, and the types.
 export { LabelModal } from './components/LabelModal.tsx';
+export { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable.tsx';
 export { useShipments, type ShipmentListParams } from './api/get-shipments.ts';
 export { useShipmentByCode } from './api/get-shipment-by-code.ts';
 export { useShipmentSearch } from './api/search-shipments.ts';

@@ -1,0 +1,131 @@
+import type { ReactNode } from 'react';
+import { Table, Text, type TableProps, type TableTdProps } from '@mantine/core';
+import { Link } from 'react-router';
+import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
+import { StatusChip } from '../../../components/ui/StatusChip.tsx';
+import { formatDateTime, formatMoney, formatNumber } from '../../../lib/format.ts';
+import type { Shipment } from '../types.ts';
+
+export type ShipmentColumn =
+  'code' | 'createdAt' | 'origin' | 'destination' | 'sender' | 'recipient' | 'recipientDoc' | 'weight' | 'price' | 'status';
+
+const NOWRAP = { style: { whiteSpace: 'nowrap' } } as const;
+const AMOUNT = { ta: 'right', ...NOWRAP } as const;
+
+interface Column {
+  header: string;
+  cell(s: Shipment, options: { linkCode: boolean; nameWidth?: number }): ReactNode;
+  td?: TableTdProps;
+  /** Amounts line up on the right, header included. */
+  right?: boolean;
+}
+
+/** A name that may be long: one line, cut with its full text on hover, when the table is dense. */
+function Name({ text, width }: { text: string; width?: number }) {
+  if (width === undefined) return text;
+  return (
+    <Text size="sm" lineClamp={1} maw={width} title={text}>
+      {text}
+    </Text>
+  );
+}
+
+const COLUMNS: Record<ShipmentColumn, Column> = {
+  code: {
+    header: 'Código',
+    cell: (s, { linkCode }) =>
+      linkCode ? (
+        <Link to={`/shipments/${s.id}`} style={{ color: 'inherit' }}>
+          {s.code}
+        </Link>
+      ) : (
+        s.code
+      ),
+    td: { fw: 600, ...NOWRAP },
+  },
+  createdAt: { header: 'Fecha', cell: (s) => formatDateTime(s.createdAt), td: NOWRAP },
+  origin: { header: 'Origen', cell: (s) => s.originBranch.name },
+  destination: { header: 'Destino', cell: (s) => s.destinationBranch.name },
+  sender: { header: 'Remitente', cell: (s, { nameWidth }) => <Name text={s.senderName} width={nameWidth} /> },
+  recipient: { header: 'Destinatario', cell: (s, { nameWidth }) => <Name text={s.recipientName} width={nameWidth} /> },
+  recipientDoc: { header: 'DNI/RUC', cell: (s) => s.recipientDoc },
+  weight: { header: 'Peso', cell: (s) => `${formatNumber(s.weightKg)} kg`, td: AMOUNT, right: true },
+  price: { header: 'Precio', cell: (s) => formatMoney(s.quotedPrice), td: AMOUNT, right: true },
+  status: { header: 'Estado', cell: (s) => <StatusChip status={s.status} />, td: NOWRAP },
+};
+
+export interface ShipmentsTableProps extends Omit<TableProps, 'children'> {
+  /** null: nothing asked yet (or the filters are invalid), so no rows and no empty text either. */
+  rows: readonly Shipment[] | null;
+  loading: boolean;
+  columns: readonly ShipmentColumn[];
+  /**
+   * DESIGN 2a: on a 1024 px tablet these secondary columns step aside so status and the row's
+   * action stay in view.
+   */
+  wideOnly?: readonly ShipmentColumn[];
+  /** The code opens the shipment's page (the list's rows). */
+  linkCode?: boolean;
+  /** Sender and recipient names are cut to this width in dense tables. */
+  nameWidth?: number;
+  skeletonRows?: number;
+  /** The row that is open beside the table (tracking, deliveries). */
+  selectedCode?: string | null;
+  /** What each row ends with: a link, the row's actions, an open button. */
+  action?(shipment: Shipment): ReactNode;
+  actionWidth?: number;
+}
+
+/** The one shipments table: the Panel's latest, the list, and the search results of tracking and deliveries. */
+export function ShipmentsTable({
+  rows,
+  loading,
+  columns,
+  wideOnly = [],
+  linkCode = false,
+  nameWidth,
+  skeletonRows = 5,
+  selectedCode,
+  action,
+  actionWidth,
+  ...table
+}: ShipmentsTableProps) {
+  const span = columns.length + (action ? 1 : 0);
+  const visibleFrom = (c: ShipmentColumn) => (wideOnly.includes(c) ? 'lg' : undefined);
+  return (
+    <Table {...table}>
+      <Table.Thead>
+        <Table.Tr>
+          {columns.map((c) => (
+            <Table.Th key={c} visibleFrom={visibleFrom(c)} ta={COLUMNS[c].right ? 'right' : undefined}>
+              {COLUMNS[c].header}
+            </Table.Th>
+          ))}
+          {action && <Table.Th w={actionWidth} />}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows === null ? null : loading ? (
+          <TableSkeleton cols={span} rows={skeletonRows} />
+        ) : rows.length === 0 ? (
+          <Table.Tr>
+            <Table.Td colSpan={span} ta="center" c="dimmed" py="md">
+              Sin resultados.
+            </Table.Td>
+          </Table.Tr>
+        ) : (
+          rows.map((s) => (
+            <Table.Tr key={s.id} bg={s.code === selectedCode ? 'var(--mantine-primary-color-light)' : undefined}>
+              {columns.map((c) => (
+                <Table.Td key={c} visibleFrom={visibleFrom(c)} {...COLUMNS[c].td}>
+                  {COLUMNS[c].cell(s, { linkCode, nameWidth })}
+                </Table.Td>
+              ))}
+              {action && <Table.Td ta="right">{action(s)}</Table.Td>}
+            </Table.Tr>
+          ))
+        )}
+      </Table.Tbody>
+    </Table>
+  );
+}
