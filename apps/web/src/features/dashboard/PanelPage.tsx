@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Select, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -10,11 +10,15 @@ import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { BranchSelect } from '../branches/index.ts';
 import { ShipmentsTable, useShipments, type ShipmentColumn } from '../shipments/index.ts';
 import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
 
 const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
+
+const FILTER_KEYS = ['dateFrom', 'dateTo', 'originBranchId', 'destinationBranchId', 'status', 'q'] as const;
+type FilterKey = (typeof FILTER_KEYS)[number];
 
 const DAY_MS = 86_400_000;
 /** The Panel opens on the last 30 Lima days; cleared dates leave the range open for counters and table alike. */
@@ -39,9 +43,18 @@ const COUNTERS = [
 export default function PanelPage() {
   const user = useCurrentUser();
   const isAdmin = user.role === 'admin';
-  const [filters, setFilters] = useState<DashboardFilters>(defaultRange);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(DASHBOARD_PAGE_SIZES[0]);
+  const [url, setUrl] = useUrlState({
+    ...defaultRange(),
+    originBranchId: '',
+    destinationBranchId: '',
+    status: '',
+    q: '',
+    page: '1',
+    pageSize: String(DASHBOARD_PAGE_SIZES[0]),
+  });
+  const filters: DashboardFilters = Object.fromEntries(FILTER_KEYS.filter((k) => url[k]).map((k) => [k, url[k]]));
+  const page = pageNumber(url.page, 1);
+  const pageSize = pageNumber(url.pageSize, DASHBOARD_PAGE_SIZES[0], DASHBOARD_PAGE_SIZES);
 
   // Spec section 6: only an admin picks the origin; everyone else sees their own branch.
   const effective: DashboardFilters = isAdmin ? filters : { ...filters, originBranchId: user.branchId ? String(user.branchId) : undefined };
@@ -49,10 +62,8 @@ export default function PanelPage() {
   const dashboard = useDashboard(effective, !rangeInvalid);
   const latest = useShipments({ ...effective, page, pageSize }, !rangeInvalid);
 
-  const set = (key: keyof DashboardFilters, value: string | null) => {
-    setFilters((f) => ({ ...f, [key]: value || undefined }));
-    setPage(1);
-  };
+  /** A filter change goes back to page 1; a cleared date stays '' (an open range), not the default. */
+  const set = (key: FilterKey, value: string | null) => setUrl({ [key]: value ?? '', page: null });
   const counters = dashboard.data?.counters;
 
   return (
@@ -125,10 +136,8 @@ export default function PanelPage() {
           <Button
             variant="subtle"
             size="xs"
-            onClick={() => {
-              setFilters(defaultRange());
-              setPage(1);
-            }}
+            // The page size is a preference, not a filter: it stays.
+            onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), page: null })}
           >
             Limpiar filtros
           </Button>
@@ -245,11 +254,8 @@ export default function PanelPage() {
             pageSize={pageSize}
             total={latest.data?.total ?? 0}
             pageSizes={DASHBOARD_PAGE_SIZES}
-            onPage={setPage}
-            onPageSize={(size) => {
-              setPageSize(size);
-              setPage(1);
-            }}
+            onPage={(p) => setUrl({ page: String(p) })}
+            onPageSize={(size) => setUrl({ page: null, pageSize: String(size) })}
           />
         )}
       </Paper>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Tabs } from '@mantine/core';
-import { useSearchParams } from 'react-router';
 import type { Transport } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { useUrlState } from '../../lib/url-state.ts';
 import { AssignmentsTab } from './components/AssignmentsTab.tsx';
 import { DriversTab } from './components/DriversTab.tsx';
 import { TransportsTab } from './components/TransportsTab.tsx';
@@ -12,10 +12,10 @@ type Tab = (typeof TABS)[number];
 
 export default function TransportistasPage() {
   // The tab lives in the address so a reload or the back button keeps the user where they were.
-  const [params, setParams] = useSearchParams();
-  const tab: Tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as Tab) : 'transportes';
+  const [url, setUrl] = useUrlState({ tab: 'transportes' }, { replace: true });
+  const tab: Tab = (TABS as readonly string[]).includes(url.tab) ? (url.tab as Tab) : 'transportes';
   const [chosen, setChosen] = useState<Transport | null>(null);
-  const setTab = (next: Tab) => setParams(next === 'transportes' ? {} : { tab: next }, { replace: true });
+  const setTab = (next: Tab) => setUrl({ tab: next });
 
   return (
     <>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Paper, Select, Tooltip, type SelectProps } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_STATUSES } from '@tramo/domain';
 import { DateField } from '../../components/ui/DateField.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -10,12 +10,13 @@ import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { useUrlState } from '../../lib/url-state.ts';
 import { BranchSelect } from '../branches/index.ts';
 import { AssignTransportModal } from '../fleet/index.ts';
 import { useShipments } from './api/get-shipments.ts';
 import { LabelModal } from './components/LabelModal.tsx';
 import { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable.tsx';
-import { DEFAULT_PAGE_SIZE, FILTER_KEYS, isRangeInvalid, listParamsFrom, type FilterKey } from './components/list-params.ts';
+import { FILTER_KEYS, isRangeInvalid, LIST_URL_DEFAULTS, listParamsFrom, type FilterKey } from './components/list-params.ts';
 import { useCancelAction } from './components/useShipmentActions.tsx';
 import type { Shipment } from './types.ts';
 
@@ -111,35 +112,17 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowAction
 
 export default function ShipmentsPage() {
   const user = useCurrentUser();
-  const [search, setSearch] = useSearchParams();
-  const params = listParamsFrom(search);
+  const [url, setUrl] = useUrlState(LIST_URL_DEFAULTS);
+  const params = listParamsFrom(url);
   const rangeInvalid = isRangeInvalid(params);
   const shipments = useShipments(params, !rangeInvalid);
   const cancel = useCancelAction();
   const [printing, setPrinting] = useState<Shipment | null>(null);
   const [assigning, setAssigning] = useState<Shipment | null>(null);
 
-  /** A filter change goes back to page 1; empty values leave the address. */
-  const setFilter = (key: FilterKey, value: string | null) => {
-    setSearch((prev) => {
-      const next = new URLSearchParams(prev);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      next.delete('page');
-      return next;
-    });
-  };
-  const setPaging = (page: number, pageSize = params.pageSize) => {
-    setSearch((prev) => {
-      const next = new URLSearchParams(prev);
-      if (page > 1) next.set('page', String(page));
-      else next.delete('page');
-      if (pageSize !== DEFAULT_PAGE_SIZE) next.set('pageSize', String(pageSize));
-      else next.delete('pageSize');
-      return next;
-    });
-  };
-  const hasFilters = FILTER_KEYS.some((k) => search.has(k));
+  /** A filter change goes back to page 1. */
+  const setFilter = (key: FilterKey, value: string | null) => setUrl({ [key]: value, page: null });
+  const hasFilters = FILTER_KEYS.some((k) => url[k] !== '');
   const data = shipments.data;
 
   return (
@@ -208,14 +191,8 @@ export default function ShipmentsPage() {
           variant="subtle"
           size="xs"
           disabled={!hasFilters}
-          onClick={() =>
-            setSearch((prev) => {
-              const next = new URLSearchParams();
-              const size = prev.get('pageSize');
-              if (size) next.set('pageSize', size);
-              return next;
-            })
-          }
+          // The page size is a preference, not a filter: it stays.
+          onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), page: null })}
         >
           Limpiar filtros
         </Button>
@@ -262,8 +239,8 @@ export default function ShipmentsPage() {
           total={data?.total ?? 0}
           totalCapped={data?.totalCapped}
           pageSizes={SHIPMENT_PAGE_SIZES}
-          onPage={(p) => setPaging(p)}
-          onPageSize={(size) => setPaging(1, size)}
+          onPage={(p) => setUrl({ page: String(p) })}
+          onPageSize={(size) => setUrl({ page: null, pageSize: String(size) })}
         />
       )}
       <LabelModal shipment={printing} onClose={() => setPrinting(null)} />

@@ -1,4 +1,5 @@
 import { SHIPMENT_PAGE_SIZES } from '@tramo/domain';
+import { pageNumber } from '../../../lib/url-state.ts';
 import type { ShipmentListParams } from '../api/get-shipments.ts';
 
 export const FILTER_KEYS = ['q', 'status', 'active', 'dateFrom', 'dateTo', 'originBranchId', 'destinationBranchId'] as const;
@@ -6,22 +7,26 @@ export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export const DEFAULT_PAGE_SIZE = 10;
 
-const positiveInt = (raw: string | null, fallback: number) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 ? n : fallback;
+/** Spec section 2: the list's state in the address query; empty filters and the first page leave it. */
+export const LIST_URL_DEFAULTS = {
+  q: '',
+  status: '',
+  active: '',
+  dateFrom: '',
+  dateTo: '',
+  originBranchId: '',
+  destinationBranchId: '',
+  page: '1',
+  pageSize: String(DEFAULT_PAGE_SIZE),
 };
 
 /** The address query is the list's state: a reload or a shared link shows the same view. */
-export function listParamsFrom(search: URLSearchParams): ShipmentListParams {
-  const size = positiveInt(search.get('pageSize'), DEFAULT_PAGE_SIZE);
+export function listParamsFrom(values: Record<keyof typeof LIST_URL_DEFAULTS, string>): ShipmentListParams {
   const params: ShipmentListParams = {
-    page: positiveInt(search.get('page'), 1),
-    pageSize: (SHIPMENT_PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    page: pageNumber(values.page, 1),
+    pageSize: pageNumber(values.pageSize, DEFAULT_PAGE_SIZE, SHIPMENT_PAGE_SIZES),
   };
-  for (const key of FILTER_KEYS) {
-    const value = search.get(key)?.trim();
-    if (value) params[key] = value;
-  }
+  for (const key of FILTER_KEYS) if (values[key]) params[key] = values[key];
   return params;
 }
 
