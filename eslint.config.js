@@ -88,8 +88,4 @@ export default tseslint.config(
       'react-hooks/incompatible-library': 'off',
     },
   },
-  {
-    files: ['apps/web/src/features/{deliveries/DeliveriesPage,tracking/TrackingPage}.tsx'],
-    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
-  },
 );

@@ -4,6 +4,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
 import { SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
+import { Field } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { StatusChip } from '../../components/ui/StatusChip.tsx';
@@ -17,19 +18,6 @@ import { LabelModal } from './components/LabelModal.tsx';
 import { DescriptionModal, ManagePanel, SecretCodeModal } from './components/ManagePanel.tsx';
 import { useCancelAction } from './components/useShipmentActions.tsx';
 import { PRODUCT_TYPE_LABELS, type Shipment, type ShipmentEvent } from './types.ts';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (

@@ -1,4 +1,2 @@
-// What the deliveries screen reuses from tracking: the shipment views.
-export { ShipmentResults } from './components/ShipmentResults.tsx';
-export { ShipmentHistory } from './components/ShipmentHistory.tsx';
-export { Field, lastEvent } from './components/Field.tsx';
+// What the deliveries screen reuses from tracking: finding a shipment and opening it.
+export { ShipmentFinder, type ShipmentFinderProps } from './components/ShipmentFinder.tsx';

@@ -1,7 +1,7 @@
 import { Alert, Box, SimpleGrid } from '@mantine/core';
 import { formatDateTime } from '../../../lib/format.ts';
 import type { Shipment } from '../../shipments/index.ts';
-import { Field } from '../../tracking/index.ts';
+import { Field } from '../../../components/ui/Field.tsx';
 
 /** A delivered shipment shows who received it instead of the form. */
 export function DeliveredBox({ info }: { info: NonNullable<Shipment['deliveredInfo']> }) {

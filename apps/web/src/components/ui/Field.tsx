@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Text } from '@mantine/core';
-import type { Shipment, ShipmentEvent } from '../../shipments/index.ts';
 
-/** A labelled value of a shipment summary. */
+/** A labelled value of a summary: the small caps label above, the value below. */
 export function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div>
@@ -14,9 +13,4 @@ export function Field({ label, children }: { label: string; children: ReactNode 
       </Text>
     </div>
   );
-}
-
-/** The newest history entry (the API returns them oldest first). */
-export function lastEvent(shipment: Shipment): ShipmentEvent | null {
-  return shipment.checkpoints?.at(-1) ?? null;
 }

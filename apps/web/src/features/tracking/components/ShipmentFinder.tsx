@@ -1,0 +1,115 @@
+import { useState, type ReactNode } from 'react';
+import { Alert, Grid, Text, TextInput } from '@mantine/core';
+import { normalizeShipmentCode } from '@tramo/domain';
+import { PageHeader } from '../../../components/ui/PageHeader.tsx';
+import { PageSkeleton } from '../../../components/ui/PageSkeleton.tsx';
+import { SearchInput } from '../../../components/ui/SearchInput.tsx';
+import { ApiError } from '../../../lib/api.ts';
+import { useUrlState } from '../../../lib/url-state.ts';
+import { useShipmentByCode, useShipmentSearch, type Shipment } from '../../shipments/index.ts';
+import { ShipmentResults } from './ShipmentResults.tsx';
+import { ShipmentSummary } from './ShipmentSummary.tsx';
+
+export interface ShipmentFinderProps {
+  title: string;
+  description: string;
+  /**
+   * Entregas has a box of its own for the scanned code (the search box is for names and
+   * documents); on Rastreo the one search box takes codes too, and a new search closes the shipment.
+   */
+  codeField?: boolean;
+  search: { label: string; placeholder: string; width: number };
+  /** Shown while nothing is searched or open. */
+  hint: string;
+  /** Beside the summary of the open shipment: its history (Rastreo) or the delivery (Entregas). */
+  aside(shipment: Shipment): ReactNode;
+  /** Columns of twelve the aside takes on a wide screen. */
+  asideSpan: number;
+}
+
+/**
+ * Find any branch's shipment by code, recipient document or name, and open it: the search and the
+ * open code live in the address, so a reload or a shared link shows the same shipment.
+ */
+export function ShipmentFinder({ title, description, codeField = false, search, hint, aside, asideSpan }: ShipmentFinderProps) {
+  const [url, setUrl] = useUrlState({ q: '', code: '' }, { replace: true });
+  const [codeText, setCodeText] = useState(url.code);
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const results = useShipmentSearch(url.q);
+
+  // A scanned or typed code that matches a result opens it at once; an explicit choice wins.
+  const typedCode = normalizeShipmentCode(url.q);
+  const exact = typedCode ? results.data?.find((s) => s.code === typedCode) : undefined;
+  const code = url.code || exact?.code || null;
+  const detail = useShipmentByCode(code);
+
+  const open = (next: string) => {
+    setCodeText(next);
+    setUrl({ code: next });
+  };
+  const openTypedCode = () => {
+    const normalized = normalizeShipmentCode(codeText);
+    setCodeError(codeText.trim() && !normalized ? 'Código inválido (TMT-000123)' : null);
+    if (normalized) open(normalized);
+  };
+
+  return (
+    <>
+      <PageHeader title={title} description={description}>
+        {codeField && (
+          <TextInput
+            aria-label="Código de envío"
+            placeholder="Código de envío (escanear)"
+            autoFocus
+            w={220}
+            value={codeText}
+            error={codeError}
+            onChange={(e) => setCodeText(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              // A barcode scanner types the code and Enter.
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                openTypedCode();
+              }
+            }}
+          />
+        )}
+        <SearchInput
+          value={url.q}
+          onSearch={(v) => setUrl(codeField ? { q: v.trim() } : { q: v.trim(), code: null })}
+          placeholder={search.placeholder}
+          aria-label={search.label}
+          autoFocus={!codeField}
+          w={search.width}
+        />
+      </PageHeader>
+
+      {/* The open shipment comes first: a long result list must not push it out of view. */}
+      {code &&
+        (detail.isPending ? (
+          <PageSkeleton rows={4} />
+        ) : detail.isError ? (
+          <Alert color="red" variant="light" role="alert" mb="md">
+            {detail.error instanceof ApiError && detail.error.status === 404 ? 'No encontrado.' : 'No encontrado o error de conexión.'}
+          </Alert>
+        ) : (
+          <Grid gap="md" mb="md">
+            <Grid.Col span={{ base: 12, md: 12 - asideSpan }}>
+              <ShipmentSummary shipment={detail.data} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: asideSpan }}>{aside(detail.data)}</Grid.Col>
+          </Grid>
+        ))}
+
+      {url.q && (
+        <ShipmentResults rows={results.data} loading={results.isPending} failed={results.isError} selectedCode={code} onOpen={(s) => open(s.code)} />
+      )}
+
+      {!code && !url.q && (
+        <Text c="dimmed" size="sm" mb="md">
+          {hint}
+        </Text>
+      )}
+    </>
+  );
+}

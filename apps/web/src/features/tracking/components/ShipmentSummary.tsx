@@ -1,0 +1,30 @@
+import { Group, Paper, SimpleGrid, Title } from '@mantine/core';
+import { Field } from '../../../components/ui/Field.tsx';
+import { StatusChip } from '../../../components/ui/StatusChip.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import type { Shipment } from '../../shipments/index.ts';
+
+/** What the counter reads of a found shipment, on Rastreo and on Entregas alike. */
+export function ShipmentSummary({ shipment }: { shipment: Shipment }) {
+  // The API returns the history oldest first.
+  const last = shipment.checkpoints?.at(-1);
+  return (
+    <Paper withBorder p="md" aria-label={`Envío ${shipment.code}`} component="section">
+      <Group justify="space-between" mb="sm">
+        <Title order={3}>{shipment.code}</Title>
+        <StatusChip status={shipment.status} size="lg" />
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">
+        <Field label="Origen">{shipment.originBranch.name}</Field>
+        <Field label="Destino">{shipment.destinationBranch.name}</Field>
+        <Field label="Remitente">{shipment.senderName}</Field>
+        <Field label="Destinatario">
+          {shipment.recipientName} · {shipment.recipientDoc}
+        </Field>
+        <Field label="Creado">{formatDateTime(shipment.createdAt)}</Field>
+        <Field label="Último evento">{last ? `${last.name} · ${formatDateTime(last.at)}` : '—'}</Field>
+        <Field label="Descripción">{shipment.description || '—'}</Field>
+      </SimpleGrid>
+    </Paper>
+  );
+}
