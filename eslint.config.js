@@ -69,6 +69,13 @@ export default tseslint.config(
       ],
     },
   },
+  // The label printing files are rewritten on the `harden` branch (a lighter code128 library); they
+  // leave this entry with that rewrite: Barcode draws into state from an effect, and the label's
+  // measuring callback ref depends on the width on purpose (see its comment).
+  {
+    files: ['apps/web/src/features/shipments/components/{Barcode,LabelModal}.tsx'],
+    rules: { 'react-hooks/set-state-in-effect': 'off', 'react-hooks/exhaustive-deps': 'off' },
+  },
   // Debts the boundaries issue (#11) pays off: every file here is refactored and leaves this list.
   {
     files: [
@@ -79,13 +86,5 @@ export default tseslint.config(
       'apps/api/src/modules/shipments/service.ts',
     ],
     rules: { 'boundaries/dependencies': 'off' },
-  },
-  {
-    files: ['apps/web/src/**/*.{ts,tsx}'],
-    rules: {
-      'react-hooks/set-state-in-effect': 'off',
-      'react-hooks/exhaustive-deps': 'off',
-      'react-hooks/incompatible-library': 'off',
-    },
   },
 );

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { TextInput, type TextInputProps } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedCallback } from '@mantine/hooks';
 
 interface SearchInputProps extends Omit<TextInputProps, 'onChange' | 'value'> {
   value: string;
@@ -12,14 +12,17 @@ interface SearchInputProps extends Omit<TextInputProps, 'onChange' | 'value'> {
 /** A search box that reports after the user pauses typing; Enter reports at once (barcode scanners). */
 export function SearchInput({ value, onSearch, debounceMs = 300, ...props }: SearchInputProps) {
   const [text, setText] = useState(value);
-  const [debounced] = useDebouncedValue(text, debounceMs);
   // Follow the parent when it changes the search (a reset, a link), but never rewrite what is being
   // typed: parents trim, and copying 'luis' back over 'luis ' would glue the next word on.
-  useEffect(() => setText((current) => (current.trim() === value.trim() ? current : value)), [value]);
-  useEffect(() => {
-    if (debounced !== value) onSearch(debounced);
-    // Only the settled text triggers a search.
-  }, [debounced]);
+  const [followed, setFollowed] = useState(value);
+  if (value !== followed) {
+    setFollowed(value);
+    if (text.trim() !== value.trim()) setText(value);
+  }
+  // Only settled text searches, and only when it says something new.
+  const report = useDebouncedCallback((typed: string) => {
+    if (typed !== value) onSearch(typed);
+  }, debounceMs);
   return (
     <TextInput
       type="search"
@@ -28,10 +31,14 @@ export function SearchInput({ value, onSearch, debounceMs = 300, ...props }: Sea
       autoFocus
       {...props}
       value={text}
-      onChange={(e) => setText(e.currentTarget.value)}
+      onChange={(e) => {
+        setText(e.currentTarget.value);
+        report(e.currentTarget.value);
+      }}
       onKeyDown={(e) => {
         if (e.key === 'Enter') {
           e.preventDefault();
+          report.cancel();
           onSearch(text);
         }
       }}

@@ -1,24 +1,21 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { pageCount, slicePage } from '@tramo/domain';
 
-/** Client-side paging of a loaded list; goes back to a valid page when the list shrinks. */
+/** Client-side paging of a loaded list; shows the last page when the list shrinks below the chosen one. */
 export function useClientPaging<T>(rows: readonly T[], defaultSize: number) {
-  const [page, setPage] = useState(1);
+  const [chosen, setChosen] = useState(1);
   const [pageSize, setPageSize] = useState(defaultSize);
-  const pages = pageCount(rows.length, pageSize);
-  useEffect(() => {
-    if (page > pages) setPage(pages);
-  }, [page, pages]);
+  const page = Math.min(chosen, pageCount(rows.length, pageSize));
   return {
-    page: Math.min(page, pages),
+    page,
     pageSize,
     total: rows.length,
-    items: slicePage(rows, Math.min(page, pages), pageSize),
-    onPage: setPage,
+    items: slicePage(rows, page, pageSize),
+    onPage: setChosen,
     onPageSize: (size: number) => {
       setPageSize(size);
-      setPage(1);
+      setChosen(1);
     },
-    reset: () => setPage(1),
+    reset: () => setChosen(1),
   };
 }

@@ -3,6 +3,7 @@ import { Tabs } from '@mantine/core';
 import type { Transport } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { useUrlState } from '../../lib/url-state.ts';
+import { useLatestTransport } from './api/get-transports.ts';
 import { AssignmentsTab } from './components/AssignmentsTab.tsx';
 import { DriversTab } from './components/DriversTab.tsx';
 import { TransportsTab } from './components/TransportsTab.tsx';
@@ -14,7 +15,9 @@ export default function TransportistasPage() {
   // The tab lives in the address so a reload or the back button keeps the user where they were.
   const [url, setUrl] = useUrlState({ tab: 'transportes' }, { replace: true });
   const tab: Tab = (TABS as readonly string[]).includes(url.tab) ? (url.tab as Tab) : 'transportes';
-  const [chosen, setChosen] = useState<Transport | null>(null);
+  const [picked, setChosen] = useState<Transport | null>(null);
+  // After an edit the lists reload; the Asignaciones tab must not keep the old plates or drivers.
+  const chosen = useLatestTransport(picked);
   const setTab = (next: Tab) => setUrl({ tab: next });
 
   return (
@@ -32,8 +35,6 @@ export default function TransportistasPage() {
               setChosen(transport);
               setTab('asignaciones');
             }}
-            chosenId={chosen?.id}
-            onChosenChange={setChosen}
           />
         </Tabs.Panel>
         <Tabs.Panel value="conductores">

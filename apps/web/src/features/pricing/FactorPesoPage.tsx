@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Button, Grid } from '@mantine/core';
 import { Link } from 'react-router';
 import { DEFAULT_TIERS, PRICING_MESSAGES, tierProblem, type Branch, type ProductType, type WeightFactorSummary } from '@tramo/domain';
@@ -84,12 +84,11 @@ function FactorPesoEditor({ branches }: { branches: Branch[] }) {
   const [editor, setEditor] = useState<{ key: string; rows: TierRow[] } | null>(null);
   const [banner, setBanner] = useState<Banner | null>(null);
 
-  // A route's saved tiers (or the defaults) fill the editor once per route; later refetches keep the user's edits.
-  useEffect(() => {
-    if (table.isSuccess && editor?.key !== routeKey) {
-      setEditor({ key: routeKey, rows: toRows(table.data?.tiers ?? DEFAULT_TIERS) });
-    }
-  }, [table.isSuccess, table.data, routeKey, editor?.key]);
+  // A route's saved tiers (or the defaults) fill the editor once per route, as soon as they arrive;
+  // later refetches keep the user's edits.
+  if (table.isSuccess && editor?.key !== routeKey) {
+    setEditor({ key: routeKey, rows: toRows(table.data?.tiers ?? DEFAULT_TIERS) });
+  }
 
   const rows = editor?.key === routeKey ? editor.rows : null;
   const tiers = useMemo(() => toTiers(rows ?? []), [rows]);

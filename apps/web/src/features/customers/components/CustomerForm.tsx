@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Group, Loader, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
   CUSTOMER_MESSAGES,
   customerSchema,
@@ -64,8 +64,9 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
     },
   });
   const { errors } = form.formState;
-  const docType = String(form.watch('doc_type') ?? '');
-  const docNumber = form.watch('doc_number') ?? '';
+  const [watchedType, watchedNumber] = useWatch({ control: form.control, name: ['doc_type', 'doc_number'] });
+  const docType = String(watchedType ?? '');
+  const docNumber = watchedNumber ?? '';
   const typeCode = Number(docType);
   const maxLength = isDocType(typeCode) ? DOC_MAX_LENGTH[typeCode] : 15;
 
@@ -88,7 +89,7 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
     form.setValue('lastName', answer.lastName ?? '', fill);
     if (answer.address) form.setValue('address', answer.address, fill);
     if (answer.ubigeo) form.setValue('ubigeo', answer.ubigeo, fill);
-  }, [answer, alreadyCustomer]);
+  }, [answer, alreadyCustomer, form]);
 
   const onSubmit = form.handleSubmit((values) => {
     setAlert(null);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Button, Group, PasswordInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
@@ -10,8 +10,10 @@ import {
   deliverySchema,
   deliveryWarning,
   type Delivery,
+  type DeliveryAgent,
   type DeliveryInput,
 } from '@tramo/domain';
+import { PageSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import type { Shipment } from '../../shipments/index.ts';
@@ -19,31 +21,40 @@ import { useDeliverShipment } from '../api/deliver-shipment.ts';
 import { useDeliveryAgents } from '../api/get-agents.ts';
 import { placeDeliveryError } from './delivery-errors.ts';
 
-/** 'Confirmar entrega': the receiver's secret code, who receives, who hands over, notes. */
+/** 'Confirmar entrega' once the list of who may hand over is known (or failed: then a name is typed). */
 export function DeliveryForm({ shipment }: { shipment: Shipment }) {
-  const me = useCurrentUser();
   const agents = useDeliveryAgents();
+  if (agents.isPending) return <PageSkeleton rows={5} />;
+  return <DeliveryFields shipment={shipment} agents={agents.isError ? null : agents.data} />;
+}
+
+/** The receiver's secret code, who receives, who hands over, notes. */
+function DeliveryFields({ shipment, agents }: { shipment: Shipment; agents: DeliveryAgent[] | null }) {
+  const me = useCurrentUser();
   const deliver = useDeliverShipment();
-  const options = useMemo(() => agentOptions(agents.data ?? []), [agents.data]);
-  const [agentId, setAgentId] = useState<string | null>(null);
+  const options = useMemo(() => agentOptions(agents ?? []), [agents]);
+  // The person at the counter usually hands the parcel over: preselected when they are in the list.
+  const counter = agents?.find((a) => a.id === me.id);
+  const [agentId, setAgentId] = useState<string | null>(counter ? String(counter.id) : null);
 
   const form = useForm<DeliveryInput, unknown, Delivery>({
     resolver: zodResolver(deliverySchema),
     // Spec section 4: the receiver prefills from the shipment's recipient.
-    defaultValues: { secretCode: '', receiverName: shipment.recipientName, receiverDoc: shipment.recipientDoc, deliveredByName: '', notes: '' },
+    defaultValues: {
+      secretCode: '',
+      receiverName: shipment.recipientName,
+      receiverDoc: shipment.recipientDoc,
+      deliveredByName: counter ? agentDeliveredByName(counter) : '',
+      notes: '',
+    },
   });
   const { errors } = form.formState;
 
   const pickAgent = (id: string | null) => {
     setAgentId(id);
-    const agent = agents.data?.find((a) => String(a.id) === id);
+    const agent = agents?.find((a) => String(a.id) === id);
     form.setValue('deliveredByName', agent ? agentDeliveredByName(agent) : '', { shouldValidate: form.formState.isSubmitted });
   };
-
-  // The person at the counter usually hands the parcel over: preselect them when they are in the list.
-  useEffect(() => {
-    if (agentId === null && agents.data?.some((a) => a.id === me.id)) pickAgent(String(me.id));
-  }, [agents.data]);
 
   const warning = deliveryWarning(shipment.status);
   const allowed = canConfirmDelivery(me, shipment.destinationBranchId);
@@ -89,7 +100,7 @@ export function DeliveryForm({ shipment }: { shipment: Shipment }) {
           <TextInput label="Nombre de quien recibe" withAsterisk {...form.register('receiverName')} error={errors.receiverName?.message} />
           <TextInput label="Documento de quien recibe" withAsterisk {...form.register('receiverDoc')} error={errors.receiverDoc?.message} />
         </SimpleGrid>
-        {agents.isError ? (
+        {agents === null ? (
           <TextInput
             label="Entregado por"
             withAsterisk
@@ -101,7 +112,7 @@ export function DeliveryForm({ shipment }: { shipment: Shipment }) {
           <Select
             label="Entregado por"
             withAsterisk
-            placeholder={agents.isPending ? 'Cargando…' : 'Selecciona quién entrega'}
+            placeholder="Selecciona quién entrega"
             data={options}
             value={agentId}
             onChange={pickAgent}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Group, Modal, Paper, Radio, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FLEET_MESSAGES } from '@tramo/domain';
@@ -31,12 +31,13 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
   const [choice, setChoice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => {
+  // Every way out leaves the modal clean for the next shipment.
+  const close = () => {
     setChoice(null);
     setError(null);
     load.reset();
-    // Each opening starts clean; `load` is a stable mutation object.
-  }, [shipment?.id]);
+    onClose();
+  };
 
   const submit = () => {
     if (!shipment) return;
@@ -52,7 +53,7 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
         onSuccess: () => {
           notify.success(`Envío ${shipment.code} cargado en ${transport.plate_primary}.`);
           onAssigned?.(transport.plate_primary);
-          onClose();
+          close();
         },
         onError: (err) => setError(errorMessage(err)),
       },
@@ -61,7 +62,7 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
 
   const items = transports.data?.items ?? [];
   return (
-    <Modal opened={opened} onClose={onClose} title={shipment ? `Asignar ${shipment.code} a un transporte` : 'Asignar a transporte'} size="lg">
+    <Modal opened={opened} onClose={close} title={shipment ? `Asignar ${shipment.code} a un transporte` : 'Asignar a transporte'} size="lg">
       <Stack gap="sm">
         {transports.isError ? (
           <Alert color="red" variant="light" role="alert">
@@ -119,7 +120,7 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={close}>
             Cancelar
           </Button>
           <Button onClick={submit} loading={load.isPending} disabled={transports.isError}>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import {
   routeText,
   TRANSPORT_STATUS_LABELS,
@@ -77,9 +77,10 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
   });
   const { errors } = form.formState;
   const branchList = useMemo(() => branches.data ?? [], [branches.data]);
-  const origin = form.watch('origin_branch_id');
-  const destination = form.watch('destination_branch_id');
-  const driver1 = form.watch('driver_id_1');
+  const [origin, destination, driver1, route] = useWatch({
+    control: form.control,
+    name: ['origin_branch_id', 'destination_branch_id', 'driver_id_1', 'route'],
+  });
 
   // Spec section 5: a new transport starts on the first branches, destination never equal to origin.
   useEffect(() => {
@@ -91,17 +92,15 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
   }, [branchList, transport, form]);
 
   const nameOf = (id: string | null) => branchList.find((b) => String(b.id) === id)?.name ?? null;
+  // The route is read from the branches whenever both are known; a stored one shows until then.
   const derivedRoute = routeText(nameOf(origin), nameOf(destination));
-  useEffect(() => {
-    if (derivedRoute) form.setValue('route', derivedRoute);
-  }, [derivedRoute, form]);
 
   const driverOptions = (drivers.data ?? []).map((d) => ({ value: String(d.id), label: `${d.full_name} (DNI ${d.dni})` }));
 
   const onSubmit = form.handleSubmit((values) => {
     setAlert(null);
     save.mutate(
-      { ...values, id: transport?.id },
+      { ...values, route: derivedRoute ?? values.route, id: transport?.id },
       {
         onSuccess: (saved) => {
           notify.success(transport ? `Transporte ${saved.plate_primary} actualizado.` : `Transporte ${saved.plate_primary} creado.`);
@@ -177,13 +176,7 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
           render={({ field }) => <BranchSelect label="Destino" exclude={origin} {...field} error={errors.destination_branch_id?.message} />}
         />
       </SimpleGrid>
-      <TextInput
-        label="Ruta"
-        readOnly
-        variant="filled"
-        value={derivedRoute ?? form.watch('route')}
-        description="Se arma con el origen y el destino"
-      />
+      <TextInput label="Ruta" readOnly variant="filled" value={derivedRoute ?? route} description="Se arma con el origen y el destino" />
       <SimpleGrid cols={2} spacing="sm">
         <Controller
           control={form.control}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ActionIcon, Alert, Button, Drawer, Group, Paper, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { TRANSPORT_PAGE_SIZES, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUSES, type Transport, type TransportStatus } from '@tramo/domain';
@@ -17,14 +17,7 @@ const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
 const statusFilter = [{ value: '', label: 'Todos los estados' }, ...TRANSPORT_STATUSES.map((s) => ({ value: s, label: TRANSPORT_STATUS_LABELS[s] }))];
 
-interface TransportsTabProps {
-  onViewLoad(transport: Transport): void;
-  /** The transport whose load the Asignaciones tab shows: kept up to date when the list reloads. */
-  chosenId?: number;
-  onChosenChange?(transport: Transport): void;
-}
-
-export function TransportsTab({ onViewLoad, chosenId, onChosenChange }: TransportsTabProps) {
+export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport): void }) {
   const [status, setStatus] = useState<TransportStatus | ''>('');
   const [route, setRoute] = useState('');
   const [page, setPage] = useState(1);
@@ -33,11 +26,6 @@ export function TransportsTab({ onViewLoad, chosenId, onChosenChange }: Transpor
   const remove = useDeleteTransport();
   const [editing, setEditing] = useState<Transport | 'new' | null>(null);
   const items = transports.data?.items ?? [];
-  // After an edit the list reloads; the Asignaciones header must not keep the old plates or drivers.
-  const fresh = items.find((t) => t.id === chosenId);
-  useEffect(() => {
-    if (fresh) onChosenChange?.(fresh);
-  }, [fresh]);
 
   const onDelete = (transport: Transport) =>
     confirmThenMutate(

@@ -27,10 +27,11 @@ export function PreviewCard({ tiers }: { tiers: WeightTier[] }) {
   const [maxPrice, setMaxPrice] = useState<number | null>(null);
 
   const range = previewRange(fromKg === '' ? Number.NaN : fromKg, toKg === '' ? Number.NaN : toKg);
+  const { fromKg: rangeFrom, toKg: rangeTo } = range;
   const factors = useMemo(() => distinctFactors(tiers), [tiers]);
   const rows = useMemo(
-    () => previewRows(tiers, { ...range, factor: factor === null ? null : Number(factor), minPrice, maxPrice }),
-    [tiers, range.fromKg, range.toKg, factor, minPrice, maxPrice],
+    () => previewRows(tiers, { fromKg: rangeFrom, toKg: rangeTo, factor: factor === null ? null : Number(factor), minPrice, maxPrice }),
+    [tiers, rangeFrom, rangeTo, factor, minPrice, maxPrice],
   );
   const paging = useClientPaging(rows, PREVIEW_DEFAULT_PAGE_SIZE);
   const filter =

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Checkbox, Group, Select, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { normalizeUsername, ROLE_LABELS, ROLES, USER_MESSAGES, userSchema, type User } from '@tramo/domain';
 import { ApiError } from '../../../lib/api.ts';
@@ -54,7 +54,7 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
     },
   });
   const { errors } = form.formState;
-  const typed = normalizeUsername(form.watch('username') ?? '');
+  const typed = normalizeUsername(useWatch({ control: form.control, name: 'username' }) ?? '');
   const duplicate = typed.length >= 3 && typed !== user?.username && !!allUsers.data?.some((u) => u.username === typed);
 
   const onSubmit = form.handleSubmit((values) => {
