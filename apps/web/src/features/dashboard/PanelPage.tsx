@@ -1,9 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Select, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_STATUSES } from '@tramo/domain';
-import { DateField } from '../../components/ui/DateField.tsx';
+import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -11,8 +10,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { pageNumber, useUrlState } from '../../lib/url-state.ts';
-import { BranchSelect } from '../branches/index.ts';
-import { ShipmentsTable, useShipments, type ShipmentColumn } from '../shipments/index.ts';
+import { BranchFilter, DateRangeFilter, ShipmentsTable, StatusFilter, useShipments, type ShipmentColumn } from '../shipments/index.ts';
 import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
 
 const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
@@ -78,20 +76,9 @@ export default function PanelPage() {
 
       <Paper withBorder p="sm" mb="md">
         <Group gap="xs" align="flex-end" wrap="wrap">
-          <DateField label="Desde" value={filters.dateFrom} onChange={(day) => set('dateFrom', day)} />
-          <DateField label="Hasta" value={filters.dateTo} onChange={(day) => set('dateTo', day)} />
+          <DateRangeFilter from={filters.dateFrom} to={filters.dateTo} onChange={set} />
           {isAdmin ? (
-            <BranchSelect
-              label="Origen"
-              placeholder="Todas"
-              size="xs"
-              w={150}
-              searchable
-              clearable
-              allowDeselect
-              value={filters.originBranchId}
-              onChange={(v) => set('originBranchId', v)}
-            />
+            <BranchFilter label="Origen" value={filters.originBranchId} onChange={(v) => set('originBranchId', v)} />
           ) : (
             <div>
               <Text size="xs" fw={500} mb={4}>
@@ -102,28 +89,8 @@ export default function PanelPage() {
               </Badge>
             </div>
           )}
-          <BranchSelect
-            label="Destino"
-            placeholder="Todas"
-            size="xs"
-            w={150}
-            searchable
-            clearable
-            allowDeselect
-            value={filters.destinationBranchId}
-            onChange={(v) => set('destinationBranchId', v)}
-          />
-          <Select
-            label="Estado"
-            placeholder="Todos"
-            size="xs"
-            w={140}
-            clearable
-            allowDeselect
-            data={[...SHIPMENT_STATUSES]}
-            value={filters.status ?? null}
-            onChange={(v) => set('status', v)}
-          />
+          <BranchFilter label="Destino" value={filters.destinationBranchId} onChange={(v) => set('destinationBranchId', v)} />
+          <StatusFilter value={filters.status} onChange={(v) => set('status', v)} />
           <SearchInput
             label="Buscar"
             size="xs"

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Paper, Select, Tooltip, type SelectProps } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_STATUSES } from '@tramo/domain';
-import { DateField } from '../../components/ui/DateField.tsx';
+import { SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -11,10 +10,10 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useUrlState } from '../../lib/url-state.ts';
-import { BranchSelect } from '../branches/index.ts';
 import { AssignTransportModal } from '../fleet/index.ts';
 import { useShipments } from './api/get-shipments.ts';
 import { LabelModal } from './components/LabelModal.tsx';
+import { BranchFilter, DateRangeFilter, FilterSelect, StatusFilter } from './components/ShipmentFilters.tsx';
 import { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable.tsx';
 import { FILTER_KEYS, isRangeInvalid, LIST_URL_DEFAULTS, listParamsFrom, type FilterKey } from './components/list-params.ts';
 import { useCancelAction } from './components/useShipmentActions.tsx';
@@ -36,16 +35,10 @@ const LIST_COLUMNS: ShipmentColumn[] = [
   'status',
 ];
 
-const statusOptions = SHIPMENT_STATUSES.map((s) => ({ value: s, label: s }));
 const activeOptions = [
   { value: 'true', label: 'En curso' },
   { value: 'false', label: 'Cerrados' },
 ];
-
-/** A list filter: small, clearable, empty meaning "all". */
-function FilterSelect({ value, placeholder = 'Todas', ...props }: Omit<SelectProps, 'value'> & { value: string | undefined }) {
-  return <Select {...props} placeholder={placeholder} size="xs" value={value ?? null} clearable allowDeselect />;
-}
 
 interface RowActionsProps {
   shipment: Shipment;
@@ -147,14 +140,7 @@ export default function ShipmentsPage() {
       </PageHeader>
 
       <Group gap="xs" mb="sm" align="flex-end" wrap="wrap">
-        <FilterSelect
-          label="Estado"
-          placeholder="Todos"
-          w={140}
-          data={statusOptions}
-          value={params.status}
-          onChange={(v) => setFilter('status', v)}
-        />
+        <StatusFilter value={params.status} onChange={(v) => setFilter('status', v)} />
         <FilterSelect
           label="Vigencia"
           placeholder="Todos"
@@ -163,30 +149,9 @@ export default function ShipmentsPage() {
           value={params.active}
           onChange={(v) => setFilter('active', v)}
         />
-        <DateField label="Desde" value={params.dateFrom} onChange={(day) => setFilter('dateFrom', day)} />
-        <DateField label="Hasta" value={params.dateTo} onChange={(day) => setFilter('dateTo', day)} />
-        <BranchSelect
-          label="Origen"
-          placeholder="Todas"
-          size="xs"
-          w={150}
-          searchable
-          clearable
-          allowDeselect
-          value={params.originBranchId}
-          onChange={(v) => setFilter('originBranchId', v)}
-        />
-        <BranchSelect
-          label="Destino"
-          placeholder="Todas"
-          size="xs"
-          w={150}
-          searchable
-          clearable
-          allowDeselect
-          value={params.destinationBranchId}
-          onChange={(v) => setFilter('destinationBranchId', v)}
-        />
+        <DateRangeFilter from={params.dateFrom} to={params.dateTo} onChange={setFilter} />
+        <BranchFilter label="Origen" value={params.originBranchId} onChange={(v) => setFilter('originBranchId', v)} />
+        <BranchFilter label="Destino" value={params.destinationBranchId} onChange={(v) => setFilter('destinationBranchId', v)} />
         <Button
           variant="subtle"
           size="xs"
