@@ -15,7 +15,8 @@ export interface ShipmentFinderProps {
   description: string;
   /**
    * Entregas has a box of its own for the scanned code (the search box is for names and
-   * documents); on Rastreo the one search box takes codes too, and a new search closes the shipment.
+   * documents, and the summary gives the recipient's document a field of its own); on Rastreo the
+   * one search box takes codes too, and a new search closes the shipment.
    */
   codeField?: boolean;
   search: { label: string; placeholder: string; width: number };
@@ -95,7 +96,7 @@ export function ShipmentFinder({ title, description, codeField = false, search, 
         ) : (
           <Grid gap="md" mb="md">
             <Grid.Col span={{ base: 12, md: 12 - asideSpan }}>
-              <ShipmentSummary shipment={detail.data} />
+              <ShipmentSummary shipment={detail.data} docApart={codeField} />
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: asideSpan }}>{aside(detail.data)}</Grid.Col>
           </Grid>

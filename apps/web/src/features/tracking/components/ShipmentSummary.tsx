@@ -4,8 +4,11 @@ import { StatusChip } from '../../../components/ui/StatusChip.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import type { Shipment } from '../../shipments/index.ts';
 
-/** What the counter reads of a found shipment, on Rastreo and on Entregas alike. */
-export function ShipmentSummary({ shipment }: { shipment: Shipment }) {
+/**
+ * What the counter reads of a found shipment, on Rastreo and on Entregas. `docApart` gives the
+ * recipient's document a field of its own (Entregas checks it against the receiver's ID).
+ */
+export function ShipmentSummary({ shipment, docApart = false }: { shipment: Shipment; docApart?: boolean }) {
   // The API returns the history oldest first.
   const last = shipment.checkpoints?.at(-1);
   return (
@@ -18,12 +21,19 @@ export function ShipmentSummary({ shipment }: { shipment: Shipment }) {
         <Field label="Origen">{shipment.originBranch.name}</Field>
         <Field label="Destino">{shipment.destinationBranch.name}</Field>
         <Field label="Remitente">{shipment.senderName}</Field>
-        <Field label="Destinatario">
-          {shipment.recipientName} · {shipment.recipientDoc}
-        </Field>
+        {docApart ? (
+          <>
+            <Field label="Destinatario">{shipment.recipientName}</Field>
+            <Field label="DNI/RUC">{shipment.recipientDoc}</Field>
+          </>
+        ) : (
+          <Field label="Destinatario">
+            {shipment.recipientName} · {shipment.recipientDoc}
+          </Field>
+        )}
         <Field label="Creado">{formatDateTime(shipment.createdAt)}</Field>
-        <Field label="Último evento">{last ? `${last.name} · ${formatDateTime(last.at)}` : '—'}</Field>
         <Field label="Descripción">{shipment.description || '—'}</Field>
+        <Field label="Último evento">{last ? `${last.name} · ${formatDateTime(last.at)}` : '—'}</Field>
       </SimpleGrid>
     </Paper>
   );
