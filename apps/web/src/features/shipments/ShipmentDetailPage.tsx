@@ -1,6 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Timeline, Title, Tooltip } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
@@ -15,6 +14,7 @@ import { ShipmentTransportBox } from '../fleet/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 import { useShipment } from './api/get-shipment.ts';
 import { LabelModal } from './components/LabelModal.tsx';
+import { ShipmentHistory } from './components/ShipmentHistory.tsx';
 import { DescriptionModal, ManagePanel, SecretCodeModal } from './components/ManagePanel.tsx';
 import { useCancelAction } from './components/useShipmentActions.tsx';
 import { PRODUCT_TYPE_LABELS, type Shipment, type ShipmentEvent } from './types.ts';
@@ -72,49 +72,15 @@ function WeightSection({ shipment }: { shipment: Shipment }) {
 
 function History({ shipment, canManage }: { shipment: Shipment; canManage: boolean }) {
   const remove = useDeleteCheckpoint();
-  // Oldest first: the history reads as the shipment's story.
-  const events = [...(shipment.checkpoints ?? [])].sort((a, b) => a.at.localeCompare(b.at) || a.id - b.id);
-
   const onDelete = (event: ShipmentEvent) =>
     confirmThenMutate(
       { title: 'Eliminar evento', message: `¿Eliminar el evento «${event.name}» del historial?`, success: SHIPMENT_MESSAGES.eventDeleted },
       remove.mutate,
       { id: shipment.id, checkpointId: event.id },
     );
-
   return (
     <Section title="Historial">
-      {events.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          Sin eventos.
-        </Text>
-      ) : (
-        <Timeline bulletSize={12} lineWidth={2} active={events.length - 1}>
-          {events.map((e) => (
-            <Timeline.Item
-              key={e.id}
-              title={
-                <Group justify="space-between" wrap="nowrap" gap="xs">
-                  <Text size="sm" fw={600}>
-                    {e.name}
-                  </Text>
-                  {canManage && e.kind === 'event' && (
-                    <Tooltip label="Eliminar evento">
-                      <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Eliminar evento ${e.name}`} onClick={() => void onDelete(e)}>
-                        <IconTrash size={14} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </Group>
-              }
-            >
-              <Text size="xs" c="dimmed">
-                {formatDateTime(e.at)} · {e.userName ?? 'Sistema'}
-              </Text>
-            </Timeline.Item>
-          ))}
-        </Timeline>
-      )}
+      <ShipmentHistory events={shipment.checkpoints ?? []} onDelete={canManage ? (e) => void onDelete(e) : undefined} />
     </Section>
   );
 }

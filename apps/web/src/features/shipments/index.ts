@@ -1,6 +1,7 @@
 // What other features may use from shipments: its queries, the keys and the one refresh after a
 // change, the shared views, and the types.
 export { LabelModal } from './components/LabelModal.tsx';
+export { ShipmentHistory } from './components/ShipmentHistory.tsx';
 export { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable.tsx';
 export { BranchFilter, DateRangeFilter, StatusFilter } from './components/ShipmentFilters.tsx';
 export { useShipments, type ShipmentListParams } from './api/get-shipments.ts';
@@ -8,4 +9,4 @@ export { useShipmentByCode } from './api/get-shipment-by-code.ts';
 export { useShipmentSearch } from './api/search-shipments.ts';
 export { dashboardKey, shipmentKeys } from './api/keys.ts';
 export { shipmentsChanged } from './api/invalidate.ts';
-export type { Shipment, ShipmentEvent, ShipmentPage } from './types.ts';
+export type { Shipment } from './types.ts';

@@ -1,6 +1,6 @@
 import { Paper, Title } from '@mantine/core';
+import { ShipmentHistory } from '../shipments/index.ts';
 import { ShipmentFinder } from './components/ShipmentFinder.tsx';
-import { ShipmentHistory } from './components/ShipmentHistory.tsx';
 
 /** Rastreo: any shipment of any branch by code, recipient document or name; read-only. */
 export default function TrackingPage() {

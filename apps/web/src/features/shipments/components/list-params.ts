@@ -5,7 +5,7 @@ import type { ShipmentListParams } from '../api/get-shipments.ts';
 export const FILTER_KEYS = ['q', 'status', 'active', 'dateFrom', 'dateTo', 'originBranchId', 'destinationBranchId'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 
 /** Spec section 2: the list's state in the address query; empty filters and the first page leave it. */
 export const LIST_URL_DEFAULTS = {
