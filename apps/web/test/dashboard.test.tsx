@@ -40,9 +40,9 @@ function server(bucket = 'day') {
   return { calls, fetch: fetchImpl as typeof fetch };
 }
 
-const renderPanel = (role: User['role']) => {
+const renderPanel = (role: User['role'], path = '/') => {
   sessionStore.set({ user: user(role), token: 'tok' });
-  return renderRoutes([{ path: '/', element: <PanelPage /> }], '/');
+  return renderRoutes([{ path: '/', element: <PanelPage /> }], path);
 };
 
 /** The filters a call carried, without the list's paging. */
@@ -102,5 +102,30 @@ describe('Panel', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'Envíos por mes' })).toBeInTheDocument();
     // Below Mantine's lg breakpoint (a 1024 px tablet) the sender column gives way so 'Ver' fits.
     expect(screen.getByRole('columnheader', { name: 'Remitente' })).toHaveClass('mantine-visible-from-lg');
+  });
+
+  it('keeps its filters and page in the address: a link opens on them, and a cleared date stays open', async () => {
+    const api = server();
+    vi.stubGlobal('fetch', api.fetch);
+    const u = userEvent.setup();
+    const { router } = renderPanel('admin', '/?status=Creado&dateFrom=&dateTo=2025-03-01&page=2&pageSize=15');
+    await screen.findByTestId('counter-total');
+    expect(filters(last(api.calls, '/api/dashboard'))).toEqual({ status: 'Creado', dateTo: '2025-03-01' });
+    const list = last(api.calls, '/api/shipments').searchParams;
+    expect([list.get('page'), list.get('pageSize')]).toEqual(['2', '15']);
+    expect(screen.getByLabelText('Desde')).toHaveValue('');
+
+    // A filter change goes back to page 1 and keeps the rest in the address.
+    await u.clear(screen.getByLabelText('Hasta'));
+    await u.tab();
+    await waitFor(() => expect(filters(last(api.calls, '/api/dashboard'))).toEqual({ status: 'Creado' }));
+    const after = new URLSearchParams(router.state.location.search);
+    expect(after.get('page')).toBeNull();
+    expect([after.get('dateFrom'), after.get('dateTo'), after.get('pageSize')]).toEqual(['', '', '15']);
+
+    // Limpiar filtros goes back to the last 30 days; the page size is a preference and stays.
+    await u.click(screen.getByRole('button', { name: 'Limpiar filtros' }));
+    await waitFor(() => expect(filters(last(api.calls, '/api/dashboard')).dateFrom).toMatch(/^\d{4}-\d{2}-\d{2}$/));
+    expect(router.state.location.search).toBe('?pageSize=15');
   });
 });
