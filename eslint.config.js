@@ -69,13 +69,6 @@ export default tseslint.config(
       ],
     },
   },
-  // The label printing files are rewritten on the `harden` branch (a lighter code128 library); they
-  // leave this entry with that rewrite: Barcode draws into state from an effect, and the label's
-  // measuring callback ref depends on the width on purpose (see its comment).
-  {
-    files: ['apps/web/src/features/shipments/components/{Barcode,LabelModal}.tsx'],
-    rules: { 'react-hooks/set-state-in-effect': 'off', 'react-hooks/exhaustive-deps': 'off' },
-  },
   // Debts the boundaries issue (#11) pays off: every file here is refactored and leaves this list.
   {
     files: [

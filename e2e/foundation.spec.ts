@@ -123,7 +123,8 @@ test('an expired or revoked token lands on /login', async ({ page }) => {
   });
   await page.goto('/shipments');
   await expect(page).toHaveURL(/\/login$/);
-  expect(await page.evaluate(() => localStorage.getItem('auth'))).toBeNull();
+  // The 401 logs out in the app and then reloads /login: read the storage once the page has settled.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('auth')).catch(() => 'reloading')).toBeNull();
 });
 
 test('a protected page remembers where the user was going; unknown routes say so', async ({ page }) => {

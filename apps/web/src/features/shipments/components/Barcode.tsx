@@ -9,11 +9,12 @@ import { Skeleton, Text } from '@mantine/core';
  */
 export function Barcode({ text, height = 12 }: { text: string; height?: number }) {
   const svg = useRef<SVGSVGElement>(null);
-  const [state, setState] = useState<'drawing' | 'drawn' | 'failed'>('drawing');
+  // What was drawn, and for which text: a new text reads as 'drawing' until its bars are drawn.
+  const [result, setResult] = useState<{ text: string; state: 'drawn' | 'failed' } | null>(null);
+  const state = result?.text === text ? result.state : 'drawing';
 
   useEffect(() => {
     let live = true;
-    setState('drawing');
     import('jsbarcode')
       .then(({ default: JsBarcode }) => {
         if (!live || !svg.current) return;
@@ -21,9 +22,9 @@ export function Barcode({ text, height = 12 }: { text: string; height?: number }
         JsBarcode(svg.current, text, { format: 'CODE128', width: 1, height: 40, margin: 10, marginTop: 0, marginBottom: 0, displayValue: false });
         // Stretched to the box: bars keep their proportions to each other, only the scale changes.
         svg.current.setAttribute('preserveAspectRatio', 'none');
-        setState('drawn');
+        setResult({ text, state: 'drawn' });
       })
-      .catch(() => live && setState('failed'));
+      .catch(() => live && setResult({ text, state: 'failed' }));
     return () => {
       live = false;
     };

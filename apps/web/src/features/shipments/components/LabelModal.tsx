@@ -86,6 +86,7 @@ export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; o
       return () => observer?.disconnect();
     },
     // Not read inside: a new width must give a new callback so React measures again at once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [width],
   );
 
