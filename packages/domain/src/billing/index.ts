@@ -6,3 +6,4 @@ export * from './series.ts';
 export * from './words.ts';
 export * from './qr.ts';
 export * from './invoice.ts';
+export * from './documents.ts';

@@ -1,0 +1,146 @@
+/**
+ * The documents register's wire contract: what the billing API answers and what its filters take.
+ * Both sides infer their types from these schemas (the API declares them as response schemas, the
+ * web reads them), so a field exists in one place. Money crosses the wire as a number of soles with
+ * at most 2 decimals (see money.ts); dates are Lima calendar days (YYYY-MM-DD), instants ISO strings.
+ */
+import { z } from 'zod';
+import { DOCUMENT_STATUSES, INVOICE_DOCUMENT_TYPES, PAYMENT_FORMS } from './catalogs.ts';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const money = z.number();
+
+/** What `POST /billing/create-emit` and `POST /billing/emit` answer (spec: Issue result, plus the status). */
+export const issueResultSchema = z.object({
+  ok: z.boolean(),
+  /** Spanish message of a refusal or a provider failure; null when ok. */
+  error: z.string().nullable(),
+  /** The document's id in the register (also when the provider failed: the document stays 'pendiente'). */
+  id: z.number().int().nullable(),
+  enlace_del_pdf: z.string().nullable(),
+  serie: z.string().nullable(),
+  numero: z.number().int().nullable(),
+  status: z.enum(DOCUMENT_STATUSES).nullable(),
+  /** The rule problems listed under 'Corrige:' when the payload was refused (422). */
+  problems: z.array(z.string()).optional(),
+});
+export type IssueResult = z.infer<typeof issueResultSchema>;
+
+/** One row of the documents register (`GET /billing/documents`). */
+export const documentRowSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(INVOICE_DOCUMENT_TYPES),
+  series: z.string(),
+  number: z.number().int(),
+  /** 'F001-00000123' */
+  fullNumber: z.string(),
+  issueDate: isoDate,
+  contingency: z.boolean(),
+  status: z.enum(DOCUMENT_STATUSES),
+  customerId: z.number().int().nullable(),
+  customerDocType: z.string(),
+  customerDocNumber: z.string(),
+  customerName: z.string(),
+  currency: z.literal('PEN'),
+  total: money,
+  branchId: z.number().int(),
+  branchName: z.string(),
+  issuedByName: z.string(),
+  createdAt: z.string(),
+  /** The document this credit note modifies ('F001-00000007'), else null. */
+  modifies: z.string().nullable(),
+});
+export type DocumentRow = z.infer<typeof documentRowSchema>;
+
+export const documentTotalsSchema = z.object({
+  gravada: money,
+  exonerada: money,
+  inafecta: money,
+  igv: money,
+  total: money,
+});
+export type DocumentTotalsAnswer = z.infer<typeof documentTotalsSchema>;
+
+/** A page of the register with the totals of the whole filtered set (voided documents excluded). */
+export const documentPageSchema = z.object({
+  items: z.array(documentRowSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  sums: documentTotalsSchema,
+});
+export type DocumentPage = z.infer<typeof documentPageSchema>;
+
+export const DOCUMENT_EVENT_KINDS = ['emitido', 'aceptado', 'rechazado', 'consultado', 'anulación solicitada', 'anulado', 'error'] as const;
+export type DocumentEventKind = (typeof DOCUMENT_EVENT_KINDS)[number];
+
+/** The opened document (`GET /billing/lookup/{id}`): lines, totals, QR, provider answers and history. */
+export const documentDetailSchema = documentRowSchema.extend({
+  customerAddress: z.string().nullable(),
+  customerEmail: z.string().nullable(),
+  paymentForm: z.enum(PAYMENT_FORMS),
+  instalments: z.array(z.object({ number: z.number().int(), dueDate: isoDate, amount: money })),
+  lines: z.array(
+    z.object({
+      description: z.string(),
+      unit: z.string(),
+      quantity: z.string(),
+      unitValue: z.string(),
+      igvType: z.string(),
+      discount: money,
+      taxable: money,
+      igv: money,
+      total: money,
+    }),
+  ),
+  totals: documentTotalsSchema,
+  detraction: z.object({ code: z.string(), percent: z.number(), amount: money, bankAccount: z.string(), paymentMeans: z.number().int() }).nullable(),
+  creditNote: z.object({ reason: z.string(), modifiedType: z.string(), modifiedSeries: z.string(), modifiedNumber: z.number().int() }).nullable(),
+  guides: z.array(z.object({ type: z.number().int(), series: z.string(), number: z.string() })),
+  /** The SUNAT QR text printed on the PDF. */
+  qrText: z.string(),
+  hash: z.string().nullable(),
+  amountInWords: z.string(),
+  voidReason: z.string().nullable(),
+  shipmentIds: z.array(z.number().int()),
+  shipmentCodes: z.array(z.string()),
+  /** Every request sent to and answer received from the provider, oldest first. */
+  providerExchanges: z.array(z.object({ at: z.string(), operation: z.string(), request: z.unknown(), answer: z.unknown() })),
+  history: z.array(z.object({ at: z.string(), kind: z.enum(DOCUMENT_EVENT_KINDS), userName: z.string().nullable(), note: z.string().nullable() })),
+});
+export type DocumentDetail = z.infer<typeof documentDetailSchema>;
+
+/** Filters of the register, as they travel in the address and the query string. */
+export const documentFiltersSchema = z.object({
+  type: z.enum(INVOICE_DOCUMENT_TYPES).optional(),
+  series: z.string().max(4).optional(),
+  dateFrom: isoDate.optional(),
+  dateTo: isoDate.optional(),
+  /** Name or document number of the customer. */
+  customer: z.string().max(100).optional(),
+  status: z.enum(DOCUMENT_STATUSES).optional(),
+});
+export type DocumentFilters = z.infer<typeof documentFiltersSchema>;
+
+/** `POST /billing/void` */
+export const voidRequestSchema = z.object({ id: z.number().int().positive(), motivo: z.string() });
+/** `POST /billing/void` and `GET /billing/void-status/{id}` */
+export const voidStatusSchema = z.object({ id: z.number().int(), status: z.enum(DOCUMENT_STATUSES), message: z.string().nullable() });
+export type VoidStatus = z.infer<typeof voidStatusSchema>;
+
+/** `GET /billing/unbilled-shipments?customerId=`: a sender's shipments not Anulado and on no live document. */
+export const unbilledShipmentSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  createdAt: z.string(),
+  originName: z.string(),
+  destinationName: z.string(),
+  status: z.string(),
+  price: money,
+});
+export type UnbilledShipment = z.infer<typeof unbilledShipmentSchema>;
+
+/** The line a billed shipment becomes: 'Servicio de transporte de carga TMT-000123 Lima → Arequipa'. */
+export function shipmentLineDescription(s: { code: string; originName: string; destinationName: string }): string {
+  return `Servicio de transporte de carga ${s.code} ${s.originName} → ${s.destinationName}`;
+}
