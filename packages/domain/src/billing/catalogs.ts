@@ -182,3 +182,70 @@ export const isInvoiceUnit = (v: unknown): v is InvoiceUnit => includes(INVOICE_
 export const isCreditNoteReason = (v: unknown): v is CreditNoteReason => includes(CREDIT_NOTE_REASONS, v);
 export const isDetractionPaymentMeans = (v: unknown): v is DetractionPaymentMeans => includes(DETRACTION_PAYMENT_MEANS, v);
 export const isGuideReferenceType = (v: unknown): v is GuideReferenceType => includes(GUIDE_REFERENCE_TYPES, v);
+
+/** Catalogue 20, the transfer reasons the spec allows on a dispatch guide (spec section 9). */
+export const TRANSFER_REASONS = ['01', '02', '04', '08', '09', '13'] as const;
+export type TransferReason = (typeof TRANSFER_REASONS)[number];
+
+export const TRANSFER_REASON_LABELS: Record<TransferReason, string> = {
+  '01': 'Venta',
+  '02': 'Compra',
+  '04': 'Traslado entre establecimientos de la misma empresa',
+  '08': 'Importación',
+  '09': 'Exportación',
+  '13': 'Otros',
+};
+
+/** Catalogue 18, the transport types (spec section 9). */
+export const TRANSPORT_TYPES = ['01', '02'] as const;
+export type TransportType = (typeof TRANSPORT_TYPES)[number];
+
+export const TRANSPORT_TYPE_LABELS: Record<TransportType, string> = {
+  '01': 'Transporte público',
+  '02': 'Transporte privado',
+};
+
+/** The guide modes: remitente (GRE-R, 09) and transportista (GRE-T, 31). */
+export const GUIDE_DOCUMENT_TYPES = ['09', '31'] as const;
+export type GuideDocumentType = (typeof GUIDE_DOCUMENT_TYPES)[number];
+
+/** Spec section 9: the units a guide item may carry. */
+export const GUIDE_UNITS = ['NIU', 'KG', 'TM', 'ZZ'] as const;
+export type GuideUnit = (typeof GUIDE_UNITS)[number];
+
+export const GUIDE_UNIT_LABELS: Record<GuideUnit, string> = {
+  NIU: 'Unidad (bienes)',
+  KG: 'Kilogramo',
+  TM: 'Tonelada métrica',
+  ZZ: 'Unidad (servicios)',
+};
+
+/** The gross weight's unit on the guide (UN/ECE rec. 20, as SUNAT and Nubefact take it). */
+export const GUIDE_WEIGHT_UNITS = ['KGM', 'TNE'] as const;
+export type GuideWeightUnit = (typeof GUIDE_WEIGHT_UNITS)[number];
+
+/** The retention and perception vouchers. */
+export const VOUCHER_DOCUMENT_TYPES = ['20', '40'] as const;
+export type VoucherDocumentType = (typeof VOUCHER_DOCUMENT_TYPES)[number];
+
+/** Spec section 9: retention 3.00 %, perception 2.00 % (as decimal text, the form's default). */
+export const RETENTION_PERCENT = '3.00';
+export const PERCEPTION_PERCENT = '2.00';
+
+/** The documents a retention or perception voucher may relate (catalogue 01). */
+export const VOUCHER_RELATED_TYPES = ['01', '03', '07', '08', '12'] as const;
+export type VoucherRelatedType = (typeof VOUCHER_RELATED_TYPES)[number];
+
+export const VOUCHER_RELATED_TYPE_LABELS: Record<VoucherRelatedType, string> = {
+  '01': 'Factura',
+  '03': 'Boleta de venta',
+  '07': 'Nota de crédito',
+  '08': 'Nota de débito',
+  '12': 'Ticket de máquina registradora',
+};
+
+export const isTransferReason = (v: unknown): v is TransferReason => includes(TRANSFER_REASONS, v);
+export const isTransportType = (v: unknown): v is TransportType => includes(TRANSPORT_TYPES, v);
+export const isGuideUnit = (v: unknown): v is GuideUnit => includes(GUIDE_UNITS, v);
+export const isGuideDocumentType = (v: unknown): v is GuideDocumentType => includes(GUIDE_DOCUMENT_TYPES, v);
+export const isVoucherRelatedType = (v: unknown): v is VoucherRelatedType => includes(VOUCHER_RELATED_TYPES, v);

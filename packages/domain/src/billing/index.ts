@@ -7,3 +7,5 @@ export * from './words.ts';
 export * from './qr.ts';
 export * from './invoice.ts';
 export * from './documents.ts';
+export * from './guides.ts';
+export * from './vouchers.ts';
