@@ -15,6 +15,10 @@ export {
 } from './sandbox.ts';
 export { nubefactBillingProvider, NUBEFACT_ERRORS, type NubefactOptions } from './nubefact.ts';
 export { renderDocumentPdf, qrPng, type PdfFormat, type PrintableDocument } from './pdf.ts';
+export { GRE_QR_BASE } from './sandbox.ts';
+export { buildDespatchAdvice, buildVoucherUbl, GUIDE_UNIT_UNECE, PERCEPTION_REGIMES, RETENTION_REGIMES } from './ubl-guides.ts';
+export { guideRequest, voucherRequest, NUBEFACT_GUIDE_TYPE } from './nubefact-guides.ts';
+export { renderGuidePdf, renderVoucherPdf, type PrintableGuide, type PrintableVoucher } from './pdf-guides.ts';
 
 /**
  * The issuer printed on documents when none is configured: a fictional company (its RUC passes the
@@ -38,7 +42,7 @@ export const DEMO_ISSUER: BillingIssuer = {
 export interface BillingConfig {
   provider: 'sandbox' | 'nubefact';
   nubefact: { url: string; token: string; timeoutMs: number } | null;
-  sandbox: { boletaDelayMs: number; voidDelayMs: number };
+  sandbox: { boletaDelayMs: number; voidDelayMs: number; guideDelayMs: number };
   issuer: BillingIssuer;
 }
 
@@ -49,7 +53,8 @@ const positive = (value: string | undefined, fallback: number) => {
 
 /**
  * NUBEFACT_URL + NUBEFACT_TOKEN select Nubefact (NUBEFACT_TIMEOUT_MS, default 15 s); without them
- * the sandbox answers (BILLING_SANDBOX_BOLETA_DELAY_MS, BILLING_SANDBOX_VOID_DELAY_MS). The issuer
+ * the sandbox answers (BILLING_SANDBOX_BOLETA_DELAY_MS, BILLING_SANDBOX_VOID_DELAY_MS,
+ * BILLING_SANDBOX_GUIDE_DELAY_MS: how long a dispatch guide waits for SUNAT, default 5 s). The issuer
  * printed on documents comes from BILLING_ISSUER_* (RUC, NAME, TRADE_NAME, ADDRESS, UBIGEO,
  * DISTRICT, PROVINCE, DEPARTMENT, ESTABLISHMENT_CODE, PHONE, EMAIL), each defaulting to DEMO_ISSUER's.
  */
@@ -63,6 +68,7 @@ export function loadBillingConfig(env: NodeJS.ProcessEnv = process.env): Billing
     sandbox: {
       boletaDelayMs: positive(env.BILLING_SANDBOX_BOLETA_DELAY_MS, SANDBOX_DEFAULTS.boletaDelayMs),
       voidDelayMs: positive(env.BILLING_SANDBOX_VOID_DELAY_MS, SANDBOX_DEFAULTS.voidDelayMs),
+      guideDelayMs: positive(env.BILLING_SANDBOX_GUIDE_DELAY_MS, SANDBOX_DEFAULTS.guideDelayMs),
     },
     issuer: {
       ruc: pick('RUC', DEMO_ISSUER.ruc),

@@ -11,6 +11,7 @@ import {
   type ProviderStatus,
   type VoidResult,
 } from './types.ts';
+import { guideRequest, NUBEFACT_GUIDE_TYPE, voucherRequest } from './nubefact-guides.ts';
 
 /*
  * Nubefact's JSON API (SUNAT.md "Nubefact JSON API"): one URL per account, a token in
@@ -272,6 +273,31 @@ export function nubefactBillingProvider(options: NubefactOptions): BillingProvid
   };
 
   const consult = async (ref: DocumentRef) => readDocument(await post(refBody('consultar_comprobante', ref)), ref);
+
+  const guideRef = (ref: DocumentRef) => {
+    if (ref.type !== '09' && ref.type !== '31') {
+      throw new BillingProviderError('rejected', `${formatDocumentNumber(ref.series, ref.number)} no es una guía de remisión.`);
+    }
+    return { operacion: 'consultar_guia', tipo_de_comprobante: NUBEFACT_GUIDE_TYPE[ref.type], serie: ref.series, numero: ref.number };
+  };
+  const voucherKind = (ref: DocumentRef) => {
+    if (ref.type === '20') return 'retencion';
+    if (ref.type === '40') return 'percepcion';
+    throw new BillingProviderError('rejected', `${formatDocumentNumber(ref.series, ref.number)} no es un comprobante de retención ni de percepción.`);
+  };
+  const consultGuide = async (ref: DocumentRef) => readDocument(await post(guideRef(ref)), ref);
+  const consultVoucher = async (ref: DocumentRef) =>
+    readDocument(await post({ operacion: `consultar_${voucherKind(ref)}`, serie: ref.series, numero: ref.number }), ref);
+
+  /** Emits, and on code 23 (an earlier attempt got through) answers that attempt, as `emit` does. */
+  async function emitThen(body: Record<string, unknown>, ref: DocumentRef, again: (ref: DocumentRef) => Promise<ConsultResult>) {
+    try {
+      return readDocument(await post(body), ref);
+    } catch (err) {
+      if (err instanceof BillingProviderError && err.kind === 'exists') return again(ref);
+      throw err;
+    }
+  }
   const voidStatus = async (ref: DocumentRef) => readVoid(await post(refBody('consultar_anulacion', ref)));
 
   return {
@@ -310,5 +336,16 @@ export function nubefactBillingProvider(options: NubefactOptions): BillingProvid
     },
 
     voidStatus,
+
+    emitGuide: (g) => emitThen(guideRequest(g), { type: g.type, series: g.series, number: g.number }, consultGuide),
+    consultGuide,
+    emitRetention: (v) => emitThen(voucherRequest(v), { type: v.type, series: v.series, number: v.number }, consultVoucher),
+    emitPerception: (v) => emitThen(voucherRequest(v), { type: v.type, series: v.series, number: v.number }, consultVoucher),
+    consultVoucher,
+
+    async reverseVoucher(ref, reason) {
+      const kind = voucherKind(ref);
+      return readVoid(await post({ operacion: `generar_reversion_${kind}`, serie: ref.series, numero: ref.number, motivo: reason.slice(0, 100) }));
+    },
   };
 }

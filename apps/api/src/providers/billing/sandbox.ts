@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { documentKey, formatDocumentNumber, limaDay, SUNAT_DOCUMENT_LABELS, sunatQrText } from '@tramo/domain';
+import { documentKey, formatDocumentNumber, limaDay, SUNAT_DOCUMENT_LABELS, sunatQrText, type SunatDocumentType } from '@tramo/domain';
 import { demoSigningKey, signUbl, type SigningKey } from './signature.ts';
 import {
   BillingProviderError,
@@ -8,25 +8,30 @@ import {
   type BillingProvider,
   type ConsultResult,
   type DocumentRef,
+  type GuideDocument,
   type Json,
   type ProviderStatus,
   type VoidResult,
+  type VoucherDocument,
 } from './types.ts';
 import { buildUbl } from './ubl.ts';
+import { buildDespatchAdvice, buildVoucherUbl } from './ubl-guides.ts';
 
 /*
  * The offline provider: it plays SUNAT (and an OSE) so the product can be demonstrated and tested
  * without network. It builds and signs the UBL XML, keeps what SUNAT would keep, and accepts
  * asynchronously as SUNAT does: a factura (and its notes) is accepted on receipt; a boleta (and its
  * notes) travels in the resumen diario and stays 'pendiente' for a while; a void (comunicación de
- * baja / resumen) stays 'anulación pendiente' for a while. Every status is computed from stored
+ * baja / resumen) stays 'anulación pendiente' for a while. A dispatch guide (GRE) is accepted only
+ * after `guideDelayMs`, and only then carries its QR (SUNAT's link), so the polling path is real;
+ * a retention or perception voucher is accepted on receipt and reversed at once. Every status is computed from stored
  * timestamps and the injected clock, so any process answers the same and tests move time freely.
  */
 
 /** What the sandbox keeps of one document (the caller backs it with a table). */
 export interface SandboxRecord {
   key: string;
-  type: BillingDocument['type'];
+  type: SunatDocumentType;
   series: string;
   number: number;
   issueDate: string;
@@ -81,6 +86,8 @@ export type SandboxFailure = 'timeout' | 'lost-answer' | 'network' | 'internal' 
 export interface SandboxFailures {
   emit?: SandboxFailure[];
   consult?: SandboxFailure[];
+  /** emitGuide, emitRetention and emitPerception consume these, as `emit` for invoices. */
+  emitOther?: SandboxFailure[];
   void?: SandboxFailure[];
   voidStatus?: SandboxFailure[];
 }
@@ -95,10 +102,12 @@ export interface SandboxOptions {
   boletaDelayMs?: number;
   /** How long a void stays 'anulación pendiente'. */
   voidDelayMs?: number;
+  /** How long a dispatch guide stays 'pendiente' before SUNAT accepts it (BILLING_SANDBOX_GUIDE_DELAY_MS). */
+  guideDelayMs?: number;
   failures?: SandboxFailures;
 }
 
-export const SANDBOX_DEFAULTS = { boletaDelayMs: 20_000, voidDelayMs: 30_000 } as const;
+export const SANDBOX_DEFAULTS = { boletaDelayMs: 20_000, voidDelayMs: 30_000, guideDelayMs: 5_000 } as const;
 
 /** SUNAT allows a comunicación de baja within 7 calendar days of the issue date. */
 const VOID_WINDOW_DAYS = 7;
@@ -115,7 +124,16 @@ export const SANDBOX_MESSAGES = {
   voidTooLate: 'Pasaron más de 7 días desde la emisión: anula la factura con una nota de crédito (motivo 01).',
   reasonRequired: 'El motivo de la anulación es obligatorio.',
   noVoidRequested: (id: string) => `No hay una anulación solicitada para ${id}.`,
+  notAGuide: (id: string) => `${id} no es una guía de remisión.`,
+  notAVoucher: (id: string) => `${id} no es un comprobante de retención ni de percepción.`,
+  reversalNotAccepted: 'SUNAT no aceptó el comprobante; no hay nada que revertir.',
 } as const;
+
+const isGuide = (type: SunatDocumentType) => type === '09' || type === '31';
+const isVoucher = (type: SunatDocumentType) => type === '20' || type === '40';
+const money = (cents: number) => (cents / 100).toFixed(2);
+/** Where SUNAT's GRE QR points (the guide's public consultation). */
+export const GRE_QR_BASE = 'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr';
 
 const REJECTION = { code: '2800', description: 'El dato ingresado en el tipo de documento de identidad del receptor no está permitido.' };
 
@@ -135,7 +153,7 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function fingerprint(doc: BillingDocument): string {
+function fingerprint(doc: BillingDocument | GuideDocument | VoucherDocument): string {
   return createHash('sha256').update(canonicalJson(doc)).digest('hex');
 }
 
@@ -149,6 +167,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
   const clock = options.clock ?? (() => new Date());
   const boletaDelayMs = options.boletaDelayMs ?? SANDBOX_DEFAULTS.boletaDelayMs;
   const voidDelayMs = options.voidDelayMs ?? SANDBOX_DEFAULTS.voidDelayMs;
+  const guideDelayMs = options.guideDelayMs ?? SANDBOX_DEFAULTS.guideDelayMs;
   const { store, issuer } = options;
   let signingKey: Promise<SigningKey> | null = null;
   const key = () => (signingKey ??= demoSigningKey(options.certificateDir));
@@ -173,12 +192,17 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
     const status = statusOf(r, now);
     const label = SUNAT_DOCUMENT_LABELS[r.type];
     const sunatCode = status === 'aceptado' ? '0' : status === 'rechazado' ? r.rejection!.code : null;
+    const guide = isGuide(r.type);
     const sunatDescription =
       status === 'aceptado'
         ? `La ${label} número ${r.series}-${r.number}, ha sido aceptada`
         : status === 'rechazado'
           ? r.rejection!.description
-          : `${label} ${r.series}-${r.number} recibida; se envía a SUNAT en el resumen diario.`;
+          : guide
+            ? `${label} ${r.series}-${r.number} recibida; SUNAT aún no la acepta.`
+            : `${label} ${r.series}-${r.number} recibida; se envía a SUNAT en el resumen diario.`;
+    // A guide's QR is SUNAT's link to it, which exists only once SUNAT accepted it.
+    const qrText = guide && status !== 'aceptado' ? null : r.qrText;
     const voided = r.voidedAt !== null && now >= new Date(r.voidedAt);
     const raw: Json = {
       proveedor: 'sandbox',
@@ -190,19 +214,21 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       sunat_responsecode: sunatCode,
       sunat_description: sunatDescription,
       codigo_hash: r.hash,
-      cadena_para_codigo_qr: r.qrText,
+      cadena_para_codigo_qr: qrText,
       recibido_en: r.receivedAt,
       anulado: voided,
     };
-    return { status, hash: r.hash, qrText: r.qrText, sunatCode, sunatDescription, links: null, xml: r.xml, raw, voided };
+    return { status, hash: r.hash, qrText, sunatCode, sunatDescription, links: null, xml: r.xml, raw, voided };
   }
 
   function voidAnswer(r: SandboxRecord): VoidResult {
     const voided = clock() >= new Date(r.voidedAt!);
     const status = voided ? 'anulado' : 'anulación pendiente';
-    const sunatDescription = voided
-      ? `La comunicación de baja ${r.voidTicket} ha sido aceptada`
-      : `Comunicación de baja ${r.voidTicket} en proceso en SUNAT.`;
+    const sunatDescription = isVoucher(r.type)
+      ? `La reversión ${r.voidTicket} ha sido aceptada`
+      : voided
+        ? `La comunicación de baja ${r.voidTicket} ha sido aceptada`
+        : `Comunicación de baja ${r.voidTicket} en proceso en SUNAT.`;
     const raw: Json = {
       proveedor: 'sandbox',
       tipo: r.type,
@@ -217,8 +243,117 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
     return { status, ticket: r.voidTicket, sunatCode: voided ? '0' : null, sunatDescription, raw };
   }
 
+  /** Stores and answers a guide or voucher the way `emit` does an invoice (idempotent by series-number). */
+  async function emitOther(doc: GuideDocument | VoucherDocument, xml: string, qrOf: (hash: string) => string, delayMs: number) {
+    const failure = nextFailure('emitOther');
+    if (failure === 'timeout' || failure === 'network' || failure === 'internal') fail(failure);
+    const docKey = documentKey(doc.type, doc.series, doc.number);
+    const print = fingerprint(doc);
+    const existing = await store.get(docKey);
+    if (existing) {
+      if (existing.fingerprint !== print) throw new BillingProviderError('exists', SANDBOX_MESSAGES.exists(displayId(doc)), 409);
+      return answer(existing);
+    }
+    const signed = signUbl(xml, await key());
+    const now = clock();
+    const record: SandboxRecord = {
+      key: docKey,
+      type: doc.type,
+      series: doc.series,
+      number: doc.number,
+      issueDate: doc.issueDate,
+      viaDailySummary: false,
+      fingerprint: print,
+      hash: signed.hash,
+      qrText: qrOf(signed.hash),
+      xml: signed.xml,
+      receivedAt: now.toISOString(),
+      acceptedAt: new Date(now.getTime() + delayMs).toISOString(),
+      rejection: failure === 'sunat-rejects' ? REJECTION : null,
+      voidRequestedAt: null,
+      voidedAt: null,
+      voidReason: null,
+      voidTicket: null,
+    };
+    await store.put(record);
+    if (failure === 'lost-answer') fail('timeout');
+    return answer(record);
+  }
+
+  async function emitVoucher(v: VoucherDocument) {
+    const [y, m, d] = v.issueDate.split('-');
+    const qrOf = (hash: string) =>
+      [
+        issuer.ruc,
+        v.type,
+        v.series,
+        String(v.number).padStart(6, '0'),
+        money(v.amountTotalCents),
+        money(v.netTotalCents),
+        `${d}/${m}/${y}`,
+        String(v.subject.docType),
+        v.subject.docNumber,
+        hash,
+        '',
+      ].join('|');
+    return emitOther(v, buildVoucherUbl(v, issuer), qrOf, 0);
+  }
+
+  async function findOf(ref: DocumentRef, accept: (type: SunatDocumentType) => boolean, message: (id: string) => string) {
+    if (!accept(ref.type)) throw new BillingProviderError('rejected', message(displayId(ref)), 400);
+    return find(ref);
+  }
+
   return {
     name: 'sandbox',
+
+    async emitGuide(g) {
+      if (!isGuide(g.type)) throw new BillingProviderError('rejected', SANDBOX_MESSAGES.notAGuide(displayId(g)), 400);
+      // SUNAT's GRE QR is a link to the guide on its site, keyed by the guide's hash.
+      const qrOf = (hash: string) =>
+        `${GRE_QR_BASE}?hashqr=${encodeURIComponent(Buffer.from(`${issuer.ruc}-${g.type}-${g.series}-${g.number}|${hash}`).toString('base64url'))}`;
+      return emitOther(g, buildDespatchAdvice(g, issuer), qrOf, guideDelayMs);
+    },
+
+    async consultGuide(ref) {
+      const failure = nextFailure('consult');
+      if (failure) fail(failure);
+      return answer(await findOf(ref, isGuide, SANDBOX_MESSAGES.notAGuide));
+    },
+
+    async emitRetention(v) {
+      if (v.type !== '20') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.notAVoucher(displayId(v)), 400);
+      return emitVoucher(v);
+    },
+
+    async emitPerception(v) {
+      if (v.type !== '40') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.notAVoucher(displayId(v)), 400);
+      return emitVoucher(v);
+    },
+
+    async consultVoucher(ref) {
+      const failure = nextFailure('consult');
+      if (failure) fail(failure);
+      return answer(await findOf(ref, isVoucher, SANDBOX_MESSAGES.notAVoucher));
+    },
+
+    async reverseVoucher(ref, reason) {
+      const failure = nextFailure('void');
+      if (failure && failure !== 'lost-answer') fail(failure);
+      if (reason.trim() === '') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.reasonRequired, 400);
+      const record = await findOf(ref, isVoucher, SANDBOX_MESSAGES.notAVoucher);
+      if (record.voidRequestedAt) return voidAnswer(record);
+      const now = clock();
+      if (statusOf(record, now) !== 'aceptado') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.reversalNotAccepted, 422);
+      // A reversión is answered at once (no ticket to wait for).
+      record.voidRequestedAt = now.toISOString();
+      record.voidedAt = now.toISOString();
+      record.voidReason = reason.trim();
+      record.voidTicket = `RR-${limaDay(now).replaceAll('-', '')}-${record.number}`;
+      await store.put(record);
+      if (failure === 'lost-answer') fail('timeout');
+      return voidAnswer(record);
+    },
 
     async emit(doc) {
       const failure = nextFailure('emit');

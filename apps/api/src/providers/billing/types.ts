@@ -1,4 +1,4 @@
-import type { DocumentStatus, InvoiceDraft, SunatDocumentType } from '@tramo/domain';
+import type { DocumentStatus, GuideDraft, InvoiceDraft, SunatDocumentType, VoucherDraft } from '@tramo/domain';
 
 /*
  * The billing provider (DESIGN.md section 1): where a numbered SUNAT document goes to become legal.
@@ -10,7 +10,9 @@ import type { DocumentStatus, InvoiceDraft, SunatDocumentType } from '@tramo/dom
  * first attempt, one document can never get a second number.
  *
  * Guides and vouchers (issue 15) add emitGuide / consultGuide / emitRetention / emitPerception /
- * reversal next to these four, taking their own documents and answering the same results.
+ * consultVoucher / reverseVoucher next to these four, taking their own documents and answering the
+ * same results. A guide (GRE) is accepted by SUNAT asynchronously: the first answer is 'pendiente'
+ * with no links and no QR; consultGuide completes it.
  */
 
 /** The company that issues (RUC, legal name, fiscal address): the sandbox prints and signs with it. */
@@ -42,6 +44,19 @@ export interface DocumentRef {
 export interface BillingDocument extends InvoiceDraft {
   number: number;
   /** Lima wall-clock time of issue, HH:MM:SS (UBL IssueTime). */
+  issueTime: string;
+}
+
+/** A dispatch guide ready to issue (GRE-R 09 or GRE-T 31): the domain's checked draft, numbered and timed. */
+export interface GuideDocument extends GuideDraft {
+  number: number;
+  /** Lima wall-clock time of issue, HH:MM:SS. */
+  issueTime: string;
+}
+
+/** A retention (20) or perception (40) voucher ready to issue. */
+export interface VoucherDocument extends VoucherDraft {
+  number: number;
   issueTime: string;
 }
 
@@ -101,6 +116,18 @@ export interface BillingProvider {
   void(ref: DocumentRef, reason: string): Promise<VoidResult>;
   /** Where a void request stands. */
   voidStatus(ref: DocumentRef): Promise<VoidResult>;
+  /** Issues a numbered dispatch guide; idempotent by series-number. Usually answers 'pendiente' first. */
+  emitGuide(guide: GuideDocument): Promise<EmitResult>;
+  /** What SUNAT says now about a guide: once 'aceptado' it carries the QR (and Nubefact's links). */
+  consultGuide(ref: DocumentRef): Promise<ConsultResult>;
+  /** Issues a numbered retention voucher (type 20); idempotent by series-number. */
+  emitRetention(voucher: VoucherDocument): Promise<EmitResult>;
+  /** Issues a numbered perception voucher (type 40); idempotent by series-number. */
+  emitPerception(voucher: VoucherDocument): Promise<EmitResult>;
+  /** What SUNAT says now about a retention or perception voucher (`voided` once reversed). */
+  consultVoucher(ref: DocumentRef): Promise<ConsultResult>;
+  /** Reverses (revierte) a retention or perception voucher: SUNAT's void for them. */
+  reverseVoucher(ref: DocumentRef, reason: string): Promise<VoidResult>;
 }
 
 /**
