@@ -280,7 +280,298 @@ function checkVoid(b: Record<string, unknown>): string[] {
   return v;
 }
 
-const keyOf = (b: Record<string, unknown>) => `${b.tipo_de_comprobante}-${b.serie}-${b.numero}`;
+const GUIDE_FIELDS = new Set([
+  'operacion',
+  'tipo_de_comprobante',
+  'serie',
+  'numero',
+  'cliente_tipo_de_documento',
+  'cliente_numero_de_documento',
+  'cliente_denominacion',
+  'cliente_direccion',
+  'cliente_email',
+  'fecha_de_emision',
+  'observaciones',
+  'motivo_de_traslado',
+  'peso_bruto_total',
+  'peso_bruto_unidad_de_medida',
+  'numero_de_bultos',
+  'tipo_de_transporte',
+  'fecha_de_inicio_de_traslado',
+  'transportista_documento_tipo',
+  'transportista_documento_numero',
+  'transportista_denominacion',
+  'transportista_placa_numero',
+  'conductor_documento_tipo',
+  'conductor_documento_numero',
+  'conductor_nombre',
+  'conductor_apellidos',
+  'conductor_numero_licencia',
+  'destinatario_documento_tipo',
+  'destinatario_documento_numero',
+  'destinatario_denominacion',
+  'punto_de_partida_ubigeo',
+  'punto_de_partida_direccion',
+  'punto_de_partida_codigo_establecimiento_sunat',
+  'punto_de_llegada_ubigeo',
+  'punto_de_llegada_direccion',
+  'punto_de_llegada_codigo_establecimiento_sunat',
+  'enviar_automaticamente_a_la_sunat',
+  'enviar_automaticamente_al_cliente',
+  'codigo_unico',
+  'formato_de_pdf',
+  'items',
+  'documento_relacionado',
+  'vehiculos_secundarios',
+  'conductores_secundarios',
+]);
+const GUIDE_ITEM_FIELDS = new Set(['unidad_de_medida', 'codigo', 'descripcion', 'cantidad']);
+const DRIVER_FIELDS = ['documento_tipo', 'documento_numero', 'nombre', 'apellidos', 'numero_licencia'];
+const PLATE = /^[A-Z0-9]{6,8}$/;
+const doc811 = (t: unknown, n: unknown) => (t === '6' && /^\d{11}$/.test(String(n))) || (t === '1' && /^\d{8}$/.test(String(n)));
+const nonEmpty = (v: unknown, max = 250) => isStr(v) && (v as string).trim().length > 0 && (v as string).length <= max;
+
+/** generar_guia (tipo 7 remitente, 8 transportista), SUNAT.md's guide fields. */
+function checkGuide(b: Record<string, unknown>): string[] {
+  const v: string[] = [];
+  const need = (ok: boolean, message: string) => {
+    if (!ok) v.push(message);
+  };
+  for (const key of Object.keys(b)) need(GUIDE_FIELDS.has(key), `campo desconocido: ${key}`);
+  const tipo = b.tipo_de_comprobante;
+  need(tipo === 7 || tipo === 8, 'tipo_de_comprobante de guía: 7 o 8 (número)');
+  need(isStr(b.serie) && /^[TV0][A-Z0-9]{3}$/.test(b.serie as string), 'serie de guía: 4 caracteres, T…, V… o 0…');
+  if (tipo === 7) need(/^[T0]/.test(String(b.serie)), 'serie de guía remitente debe empezar con T');
+  if (tipo === 8) need(/^[V0]/.test(String(b.serie)), 'serie de guía transportista debe empezar con V');
+  need(isInt(b.numero) && (b.numero as number) >= 1 && (b.numero as number) <= 99_999_999, 'numero: entero de 1 a 99999999');
+  need(doc811(b.cliente_tipo_de_documento, b.cliente_numero_de_documento), 'cliente: tipo "6" con RUC de 11 dígitos o "1" con DNI de 8');
+  need(nonEmpty(b.cliente_denominacion, 100), 'cliente_denominacion: 1 a 100 caracteres');
+  need(isStr(b.cliente_direccion) && isStr(b.cliente_email), 'cliente_direccion y cliente_email: texto');
+  need(isDate(b.fecha_de_emision), 'fecha_de_emision: DD-MM-AAAA');
+  need(isDate(b.fecha_de_inicio_de_traslado), 'fecha_de_inicio_de_traslado: DD-MM-AAAA');
+  need(['01', '02', '04', '08', '09', '13'].includes(b.motivo_de_traslado as string), 'motivo_de_traslado: "01", "02", "04", "08", "09" o "13"');
+  need(isNum(b.peso_bruto_total) && (b.peso_bruto_total as number) > 0, 'peso_bruto_total: número > 0');
+  need(b.peso_bruto_unidad_de_medida === 'KGM' || b.peso_bruto_unidad_de_medida === 'TNE', 'peso_bruto_unidad_de_medida: KGM o TNE');
+  if (tipo === 7) need(isInt(b.numero_de_bultos) && (b.numero_de_bultos as number) > 0, 'numero_de_bultos: entero > 0 en la guía remitente');
+  else need(b.numero_de_bultos === undefined || isInt(b.numero_de_bultos), 'numero_de_bultos: entero');
+  need(b.tipo_de_transporte === '01' || b.tipo_de_transporte === '02', 'tipo_de_transporte: "01" o "02"');
+  const publicTransport = b.tipo_de_transporte === '01';
+  need(isStr(b.transportista_placa_numero), 'transportista_placa_numero: texto');
+  if (publicTransport || tipo === 8) need(PLATE.test(String(b.transportista_placa_numero)), 'transportista_placa_numero: 6 a 8 letras o números');
+  if (publicTransport && tipo === 7) {
+    need(
+      b.transportista_documento_tipo === '6' && /^\d{11}$/.test(String(b.transportista_documento_numero)),
+      'transportista: tipo "6" y RUC de 11 dígitos',
+    );
+    need(nonEmpty(b.transportista_denominacion, 100), 'transportista_denominacion: 1 a 100 caracteres');
+  }
+  if (!publicTransport || tipo === 8) {
+    need(isStr(b.conductor_documento_tipo) && /^\d{1,15}$/.test(String(b.conductor_documento_numero)), 'conductor: tipo y número de documento');
+    need(nonEmpty(b.conductor_nombre) && nonEmpty(b.conductor_apellidos), 'conductor_nombre y conductor_apellidos obligatorios');
+    need(nonEmpty(b.conductor_numero_licencia, 20), 'conductor_numero_licencia obligatorio');
+  }
+  if (tipo === 8) {
+    need(doc811(b.destinatario_documento_tipo, b.destinatario_documento_numero), 'destinatario: tipo "6" con RUC o "1" con DNI');
+    need(nonEmpty(b.destinatario_denominacion, 100), 'destinatario_denominacion: 1 a 100 caracteres');
+  } else need(b.destinatario_documento_numero === undefined, 'destinatario solo en la guía transportista');
+  for (const point of ['punto_de_partida', 'punto_de_llegada']) {
+    need(isStr(b[`${point}_ubigeo`]) && /^\d{6}$/.test(b[`${point}_ubigeo`] as string), `${point}_ubigeo: 6 dígitos`);
+    need(nonEmpty(b[`${point}_direccion`]), `${point}_direccion obligatoria`);
+    const est = b[`${point}_codigo_establecimiento_sunat`];
+    need(est === '' || (isStr(est) && /^\d{4}$/.test(est as string)), `${point}_codigo_establecimiento_sunat: vacío o 4 dígitos`);
+  }
+  need(
+    typeof b.enviar_automaticamente_a_la_sunat === 'boolean' && typeof b.enviar_automaticamente_al_cliente === 'boolean',
+    'enviar_automaticamente_*: true o false',
+  );
+  need(isStr(b.codigo_unico) && (b.codigo_unico as string).length <= 20, 'codigo_unico: texto de hasta 20 caracteres');
+  const items = Array.isArray(b.items) ? (b.items as Record<string, unknown>[]) : null;
+  need(!!items && items.length > 0, 'items: al menos uno');
+  items?.forEach((it, i) => {
+    const at = `items[${i}]`;
+    for (const key of Object.keys(it)) need(GUIDE_ITEM_FIELDS.has(key), `${at}: campo desconocido ${key}`);
+    need(['NIU', 'KGM', 'TNE', 'ZZ'].includes(it.unidad_de_medida as string), `${at}.unidad_de_medida: NIU, KGM, TNE o ZZ`);
+    need(isStr(it.codigo), `${at}.codigo: texto`);
+    need(nonEmpty(it.descripcion), `${at}.descripcion: 1 a 250 caracteres`);
+    need(isNum(it.cantidad) && (it.cantidad as number) > 0, `${at}.cantidad: número > 0`);
+  });
+  const list = (name: string, check: (x: Record<string, unknown>, at: string) => void) => {
+    need(Array.isArray(b[name]), `${name}: lista`);
+    if (Array.isArray(b[name])) (b[name] as Record<string, unknown>[]).forEach((x, i) => check(x, `${name}[${i}]`));
+  };
+  list('documento_relacionado', (r, at) => {
+    need(isStr(r.tipo) && /^\d{2}$/.test(r.tipo as string), `${at}.tipo: 2 dígitos`);
+    need(isStr(r.serie) && /^[A-Z0-9]{1,4}$/.test(r.serie as string), `${at}.serie: 1 a 4 caracteres`);
+    need(isInt(r.numero), `${at}.numero: entero`);
+  });
+  list('vehiculos_secundarios', (x, at) =>
+    need(PLATE.test(String(x.placa_numero)) && Object.keys(x).length === 1, `${at}: solo placa_numero de 6 a 8 caracteres`),
+  );
+  list('conductores_secundarios', (x, at) => {
+    for (const key of Object.keys(x)) need(DRIVER_FIELDS.includes(key), `${at}: campo desconocido ${key}`);
+    for (const key of DRIVER_FIELDS) need(nonEmpty(x[key]), `${at}.${key} obligatorio`);
+  });
+  return v;
+}
+
+/** generar_retencion / generar_percepcion: SUNAT.md's voucher fields, amounts checked to the céntimo. */
+function checkVoucher(b: Record<string, unknown>): string[] {
+  const v: string[] = [];
+  const need = (ok: boolean, message: string) => {
+    if (!ok) v.push(message);
+  };
+  const retention = b.operacion === 'generar_retencion';
+  const who = retention ? 'proveedor' : 'cliente';
+  const [tasa, totalAmount, totalNet] = retention
+    ? ['tipo_de_tasa_de_retencion', 'total_retenido', 'total_pagado']
+    : ['tipo_de_tasa_de_percepcion', 'total_percibido', 'total_cobrado'];
+  const [pay, base, amountKey, netKey] = retention
+    ? ['pago', 'pago_total_sin_retencion', 'importe_retenido', 'importe_pagado_con_retencion']
+    : ['cobro', 'cobro_total_sin_percepcion', 'importe_percibido', 'importe_cobrado_con_percepcion'];
+  const fields = [
+    'operacion',
+    'serie',
+    'numero',
+    'fecha_de_emision',
+    `${who}_tipo_de_documento`,
+    `${who}_numero_de_documento`,
+    `${who}_denominacion`,
+    `${who}_direccion`,
+    `${who}_email`,
+    'moneda',
+    tasa,
+    totalAmount,
+    totalNet,
+    'observaciones',
+    'enviar_automaticamente_a_la_sunat',
+    'enviar_automaticamente_al_cliente',
+    'codigo_unico',
+    'items',
+  ];
+  for (const key of Object.keys(b)) need(fields.includes(key), `campo desconocido: ${key}`);
+  const letter = retention ? 'R' : 'P';
+  need(isStr(b.serie) && new RegExp(`^[${letter}0][A-Z0-9]{3}$`).test(b.serie as string), `serie: 4 caracteres, ${letter}… o 0…`);
+  need(isInt(b.numero) && (b.numero as number) >= 1, 'numero: entero positivo');
+  need(isDate(b.fecha_de_emision), 'fecha_de_emision: DD-MM-AAAA');
+  need(doc811(b[`${who}_tipo_de_documento`], b[`${who}_numero_de_documento`]), `${who}: tipo "6" con RUC de 11 dígitos o "1" con DNI de 8`);
+  need(nonEmpty(b[`${who}_denominacion`], 100), `${who}_denominacion: 1 a 100 caracteres`);
+  need(b.moneda === 1, 'moneda: 1 (soles)');
+  const rates = retention ? { 1: 3, 2: 6 } : { 1: 2, 2: 1, 3: 0.5 };
+  const rate = (rates as Record<number, number>)[b[tasa] as number];
+  need(rate !== undefined, `${tasa}: ${Object.keys(rates).join(', ')}`);
+  need(twoDecimals(b[totalAmount]) && twoDecimals(b[totalNet]), `${totalAmount} y ${totalNet}: números con hasta 2 decimales`);
+  need(isStr(b.codigo_unico) && (b.codigo_unico as string).length <= 20, 'codigo_unico: texto de hasta 20 caracteres');
+  const items = Array.isArray(b.items) ? (b.items as Record<string, unknown>[]) : null;
+  need(!!items && items.length > 0, 'items: al menos uno');
+  let sumAmount = 0;
+  let sumNet = 0;
+  const itemFields = [
+    'documento_relacionado_tipo',
+    'documento_relacionado_serie',
+    'documento_relacionado_numero',
+    'documento_relacionado_fecha_de_emision',
+    'documento_relacionado_moneda',
+    'documento_relacionado_total',
+    `${pay}_fecha`,
+    `${pay}_numero`,
+    base,
+    amountKey,
+    netKey,
+  ];
+  items?.forEach((it, i) => {
+    const at = `items[${i}]`;
+    for (const key of Object.keys(it)) need(itemFields.includes(key), `${at}: campo desconocido ${key}`);
+    need(
+      ['01', '03', '07', '08', '12'].includes(it.documento_relacionado_tipo as string),
+      `${at}.documento_relacionado_tipo: "01", "03", "07", "08" o "12"`,
+    );
+    need(
+      isStr(it.documento_relacionado_serie) && /^[A-Z0-9]{1,4}$/.test(it.documento_relacionado_serie as string),
+      `${at}.documento_relacionado_serie`,
+    );
+    need(isInt(it.documento_relacionado_numero), `${at}.documento_relacionado_numero: entero`);
+    need(isDate(it.documento_relacionado_fecha_de_emision), `${at}.documento_relacionado_fecha_de_emision: DD-MM-AAAA`);
+    need(it.documento_relacionado_moneda === 1, `${at}.documento_relacionado_moneda: 1`);
+    need(
+      twoDecimals(it.documento_relacionado_total) && (it.documento_relacionado_total as number) > 0,
+      `${at}.documento_relacionado_total: número > 0`,
+    );
+    need(isDate(it[`${pay}_fecha`]) && isInt(it[`${pay}_numero`]), `${at}.${pay}_fecha y ${pay}_numero`);
+    for (const key of [base, amountKey, netKey]) need(twoDecimals(it[key]), `${at}.${key}: número con hasta 2 decimales`);
+    if (rate !== undefined) {
+      // Half up to the céntimo, computed in integers.
+      const expected = Math.floor((cents(it[base]) * rate * 100 + 5000) / 10000);
+      need(cents(it[amountKey]) === expected, `${at}.${amountKey}: ${rate} % de ${base}`);
+    }
+    need(
+      cents(it[netKey]) === cents(it[base]) + (retention ? -1 : 1) * cents(it[amountKey]),
+      `${at}.${netKey}: ${base} ${retention ? '−' : '+'} ${amountKey}`,
+    );
+    sumAmount += cents(it[amountKey]);
+    sumNet += cents(it[netKey]);
+  });
+  need(sumAmount === cents(b[totalAmount]), `${totalAmount}: suma de ${amountKey}`);
+  need(sumNet === cents(b[totalNet]), `${totalNet}: suma de ${netKey}`);
+  return v;
+}
+
+function checkGuideRef(b: Record<string, unknown>): string[] {
+  const v: string[] = [];
+  for (const key of Object.keys(b)) if (!['operacion', 'tipo_de_comprobante', 'serie', 'numero'].includes(key)) v.push(`campo desconocido: ${key}`);
+  if (b.tipo_de_comprobante !== 7 && b.tipo_de_comprobante !== 8) v.push('tipo_de_comprobante de guía: 7 o 8 (número)');
+  if (!isStr(b.serie) || !/^[A-Z0-9]{4}$/.test(b.serie as string)) v.push('serie: 4 caracteres');
+  if (!isInt(b.numero) || (b.numero as number) < 1) v.push('numero: entero positivo');
+  return v;
+}
+
+function checkVoucherRef(b: Record<string, unknown>, extra: string[] = []): string[] {
+  const v: string[] = [];
+  for (const key of Object.keys(b)) if (!['operacion', 'serie', 'numero', ...extra].includes(key)) v.push(`campo desconocido: ${key}`);
+  if (!isStr(b.serie) || !/^[A-Z0-9]{4}$/.test(b.serie as string)) v.push('serie: 4 caracteres');
+  if (!isInt(b.numero) || (b.numero as number) < 1) v.push('numero: entero positivo');
+  if (extra.includes('motivo') && (!isStr(b.motivo) || (b.motivo as string).trim() === '' || (b.motivo as string).length > 100))
+    v.push('motivo: 1 a 100 caracteres');
+  return v;
+}
+
+function checkRequest(b: Record<string, unknown>): string[] {
+  switch (b.operacion) {
+    case 'generar_comprobante':
+      return checkInvoice(b);
+    case 'generar_anulacion':
+      return checkVoid(b);
+    case 'consultar_comprobante':
+    case 'consultar_anulacion':
+      return checkRef(b, []);
+    case 'generar_guia':
+      return checkGuide(b);
+    case 'consultar_guia':
+      return checkGuideRef(b);
+    case 'generar_retencion':
+    case 'generar_percepcion':
+      return checkVoucher(b);
+    case 'consultar_retencion':
+    case 'consultar_percepcion':
+      return checkVoucherRef(b);
+    case 'generar_reversion_retencion':
+    case 'generar_reversion_percepcion':
+      return checkVoucherRef(b, ['motivo']);
+    default:
+      return [`operacion desconocida: ${String(b.operacion)}`];
+  }
+}
+
+/** Vouchers carry no tipo_de_comprobante: their key names the kind instead. */
+const VOUCHER_KIND: Record<string, string> = {
+  generar_retencion: 'R',
+  consultar_retencion: 'R',
+  generar_reversion_retencion: 'R',
+  generar_percepcion: 'P',
+  consultar_percepcion: 'P',
+  generar_reversion_percepcion: 'P',
+};
+
+const keyOf = (b: Record<string, unknown>) => `${VOUCHER_KIND[String(b.operacion)] ?? b.tipo_de_comprobante}-${b.serie}-${b.numero}`;
 
 export async function startFakeNubefact(token = `tok-${randomUUID()}`): Promise<FakeNubefact> {
   const path = `/api/v1/${randomUUID()}`;
@@ -294,6 +585,47 @@ export async function startFakeNubefact(token = `tok-${randomUUID()}`): Promise<
     res.end(JSON.stringify(body));
   };
   const error = (res: ServerResponse, codigo: number, errors: string, status = 400) => send(res, status, { errors, codigo });
+
+  const guideAnswer = (d: StoredDocument) => {
+    const b = d.request;
+    const base = `https://fake.nubefact.test/gre/${d.hash.slice(0, 12)}`;
+    return {
+      tipo_de_comprobante: b.tipo_de_comprobante,
+      serie: b.serie,
+      numero: b.numero,
+      enlace: d.accepted ? base : '',
+      enlace_del_pdf: d.accepted ? `${base}.pdf` : '',
+      enlace_del_xml: d.accepted ? `${base}.xml` : '',
+      enlace_del_cdr: d.accepted ? `${base}.cdr` : '',
+      aceptada_por_sunat: d.accepted,
+      sunat_description: d.accepted ? `La Guia numero ${b.serie}-${b.numero}, ha sido aceptada` : null,
+      sunat_note: null,
+      sunat_responsecode: d.accepted ? '0' : null,
+      sunat_soap_error: '',
+      cadena_para_codigo_qr: d.accepted ? `https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr?hashqr=${d.hash}` : '',
+      codigo_hash: d.hash,
+    };
+  };
+  const voucherAnswer = (d: StoredDocument) => {
+    const b = d.request;
+    const base = `https://fake.nubefact.test/cre/${d.hash.slice(0, 12)}`;
+    return {
+      serie: b.serie,
+      numero: b.numero,
+      enlace: base,
+      enlace_del_pdf: `${base}.pdf`,
+      enlace_del_xml: `${base}.xml`,
+      enlace_del_cdr: `${base}.cdr`,
+      aceptada_por_sunat: true,
+      sunat_description: `El Comprobante numero ${b.serie}-${b.numero}, ha sido aceptado`,
+      sunat_note: null,
+      sunat_responsecode: '0',
+      sunat_soap_error: '',
+      cadena_para_codigo_qr: `20600000001|${b.operacion === 'generar_retencion' ? '20' : '40'}|${b.serie}|${b.numero}|${d.hash}|`,
+      codigo_hash: d.hash,
+      anulado: d.voided,
+    };
+  };
 
   const documentAnswer = (d: StoredDocument) => {
     const b = d.request;
@@ -364,6 +696,50 @@ export async function startFakeNubefact(token = `tok-${randomUUID()}`): Promise<
         if (!doc || !doc.voidRequested) return fail(24, 'La anulación no existe');
         doc.voided = true;
         return reply(200, voidAnswer(doc));
+      case 'generar_guia': {
+        if (doc) return fail(23, 'Este documento ya existe en NubeFacT');
+        // A GRE is answered without links; SUNAT accepts it later and a consult brings them.
+        const stored: StoredDocument = {
+          request: b,
+          accepted: false,
+          hash: randomUUID().replace(/-/g, '').slice(0, 28),
+          voidRequested: false,
+          voided: false,
+          ticket: null,
+        };
+        documents.set(key, stored);
+        return reply(200, guideAnswer(stored));
+      }
+      case 'consultar_guia':
+        if (!doc) return fail(24, 'El documento no existe');
+        doc.accepted = true;
+        return reply(200, guideAnswer(doc));
+      case 'generar_retencion':
+      case 'generar_percepcion': {
+        if (doc) return fail(23, 'Este documento ya existe en NubeFacT');
+        const stored: StoredDocument = {
+          request: b,
+          accepted: true,
+          hash: randomUUID().replace(/-/g, '').slice(0, 28),
+          voidRequested: false,
+          voided: false,
+          ticket: null,
+        };
+        documents.set(key, stored);
+        return reply(200, voucherAnswer(stored));
+      }
+      case 'consultar_retencion':
+      case 'consultar_percepcion':
+        if (!doc) return fail(24, 'El documento no existe');
+        return reply(200, voucherAnswer(doc));
+      case 'generar_reversion_retencion':
+      case 'generar_reversion_percepcion':
+        if (!doc) return fail(24, 'El documento no existe');
+        if (doc.voidRequested) return fail(23, 'La reversión ya fue solicitada');
+        doc.voidRequested = true;
+        doc.voided = true;
+        doc.ticket = `RR${String(++tickets).padStart(11, '0')}`;
+        return reply(200, voidAnswer(doc));
       default:
         return fail(20, `operacion desconocida: ${String(b.operacion)}`);
     }
@@ -400,15 +776,7 @@ export async function startFakeNubefact(token = `tok-${randomUUID()}`): Promise<
         return error(res, 20, 'El formato del JSON no es válido');
       }
       const b = record.body;
-      record.violations.push(
-        ...(b.operacion === 'generar_comprobante'
-          ? checkInvoice(b)
-          : b.operacion === 'generar_anulacion'
-            ? checkVoid(b)
-            : b.operacion === 'consultar_comprobante' || b.operacion === 'consultar_anulacion'
-              ? checkRef(b, [])
-              : [`operacion desconocida: ${String(b.operacion)}`]),
-      );
+      record.violations.push(...checkRequest(b));
       if (record.violations.length) return error(res, 20, record.violations.join('; '));
 
       const failure = failures.shift();

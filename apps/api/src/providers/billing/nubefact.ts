@@ -337,10 +337,10 @@ export function nubefactBillingProvider(options: NubefactOptions): BillingProvid
 
     voidStatus,
 
-    emitGuide: (g) => emitThen(guideRequest(g), { type: g.type, series: g.series, number: g.number }, consultGuide),
+    emitGuide: async (g) => emitThen(guideRequest(g), { type: g.type, series: g.series, number: g.number }, consultGuide),
     consultGuide,
-    emitRetention: (v) => emitThen(voucherRequest(v), { type: v.type, series: v.series, number: v.number }, consultVoucher),
-    emitPerception: (v) => emitThen(voucherRequest(v), { type: v.type, series: v.series, number: v.number }, consultVoucher),
+    emitRetention: async (v) => emitThen(voucherRequest(v), { type: v.type, series: v.series, number: v.number }, consultVoucher),
+    emitPerception: async (v) => emitThen(voucherRequest(v), { type: v.type, series: v.series, number: v.number }, consultVoucher),
     consultVoucher,
 
     async reverseVoucher(ref, reason) {
