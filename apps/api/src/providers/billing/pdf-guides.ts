@@ -210,7 +210,7 @@ async function footer(
     .font('Helvetica-Bold')
     .fontSize(8.5)
     .fillColor(INK)
-    .text(printable(`Representación impresa de la ${title.toLowerCase()}`), x, top + 4, { width: w });
+    .text(printable(`Representación impresa ${title.startsWith('COMPROBANTE') ? 'del' : 'de la'} ${title.toLowerCase()}`), x, top + 4, { width: w });
   if (p.hash)
     doc
       .font('Helvetica')
@@ -260,7 +260,7 @@ export async function renderGuidePdf(p: PrintableGuide): Promise<Buffer> {
         ['Destinatario', g.recipient ? partyText(g.recipient) : '—'],
       ]
     : [['Destinatario', partyText(g.client)]];
-  if (g.client.address) parties.push(['Dirección', g.client.address]);
+  if (g.client.address) parties.splice(1, 0, [carrierMode ? 'Dirección del remitente' : 'Dirección', g.client.address]);
   const data: Pairs = [
     ['Fecha de emisión', `${day(g.issueDate)} ${g.issueTime}`],
     ['Inicio del traslado', day(g.transferDate)],
