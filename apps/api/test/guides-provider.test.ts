@@ -153,7 +153,7 @@ describe('sandbox: dispatch guides', () => {
     expect(texts(doc, CBC, 'StartDate')).toEqual(['2026-05-16']);
     const weight = doc.getElementsByTagNameNS(CBC, 'GrossWeightMeasure')[0]!;
     // 36.5 kg of boxes + 50 kg of rice, computed from the items.
-    expect([weight.textContent, weight.getAttribute('unitCode')]).toEqual(['86.5', 'KGM']);
+    expect([weight.textContent, weight.getAttribute('unitCode')]).toEqual(['86.500', 'KGM']);
     expect(texts(doc, CBC, 'TotalTransportHandlingUnitQuantity')).toEqual(['4']);
     const carrier = doc.getElementsByTagNameNS(CAC, 'CarrierParty')[0]!;
     expect(carrier.getElementsByTagNameNS(CBC, 'ID')[0]!.textContent).toBe('20512345679');

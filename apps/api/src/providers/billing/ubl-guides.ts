@@ -41,6 +41,12 @@ const money = (cents: number) => (cents / 100).toFixed(2);
 const PEN = { currencyID: 'PEN' };
 const amount = (name: string, cents: number) => leaf(name, money(cents), PEN);
 
+/** '86.5' → '86.500': decimal text (at most 3 decimals, as the domain guarantees) as SUNAT prints weights. */
+const threeDecimals = (value: string) => {
+  const [int, frac = ''] = value.split('.');
+  return `${int}.${frac.padEnd(3, '0')}`;
+};
+
 /** The UN/ECE code SUNAT takes for each guide unit (KG → KGM, TM → TNE). */
 export const GUIDE_UNIT_UNECE: Record<GuideUnit, string> = { NIU: 'NIU', KG: 'KGM', TM: 'TNE', ZZ: 'ZZ' };
 
@@ -129,7 +135,7 @@ export function buildDespatchAdvice(g: GuideDocument, issuer: BillingIssuer): st
       listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo20',
     }),
     leaf('cbc:HandlingInstructions', TRANSFER_REASON_LABELS[g.transferReason]),
-    leaf('cbc:GrossWeightMeasure', g.grossWeight, { unitCode: g.grossWeightUnit }),
+    leaf('cbc:GrossWeightMeasure', threeDecimals(g.grossWeight), { unitCode: g.grossWeightUnit }),
     g.bundles !== null && leaf('cbc:TotalTransportHandlingUnitQuantity', String(g.bundles)),
     stage,
     delivery,
@@ -222,7 +228,6 @@ export function buildVoucherUbl(v: VoucherDocument, issuer: BillingIssuer): stri
       signatureReference(issuer),
       leaf('cbc:ID', ublId(v.series, v.number)),
       leaf('cbc:IssueDate', v.issueDate),
-      leaf('cbc:IssueTime', v.issueTime),
       fullParty('cac:AgentParty', 6, issuer.ruc, issuer.name, issuer.address),
       fullParty('cac:ReceiverParty', v.subject.docType, v.subject.docNumber, v.subject.name, v.subject.address),
       leaf(`sac:SUNAT${word}SystemCode`, regimes[v.percent] ?? '01'),
