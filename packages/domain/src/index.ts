@@ -3,7 +3,9 @@ import { z } from 'zod';
 // Every default zod message (wrong type, missing field) reads in Spanish, on both sides.
 z.config(z.locales.es());
 
+export * from './primitives.ts';
 export * from './roles.ts';
+export * from './permissions.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './branches.ts';

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { branchSchema } from '@tramo/domain';
+import { branchSchema, searchTerm } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
@@ -16,7 +15,7 @@ export default async function branchRoutes(app: App) {
       schema: {
         tags,
         summary: 'Listar sucursales (arreglo; total en X-Total-Count)',
-        querystring: pagingQuery.extend({ q: z.string().max(100).optional() }),
+        querystring: pagingQuery.extend({ q: searchTerm(100) }),
       },
       preHandler: anyUser,
     },

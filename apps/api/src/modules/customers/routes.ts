@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { customerSchema, STAFF_ROLES } from '@tramo/domain';
+import { customerSchema, isCleanText, PRIMITIVE_MESSAGES, searchTerm, STAFF_ROLES } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { createCustomer, deleteCustomer, getCustomer, listCustomers, lookupDocument, updateCustomer } from './service.ts';
 
-const numberParams = z.object({ n: z.string().trim().max(20, 'Número demasiado largo') });
+const numberParams = z.object({
+  n: z
+    .string()
+    .trim()
+    .max(20, 'Número demasiado largo')
+    .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
+});
 
 export default async function customerRoutes(app: App) {
   const tags = ['customers'];
@@ -18,7 +24,7 @@ export default async function customerRoutes(app: App) {
         tags,
         summary:
           'Buscar clientes por nombre, documento, teléfono o correo ({items,total,page,pageSize}; sin page/pageSize: página 1 de 50; pageSize hasta 1000)',
-        querystring: pagingQuery.extend({ q: z.string().max(100, 'Máximo 100 caracteres').optional() }),
+        querystring: pagingQuery.extend({ q: searchTerm(100) }),
       },
       preHandler: staff,
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { driverSchema, loadShipmentsSchema, transportListQuerySchema, transportSchema } from '@tramo/domain';
+import { driverSchema, loadShipmentsSchema, searchTerm, shipmentRef, transportListQuerySchema, transportSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams, recordId } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
@@ -34,7 +34,7 @@ export default async function fleetRoutes(app: App) {
       schema: {
         tags,
         summary: 'Envíos que se pueden cargar: estado Creado y sin transporte (por código, documento o nombre)',
-        querystring: z.object({ q: z.string().trim().max(100, 'Máximo 100 caracteres').optional() }),
+        querystring: z.object({ q: searchTerm(100) }),
       },
       preHandler: fleetStaff,
     },
@@ -86,7 +86,7 @@ export default async function fleetRoutes(app: App) {
       schema: {
         tags,
         summary: 'Transporte en el que está cargado el envío (null si ninguno)',
-        params: z.object({ id: z.string().trim().min(1).max(20) }),
+        params: z.object({ id: shipmentRef }),
       },
       preHandler: anyUser,
     },

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { createWeightFactorSchema, productTypeSchema, quoteQuerySchema, tierListSchema } from '@tramo/domain';
+import { createWeightFactorSchema, productTypeSchema, quoteQuerySchema, recordIdFilter, tierListSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { quoteRoute } from './quote.ts';
 import { createWeightFactor, listWeightFactors, replaceTiers, weightFactorSummary } from './service.ts';
 
-const optionalId = (message: string) => z.coerce.number({ error: message }).int(message).positive(message).optional();
+const optionalId = recordIdFilter;
 
 const listQuery = z.object({
   originId: optionalId('Origen inválido'),

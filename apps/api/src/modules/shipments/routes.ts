@@ -5,6 +5,9 @@ import {
   descriptionChangeSchema,
   newShipmentSchema,
   secretCodeChangeSchema,
+  recordIdFilter,
+  searchTerm,
+  shipmentRef,
   SHIPMENT_STATUSES,
   shipmentListQuerySchema,
   shipmentUpdateSchema,
@@ -30,11 +33,11 @@ import {
 } from './service.ts';
 
 /** `{id}` is the numeric id or the code (TMT-000123). */
-const shipmentParams = z.object({ id: z.string().trim().min(1).max(20) });
+const shipmentParams = z.object({ id: shipmentRef });
 const checkpointParams = shipmentParams.extend({
   checkpointId: recordId(),
 });
-const optionalId = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional());
+const optionalId = recordIdFilter();
 
 export default async function shipmentRoutes(app: App) {
   const tags = ['shipments'];
@@ -56,7 +59,7 @@ export default async function shipmentRoutes(app: App) {
         tags,
         summary: 'Rastreo: buscar por código, documento o nombre (todas las sucursales, solo lectura)',
         querystring: z.object({
-          q: z.string().trim().max(100, 'Máximo 100 caracteres').optional(),
+          q: searchTerm(100),
           originId: optionalId,
           destinationId: optionalId,
           status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),
@@ -69,7 +72,7 @@ export default async function shipmentRoutes(app: App) {
   app.get(
     '/shipments/code/:code',
     {
-      schema: { tags, summary: 'Envío por código (rastreo y entregas: todas las sucursales)', params: z.object({ code: z.string().max(20) }) },
+      schema: { tags, summary: 'Envío por código (rastreo y entregas: todas las sucursales)', params: z.object({ code: shipmentRef }) },
       preHandler: anyUser,
     },
     async (request) => getShipmentByCode(app, currentUser(request), request.params.code),

@@ -3,6 +3,9 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   FLEET_MESSAGES,
+  canEdit,
+  canManage,
+  canSee,
   cancelRefusal,
   centsToString,
   checkStatusChange,
@@ -45,19 +48,7 @@ import {
   type ShipmentRow,
 } from './repository.ts';
 
-/** Admin, or staff of the shipment's origin branch: status, events, cancel, secret code, description. */
-export function canManage(actor: SessionUser, originBranchId: number): boolean {
-  return actor.role === 'admin' || (actor.branchId !== null && actor.branchId === originBranchId);
-}
-
-/** Editing is registering again: couriers never; agents only from their own branch. */
-function canEdit(actor: SessionUser, originBranchId: number): boolean {
-  return actor.role === 'admin' || (actor.role === 'agent' && actor.branchId === originBranchId);
-}
-
-export function canSee(actor: SessionUser, row: { originBranchId: number; destinationBranchId: number }): boolean {
-  return actor.role === 'admin' || (actor.branchId !== null && (actor.branchId === row.originBranchId || actor.branchId === row.destinationBranchId));
-}
+export { canManage, canSee };
 
 const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userSchema } from '@tramo/domain';
+import { searchTerm, userSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
@@ -11,7 +11,7 @@ export default async function userRoutes(app: App) {
 
   app.get(
     '/users',
-    { schema: { tags, summary: 'Listar usuarios', querystring: z.object({ q: z.string().max(100).optional() }) }, preHandler: adminOnly },
+    { schema: { tags, summary: 'Listar usuarios', querystring: z.object({ q: searchTerm(100) }) }, preHandler: adminOnly },
     async (request) => listUsers(app, request.query.q),
   );
   app.post(
