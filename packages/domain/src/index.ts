@@ -18,3 +18,4 @@ export * from './shipments.ts';
 export * from './deliveries.ts';
 export * from './fleet.ts';
 export * from './billing/index.ts';
+export * from './answers.ts';
