@@ -57,4 +57,24 @@ describe('response contract check of the test harness', () => {
     expect((await t.call('GET', '/api/test/no-schema')).statusCode).toBe(200);
     expect((await t.call('GET', `/api/customers/${'9'.repeat(2100)}`)).statusCode).toBe(414);
   });
+
+  it('the OpenAPI document describes a 2xx answer and the error shape for every operation', async () => {
+    const doc = (await t.call('GET', '/api/docs/json')).json() as {
+      paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
+    };
+    const missing: string[] = [];
+    let operations = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      if (path.startsWith('/api/test/')) continue;
+      for (const [method, operation] of Object.entries(methods)) {
+        operations++;
+        const codes = Object.keys(operation.responses ?? {});
+        if (!codes.some((c) => c.startsWith('2'))) missing.push(`${method} ${path}: no 2xx`);
+        const error = operation.responses?.['4XX'] ?? operation.responses?.['4xx'];
+        if (!error?.content?.['application/json']?.schema) missing.push(`${method} ${path}: no error shape`);
+      }
+    }
+    expect(operations).toBeGreaterThan(40);
+    expect(missing).toEqual([]);
+  });
 });

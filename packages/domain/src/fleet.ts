@@ -166,7 +166,7 @@ export const driverSchema = z.object({
     .transform((v) => v.toUpperCase())
     .refine((v) => /^[A-Z0-9-]+$/.test(v), FLEET_MESSAGES.licenseInvalid),
   phone: optionalText(30),
-  note: optionalText(300),
+  note: optionalText(300, { multiline: true }),
 });
 export type DriverInput = z.input<typeof driverSchema>;
 export type DriverData = z.output<typeof driverSchema>;
