@@ -52,6 +52,14 @@ describe('response contract check of the test harness', () => {
     await expect(t.call('GET', '/api/test/undeclared-status')).rejects.toThrow(/status not declared/);
   });
 
+  it('a 204 stays empty although its route declares it', async () => {
+    const admin = await t.login('ADMIN');
+    const branch = (await t.call('POST', '/api/branches', { token: admin, body: { name: 'Sucursal efímera' } })).json();
+    const res = await t.call('DELETE', `/api/branches/${branch.id}`, { token: admin });
+    expect(res.statusCode).toBe(204);
+    expect(res.body).toBe('');
+  });
+
   it('exempts answers without a route schema: unknown routes, schemaless routes, router errors', async () => {
     expect((await t.call('GET', '/api/no-existe')).statusCode).toBe(404);
     expect((await t.call('GET', '/api/test/no-schema')).statusCode).toBe(200);
