@@ -36,6 +36,8 @@ export interface BuildOptions {
   log?: { level: string; stream?: NodeJS.WritableStream };
   /** Serve the built web app from `config.webDist` (production); tests of the API leave it off. */
   serveWeb?: boolean;
+  /** Runs before any route is registered: test builds add their response-contract hook here. */
+  beforeRoutes?: (app: App) => void | Promise<void>;
 }
 
 /** The signing secret: JWT_SECRET, else a random one kept in the database so every process shares it. */
@@ -63,6 +65,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  await options.beforeRoutes?.(app);
 
   app.decorate('db', database.db);
   app.decorate('dbKind', database.kind);

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openEmbedded, openPostgres, type Database } from '../src/db/client.ts';
 import { seedBase, DEMO_USERS } from '../src/seed/base.ts';
 import type { App } from '../src/types.ts';
+import { installResponseContract } from './response-contract.ts';
 
 export type Engine = 'embedded' | 'postgres';
 
@@ -94,7 +95,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
 export async function startTestApp(
   engine: Engine,
   options: { seed?: (db: Database['db'], branchIds: Map<string, number>) => Promise<void>; config?: Partial<Config> } & Partial<
-    Pick<BuildOptions, 'providers' | 'log' | 'serveWeb'>
+    Pick<BuildOptions, 'providers' | 'log' | 'serveWeb' | 'beforeRoutes'>
   > = {},
 ): Promise<TestContext> {
   let database: Database;
@@ -110,7 +111,20 @@ export async function startTestApp(
   await options.seed?.(database.db, branchIds);
   const clock = testClock();
   const config = { ...loadConfig({}), jwtSecret: 'test-secret-not-for-production', ...options.config };
-  const app = await buildApp({ database, config, now: clock.now, providers: options.providers, log: options.log, serveWeb: options.serveWeb });
+  // Every answer of every test is checked against its route's declared response schema.
+  const violations: string[] = [];
+  const app = await buildApp({
+    database,
+    config,
+    now: clock.now,
+    providers: options.providers,
+    log: options.log,
+    serveWeb: options.serveWeb,
+    beforeRoutes: async (built) => {
+      installResponseContract(built, violations);
+      await options.beforeRoutes?.(built);
+    },
+  });
   // A real socket: tests go through HTTP exactly as the browser does.
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -124,6 +138,7 @@ export async function startTestApp(
     }
     const res = await fetch(address + url, { method, headers, body });
     const text = await res.text();
+    if (violations.length > 0) throw new Error(`Response contract broken:\n${violations.splice(0).join('\n')}`);
     return { statusCode: res.status, headers: res.headers, body: text, json: () => JSON.parse(text) };
   };
 

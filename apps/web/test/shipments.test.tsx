@@ -151,7 +151,7 @@ describe('new shipment form', { timeout: 30_000 }, () => {
 });
 
 /** TMT-000007 as the list and the detail answer it (Creado, Lima → Trujillo). */
-const listedShipment = {
+const listedShipment: Shipment = {
   id: 7,
   code: 'TMT-000007',
   status: 'Creado',
@@ -244,7 +244,7 @@ describe('shipments list', { timeout: 30_000 }, () => {
 });
 
 describe('status form on the shipment detail', { timeout: 30_000 }, () => {
-  const shipment = { ...listedShipment, checkpoints: [] } as unknown as Shipment;
+  const shipment: Shipment = { ...listedShipment, checkpoints: [] };
 
   const renderPanel = (s: Shipment) =>
     renderRoutes(
@@ -314,18 +314,8 @@ describe('status form on the shipment detail', { timeout: 30_000 }, () => {
 });
 
 describe('label printing', { timeout: 30_000 }, () => {
-  const shipment = {
-    id: 7,
-    code: 'TMT-000007',
-    status: 'Creado',
-    createdAt: '2025-03-01T15:00:00.000Z',
-    originBranch: { name: 'Lima', city: 'Lima' },
-    destinationBranch: { name: 'Trujillo', city: 'Trujillo' },
-    recipientName: 'Ana Quispe',
-    recipientDoc: '45871236',
-    weightKg: 2.5,
-    multiLineDetail: [],
-  } as unknown as Shipment;
+  // The label reads code, route, recipient, weight and lines: TMT-000007 as listed.
+  const shipment: Shipment = { ...listedShipment };
 
   const pageRule = () =>
     [...document.querySelectorAll('style')]

@@ -1,15 +1,14 @@
 import { z } from 'zod';
 
-export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+import { isCleanText, PRIMITIVE_MESSAGES, usernameRule } from './primitives.ts';
 
-export const usernameField = z
+export const usernameField = usernameRule(z.string().trim());
+
+export const passwordField = z
   .string()
-  .trim()
-  .min(3, 'Mínimo 3 caracteres')
-  .max(32, 'Máximo 32 caracteres')
-  .regex(USERNAME_PATTERN, 'Sólo letras, números, . _ -');
-
-export const passwordField = z.string().min(6, 'Mínimo 6 caracteres').max(128, 'Máximo 128 caracteres');
+  .min(6, 'Mínimo 6 caracteres')
+  .max(128, 'Máximo 128 caracteres')
+  .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars);
 
 export const loginSchema = z.object({
   username: usernameField,

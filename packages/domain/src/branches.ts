@@ -1,12 +1,5 @@
 import { z } from 'zod';
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Máximo ${max} caracteres`)
-    .nullish()
-    .transform((v) => (v ? v : null));
+import { isCleanText, optionalText, PRIMITIVE_MESSAGES } from './primitives.ts';
 
 export const branchSchema = z.object({
   name: z
@@ -14,7 +7,8 @@ export const branchSchema = z.object({
     .trim()
     .min(1, { message: 'Nombre es obligatorio', abort: true })
     .min(2, 'Mínimo 2 caracteres')
-    .max(80, 'Máximo 80 caracteres'),
+    .max(80, 'Máximo 80 caracteres')
+    .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
   city: optionalText(80),
   address: optionalText(200),
 });

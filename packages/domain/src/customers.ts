@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCleanText, optionalText, PRIMITIVE_MESSAGES } from './primitives.ts';
 
 /** SUNAT catalogue 06, the identity documents a customer may have. */
 export const DOC_TYPES = [1, 4, 6, 7] as const;
@@ -82,15 +83,6 @@ export function documentError(docType: DocType, docNumber: string): string | nul
   return docNumber.length > max ? `Máximo ${max} dígitos` : null;
 }
 
-/** Blank → null, so an emptied optional field clears the stored value (spec: blank becomes null). */
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Máximo ${max} caracteres`)
-    .nullish()
-    .transform((v) => (v ? v : null));
-
 const docTypeField = z.union([z.number(), z.string()], { error: CUSTOMER_MESSAGES.docTypeRequired }).transform((raw, ctx): DocType => {
   if (typeof raw === 'string' && raw.trim() === '') {
     ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.docTypeRequired });
@@ -110,7 +102,8 @@ export const customerSchema = z
       .string({ error: CUSTOMER_MESSAGES.firstNameRequired })
       .trim()
       .min(1, CUSTOMER_MESSAGES.firstNameRequired)
-      .max(150, 'Máximo 150 caracteres'),
+      .max(150, 'Máximo 150 caracteres')
+      .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
     lastName: optionalText(100),
     doc_type: docTypeField,
     doc_number: z

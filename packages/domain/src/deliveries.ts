@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { can, type Actor } from './permissions.ts';
+import { isCleanText, PRIMITIVE_MESSAGES, recordId } from './primitives.ts';
 import { SHIPMENT_STATUSES, SHIPMENT_TRANSITIONS, type ShipmentStatus } from './shipments.ts';
 
 /** DESIGN.md section 5: five wrong codes lock a shipment's delivery for fifteen minutes. */
@@ -40,8 +42,8 @@ export function deliveryWarning(status: string): string | null {
 }
 
 /** DESIGN.md section 4: admin, or staff of the destination branch (agent or courier). */
-export function canConfirmDelivery(actor: { role: string; branchId: number | null }, destinationBranchId: number): boolean {
-  return actor.role === 'admin' || (actor.branchId !== null && actor.branchId === destinationBranchId);
+export function canConfirmDelivery(actor: Actor, destinationBranchId: number): boolean {
+  return can(actor, 'deliver', { originBranchId: destinationBranchId, destinationBranchId });
 }
 
 const RECEIVER_DOC_PATTERN = /^[A-Za-z0-9.-]+$/;
@@ -53,12 +55,14 @@ export const deliverySchema = z.object({
     .string({ error: DELIVERY_MESSAGES.secretRequired })
     .trim()
     .min(4, DELIVERY_MESSAGES.secretRequired)
-    .max(64, DELIVERY_MESSAGES.wrongSecret),
+    .max(64, DELIVERY_MESSAGES.wrongSecret)
+    .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
   receiverName: z
     .string({ error: DELIVERY_MESSAGES.receiverNameRequired })
     .trim()
     .min(2, DELIVERY_MESSAGES.receiverNameRequired)
-    .max(80, DELIVERY_MESSAGES.tooLong),
+    .max(80, DELIVERY_MESSAGES.tooLong)
+    .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
   // Empty is "required"; any other wrong value (short, long, other characters) is "invalid".
   receiverDoc: z
     .string({ error: DELIVERY_MESSAGES.receiverDocRequired })
@@ -71,11 +75,13 @@ export const deliverySchema = z.object({
     .string({ error: DELIVERY_MESSAGES.deliveredByRequired })
     .trim()
     .min(2, DELIVERY_MESSAGES.deliveredByRequired)
-    .max(80, DELIVERY_MESSAGES.tooLong),
+    .max(80, DELIVERY_MESSAGES.tooLong)
+    .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
   notes: z
     .string({ error: DELIVERY_MESSAGES.notesTooLong })
     .trim()
     .max(200, DELIVERY_MESSAGES.notesTooLong)
+    .refine((v) => isCleanText(v, { multiline: true }), PRIMITIVE_MESSAGES.controlChars)
     .nullish()
     .transform((v) => (v ? v : null)),
 });
@@ -84,11 +90,7 @@ export type Delivery = z.output<typeof deliverySchema>;
 
 /** The shipment id of the deliver call. */
 export const deliveryParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: DELIVERY_MESSAGES.invalidId })
-    .int(DELIVERY_MESSAGES.invalidId)
-    .positive(DELIVERY_MESSAGES.invalidId)
-    .max(2_147_483_647, DELIVERY_MESSAGES.invalidId),
+  id: recordId(DELIVERY_MESSAGES.invalidId),
 });
 
 /** What a shipment keeps of its delivery (spec section 3). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalNumber, isCleanText, optionalRecordId, optionalText, PRIMITIVE_MESSAGES, recordId, searchTerm } from './primitives.ts';
 
 /** Spec section 4: set freely in the form, no enforced transitions. */
 export const TRANSPORT_STATUSES = ['disponible', 'en_ruta', 'mantenimiento'] as const;
@@ -90,15 +91,6 @@ export function routeText(origin: string | null | undefined, destination: string
 
 const emptyToNull = (v: unknown) => (v === '' || v === undefined || v === null ? null : v);
 
-/** Blank → null, so an emptied optional field clears the stored value (spec: null if empty). */
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Máximo ${max} caracteres`)
-    .nullish()
-    .transform((v) => (v ? v : null));
-
 const plateField = z
   .string({ error: FLEET_MESSAGES.plateRequired })
   .trim()
@@ -118,21 +110,14 @@ const optionalPlate = z.preprocess(
 
 /** A number ≥ 0 with at most 2 decimals, or null when blank; numeric strings from inputs are accepted. */
 const optionalKg = z.preprocess(
-  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v.trim())) : emptyToNull(v)),
-  z
-    .number({ error: FLEET_MESSAGES.numberInvalid })
-    .finite(FLEET_MESSAGES.numberInvalid)
-    .min(0, FLEET_MESSAGES.numberInvalid)
-    .max(99_999_999, 'Máximo 99 999 999 kg')
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : emptyToNull(v)),
+  decimalNumber(FLEET_MESSAGES.numberInvalid)
+    .pipe(z.number().min(0, FLEET_MESSAGES.numberInvalid).max(99_999_999, 'Máximo 99 999 999 kg'))
     .nullable()
     .transform((v) => (v === null ? null : Math.round(v * 100) / 100)),
 );
 
-const optionalId = (message: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v)) : emptyToNull(v)),
-    z.number({ error: message }).int(message).positive(message).nullable(),
-  );
+const optionalId = optionalRecordId;
 
 export const transportSchema = z
   .object({
@@ -162,7 +147,12 @@ export type TransportInput = z.input<typeof transportSchema>;
 export type TransportData = z.output<typeof transportSchema>;
 
 export const driverSchema = z.object({
-  full_name: z.string({ error: FLEET_MESSAGES.fullNameRequired }).trim().min(1, FLEET_MESSAGES.fullNameRequired).max(120, 'Máximo 120 caracteres'),
+  full_name: z
+    .string({ error: FLEET_MESSAGES.fullNameRequired })
+    .trim()
+    .min(1, FLEET_MESSAGES.fullNameRequired)
+    .max(120, 'Máximo 120 caracteres')
+    .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
   dni: z
     .string({ error: FLEET_MESSAGES.dniRequired })
     .trim()
@@ -176,14 +166,14 @@ export const driverSchema = z.object({
     .transform((v) => v.toUpperCase())
     .refine((v) => /^[A-Z0-9-]+$/.test(v), FLEET_MESSAGES.licenseInvalid),
   phone: optionalText(30),
-  note: optionalText(300),
+  note: optionalText(300, { multiline: true }),
 });
 export type DriverInput = z.input<typeof driverSchema>;
 export type DriverData = z.output<typeof driverSchema>;
 
 export const loadShipmentsSchema = z.object({
   shipmentIds: z
-    .array(z.number({ error: 'Identificador inválido' }).int('Identificador inválido').positive('Identificador inválido'), {
+    .array(recordId(), {
       error: FLEET_MESSAGES.noShipments,
     })
     .min(1, FLEET_MESSAGES.noShipments)
@@ -192,7 +182,7 @@ export const loadShipmentsSchema = z.object({
 
 export const transportListQuerySchema = z.object({
   status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(TRANSPORT_STATUSES, { error: FLEET_MESSAGES.statusInvalid }).optional()),
-  route: z.string().trim().max(100, 'Máximo 100 caracteres').optional(),
+  route: searchTerm(100),
   page: z.coerce.number().int().min(1, 'Página inválida').default(1),
   limit: z.coerce.number().int().min(1, 'Límite inválido').max(200, 'Máximo 200 por página').default(10),
 });

@@ -3,7 +3,9 @@ import { z } from 'zod';
 // Every default zod message (wrong type, missing field) reads in Spanish, on both sides.
 z.config(z.locales.es());
 
+export * from './primitives.ts';
 export * from './roles.ts';
+export * from './permissions.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './branches.ts';
@@ -16,3 +18,4 @@ export * from './shipments.ts';
 export * from './deliveries.ts';
 export * from './fleet.ts';
 export * from './billing/index.ts';
+export * from './answers.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalNumber, isCleanText, PRIMITIVE_MESSAGES, recordId } from './primitives.ts';
 import { divRoundHalfUp, toCents, toScaled, type Cents } from './money.ts';
 
 export const PRODUCT_TYPES = ['liviano', 'medio', 'alto'] as const;
@@ -174,10 +175,15 @@ export function prepareTiers(tiers: readonly (Pick<WeightTier, 'from_kg' | 'to_k
 
 export const createWeightFactorSchema = z
   .object({
-    origin_branch_id: z.coerce.number({ error: 'Origen inválido' }).int('Origen inválido').positive('Origen inválido'),
-    destination_branch_id: z.coerce.number({ error: 'Destino inválido' }).int('Destino inválido').positive('Destino inválido'),
+    origin_branch_id: recordId('Origen inválido'),
+    destination_branch_id: recordId('Destino inválido'),
     product_type: productTypeSchema,
-    name: z.string().trim().max(120, 'Máximo 120 caracteres').optional(),
+    name: z
+      .string()
+      .trim()
+      .max(120, 'Máximo 120 caracteres')
+      .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars)
+      .optional(),
     currency: z
       .string()
       .trim()
@@ -192,10 +198,10 @@ export const createWeightFactorSchema = z
 export type CreateWeightFactorInput = z.input<typeof createWeightFactorSchema>;
 
 export const quoteQuerySchema = z.object({
-  originId: z.coerce.number({ error: 'Origen inválido' }).int().positive('Origen inválido'),
-  destinationId: z.coerce.number({ error: 'Destino inválido' }).int().positive('Destino inválido'),
+  originId: recordId('Origen inválido'),
+  destinationId: recordId('Destino inválido'),
   productType: productTypeSchema,
-  weightKg: z.coerce.number({ error: 'Peso inválido' }).positive('El peso debe ser mayor a 0').max(100_000, 'Peso demasiado alto'),
+  weightKg: decimalNumber('Peso inválido').pipe(z.number().positive('El peso debe ser mayor a 0').max(100_000, 'Peso demasiado alto')),
 });
 export type QuoteQuery = z.infer<typeof quoteQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decimalNumber, optionalRecordId, optionalText, recordId, recordIdFilter, requiredText, searchTerm } from './primitives.ts';
 import { isIsoDay } from './dates.ts';
 import { centsToNumber, sumCents, toCents, type Cents } from './money.ts';
 import { billableWeightKg, dominantProductType, productTypeSchema, type ProductType } from './pricing.ts';
@@ -137,11 +138,10 @@ const LINE_WEIGHT_MAX_KG = 100_000;
 /** A weight line as the form sends it; 0.01 kg steps, rounded to 2 decimals. */
 export const shipmentLineInputSchema = z.object({
   productType: productTypeSchema,
-  weightKg: z.coerce
-    .number({ error: 'Peso inválido' })
-    .refine(Number.isFinite, 'Peso inválido')
-    .min(0, 'Peso inválido')
-    .max(LINE_WEIGHT_MAX_KG, 'Peso demasiado alto')
+  // A blank weight is an empty line of the form (0, filtered out before pricing).
+  weightKg: z
+    .preprocess((v) => (v === '' || v === null ? 0 : v), decimalNumber('Peso inválido'))
+    .pipe(z.number().min(0, 'Peso inválido').max(LINE_WEIGHT_MAX_KG, 'Peso demasiado alto'))
     .transform((w) => Math.round(w * 100) / 100),
 });
 export type ShipmentLineInput = z.output<typeof shipmentLineInputSchema>;
@@ -155,16 +155,9 @@ export const secretCodeSchema = z
   .max(12, 'Máximo 12 caracteres')
   .regex(SECRET_CODE_PATTERN, 'Solo letras, números y - _ .');
 
-export const shipmentDescriptionSchema = z
-  .string()
-  .trim()
-  .max(500, 'Máximo 500 caracteres')
-  .nullish()
-  .transform((v) => (v ? v : null));
+export const shipmentDescriptionSchema = optionalText(500, { multiline: true });
 
-const requiredText = (message: string, max = 80) => z.string({ error: message }).trim().min(1, message).max(max, `Máximo ${max} caracteres`);
-
-const branchIdField = (message: string) => z.coerce.number({ error: message }).int(message).positive(message);
+const branchIdField = recordId;
 
 /**
  * The form's lines, or for callers of the spec's payload `multiLineDetail`, or a single
@@ -183,12 +176,7 @@ function linesFromPayload(value: unknown): unknown {
 
 const shipmentFields = {
   senderName: requiredText('Remitente requerido', 120),
-  senderCustomerId: z.coerce
-    .number()
-    .int()
-    .positive('Remitente inválido')
-    .nullish()
-    .transform((v) => v ?? null),
+  senderCustomerId: optionalRecordId('Remitente inválido'),
   recipientDoc: z
     .string({ error: 'DNI/RUC inválido' })
     .trim()
@@ -235,16 +223,11 @@ export type ShipmentUpdate = z.output<typeof shipmentUpdateSchema>;
 
 export const statusChangeSchema = z.object({
   status: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.enum(SHIPMENT_STATUSES, { error: SHIPMENT_MESSAGES.selectStatus })),
-  note: z
-    .string()
-    .trim()
-    .max(500, 'Máximo 500 caracteres')
-    .nullish()
-    .transform((v) => (v ? v : null)),
+  note: optionalText(500, { multiline: true }),
 });
 
 export const checkpointSchema = z.object({
-  name: z.string({ error: SHIPMENT_MESSAGES.eventRequired }).trim().min(1, SHIPMENT_MESSAGES.eventRequired).max(200, 'Máximo 200 caracteres'),
+  name: requiredText(SHIPMENT_MESSAGES.eventRequired, 200),
 });
 
 export const secretCodeChangeSchema = z.object({ secretCode: secretCodeSchema });
@@ -287,14 +270,11 @@ export function totalLines(lines: readonly { productType: ProductType; weightKg:
 }
 
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-const optionalBranchFilter = z.preprocess(emptyToUndefined, z.coerce.number().int().positive('Sucursal inválida').optional());
+const optionalBranchFilter = recordIdFilter('Sucursal inválida');
 const optionalDay = z.preprocess(emptyToUndefined, z.string().refine(isIsoDay, SHIPMENT_MESSAGES.invalidDate).optional());
 
 const filterFields = {
-  q: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim() || undefined : emptyToUndefined(v)),
-    z.string().max(100, 'Máximo 100 caracteres').optional(),
-  ),
+  q: searchTerm(100),
   status: z.preprocess(emptyToUndefined, z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),
   /** true: still moving (Creado, En tránsito); false: closed (Entregado, Anulado). */
   active: z.preprocess(

@@ -1,32 +1,12 @@
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
-import { USERNAME_PATTERN } from './auth.ts';
-
-/** Usernames are stored as an uppercase code without spaces: ' agente 1' → 'AGENTE1'. */
-export function normalizeUsername(raw: string): string {
-  return raw.replace(/\s+/g, '').toUpperCase();
-}
-
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `Máximo ${max} caracteres`)
-    .nullish()
-    .transform((v) => (v ? v : null));
+import { normalizeUsername, optionalRecordId, optionalText, usernameRule } from './primitives.ts';
 
 export const userSchema = z.object({
   username: z
     .string({ error: 'Usuario es obligatorio' })
     .transform(normalizeUsername)
-    .pipe(
-      z
-        .string()
-        .min(1, { message: 'Usuario es obligatorio', abort: true })
-        .min(3, 'Mínimo 3 caracteres')
-        .max(32, 'Máximo 32 caracteres')
-        .regex(USERNAME_PATTERN, 'Sólo letras, números, . _ -'),
-    ),
+    .pipe(usernameRule(z.string().min(1, { message: 'Usuario es obligatorio', abort: true }))),
   role: z.enum(ROLES, { error: 'Rol es obligatorio' }),
   firstName: optionalText(80),
   lastName: optionalText(80),
@@ -37,12 +17,7 @@ export const userSchema = z.object({
     .nullish()
     .transform((v) => (v ? v : null))
     .pipe(z.email('Correo inválido').nullable()),
-  branchId: z.coerce
-    .number()
-    .int()
-    .positive('Sucursal inválida')
-    .nullish()
-    .transform((v) => v ?? null),
+  branchId: optionalRecordId('Sucursal inválida'),
   mustChangePassword: z.boolean().optional(),
 });
 export type UserInput = z.input<typeof userSchema>;

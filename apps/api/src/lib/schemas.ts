@@ -1,10 +1,6 @@
 import { z } from 'zod';
 
-/** Ids are 32-bit serials: anything else is not a record of ours (and would overflow the column). */
-export const recordId = (message = 'Identificador inválido') =>
-  z.coerce.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
-
-export const idParams = z.object({ id: recordId() });
+export { idParams, recordId } from '@tramo/domain';
 
 /** Optional paging of a list; both absent means "everything". */
 export const pagingQuery = z.object({

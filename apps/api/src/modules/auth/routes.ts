@@ -1,18 +1,20 @@
-import { changePasswordSchema, loginSchema } from '@tramo/domain';
+import { answers, changePasswordSchema, loginSchema, sessionSchema, userAnswerSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { currentUser, type App } from '../../types.ts';
 import { toUserDto } from '../users/dto.ts';
 import { changePassword, login } from './service.ts';
 
 export default async function authRoutes(app: App) {
-  app.post('/auth/login', { schema: { tags: ['auth'], summary: 'Iniciar sesión', body: loginSchema } }, async (request) =>
-    login(app, request.body, request.ip),
+  app.post(
+    '/auth/login',
+    { schema: { tags: ['auth'], response: answers({ 200: sessionSchema }), summary: 'Iniciar sesión', body: loginSchema } },
+    async (request) => login(app, request.body, request.ip),
   );
 
   app.post(
     '/auth/change-password',
     {
-      schema: { tags: ['auth'], summary: 'Cambiar contraseña', body: changePasswordSchema },
+      schema: { tags: ['auth'], response: answers({ 200: sessionSchema }), summary: 'Cambiar contraseña', body: changePasswordSchema },
       preHandler: guard(app, { allowMustChange: true }),
     },
     async (request) => changePassword(app, currentUser(request), request.body),
@@ -20,7 +22,10 @@ export default async function authRoutes(app: App) {
 
   app.get(
     '/auth/me',
-    { schema: { tags: ['auth'], summary: 'Usuario de la sesión' }, preHandler: guard(app, { allowMustChange: true }) },
+    {
+      schema: { tags: ['auth'], response: answers({ 200: userAnswerSchema }), summary: 'Usuario de la sesión' },
+      preHandler: guard(app, { allowMustChange: true }),
+    },
     async (request) => toUserDto(currentUser(request)),
   );
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { branchSchema } from '@tramo/domain';
+import { answers, branchAnswerSchema, branchSchema, noContentSchema, searchTerm } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
@@ -15,8 +15,9 @@ export default async function branchRoutes(app: App) {
     {
       schema: {
         tags,
+        response: answers({ 200: z.array(branchAnswerSchema) }),
         summary: 'Listar sucursales (arreglo; total en X-Total-Count)',
-        querystring: pagingQuery.extend({ q: z.string().max(100).optional() }),
+        querystring: pagingQuery.extend({ q: searchTerm(100) }),
       },
       preHandler: anyUser,
     },
@@ -27,16 +28,25 @@ export default async function branchRoutes(app: App) {
       return items;
     },
   );
-  app.post('/branches', { schema: { tags, summary: 'Crear sucursal', body: branchSchema }, preHandler: adminOnly }, async (request, reply) =>
-    reply.status(201).send(await createBranch(app, currentUser(request), request.body)),
+  app.post(
+    '/branches',
+    { schema: { tags, response: answers({ 201: branchAnswerSchema }), summary: 'Crear sucursal', body: branchSchema }, preHandler: adminOnly },
+    async (request, reply) => reply.status(201).send(await createBranch(app, currentUser(request), request.body)),
   );
   app.put(
     '/branches/:id',
-    { schema: { tags, summary: 'Editar sucursal', params: idParams, body: branchSchema }, preHandler: adminOnly },
+    {
+      schema: { tags, response: answers({ 200: branchAnswerSchema }), summary: 'Editar sucursal', params: idParams, body: branchSchema },
+      preHandler: adminOnly,
+    },
     async (request) => updateBranch(app, currentUser(request), request.params.id, request.body),
   );
-  app.delete('/branches/:id', { schema: { tags, summary: 'Eliminar sucursal', params: idParams }, preHandler: adminOnly }, async (request, reply) => {
-    await deleteBranch(app, currentUser(request), request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/branches/:id',
+    { schema: { tags, response: answers({ 204: noContentSchema }), summary: 'Eliminar sucursal', params: idParams }, preHandler: adminOnly },
+    async (request, reply) => {
+      await deleteBranch(app, currentUser(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
 }

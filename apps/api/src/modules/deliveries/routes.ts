@@ -1,4 +1,5 @@
-import { deliveryParamsSchema, deliverySchema } from '@tramo/domain';
+import { z } from 'zod';
+import { answers, deliveryAgentSchema, deliveryParamsSchema, deliverySchema, shipmentSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { currentUser, type App } from '../../types.ts';
 import { deliverShipment, listDeliveryAgents } from './service.ts';
@@ -17,6 +18,7 @@ export default async function deliveryRoutes(app: App) {
     {
       schema: {
         tags,
+        response: answers({ 200: shipmentSchema }),
         summary:
           'Confirmar entrega con la clave secreta (admin o sucursal de destino; solo desde Creado o En tránsito; 5 claves erradas bloquean 15 min con 429). Devuelve el envío.',
         params: deliveryParamsSchema,
@@ -31,6 +33,7 @@ export default async function deliveryRoutes(app: App) {
     {
       schema: {
         tags,
+        response: answers({ 200: z.array(deliveryAgentSchema) }),
         summary:
           "Personal para 'Entregado por': usuarios con rol agente o repartidor, ordenados por usuario (id, username, name, role, branchId, branchName)",
       },

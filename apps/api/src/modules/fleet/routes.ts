@@ -1,5 +1,20 @@
 import { z } from 'zod';
-import { driverSchema, loadShipmentsSchema, transportListQuerySchema, transportSchema } from '@tramo/domain';
+import {
+  answers,
+  driverAnswerSchema,
+  driverSchema,
+  loadableShipmentSchema,
+  loadShipmentsSchema,
+  noContentSchema,
+  searchTerm,
+  shipmentAssignmentSchema,
+  shipmentRef,
+  transportAnswerSchema,
+  transportListQuerySchema,
+  transportLoadSchema,
+  transportPageSchema,
+  transportSchema,
+} from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams, recordId } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
@@ -18,14 +33,27 @@ export default async function fleetRoutes(app: App) {
   app.get(
     '/transports',
     {
-      schema: { tags, summary: 'Listar transportes (filtros status y route; paginado con limit y page)', querystring: transportListQuerySchema },
+      schema: {
+        tags,
+        response: answers({ 200: transportPageSchema }),
+        summary: 'Listar transportes (filtros status y route; paginado con limit y page)',
+        querystring: transportListQuerySchema,
+      },
       preHandler: fleetStaff,
     },
     async (request) => listTransports(app, request.query),
   );
   app.post(
     '/transports',
-    { schema: { tags, summary: 'Crear transporte (placa única, normalizada en mayúsculas)', body: transportSchema }, preHandler: fleetStaff },
+    {
+      schema: {
+        tags,
+        response: answers({ 201: transportAnswerSchema }),
+        summary: 'Crear transporte (placa única, normalizada en mayúsculas)',
+        body: transportSchema,
+      },
+      preHandler: fleetStaff,
+    },
     async (request, reply) => reply.status(201).send(await createTransport(app, currentUser(request), request.body)),
   );
   app.get(
@@ -33,8 +61,9 @@ export default async function fleetRoutes(app: App) {
     {
       schema: {
         tags,
+        response: answers({ 200: z.array(loadableShipmentSchema) }),
         summary: 'Envíos que se pueden cargar: estado Creado y sin transporte (por código, documento o nombre)',
-        querystring: z.object({ q: z.string().trim().max(100, 'Máximo 100 caracteres').optional() }),
+        querystring: z.object({ q: searchTerm(100) }),
       },
       preHandler: fleetStaff,
     },
@@ -42,21 +71,35 @@ export default async function fleetRoutes(app: App) {
   );
   app.put(
     '/transports/:id',
-    { schema: { tags, summary: 'Editar transporte', params: idParams, body: transportSchema }, preHandler: fleetStaff },
+    {
+      schema: { tags, response: answers({ 200: transportAnswerSchema }), summary: 'Editar transporte', params: idParams, body: transportSchema },
+      preHandler: fleetStaff,
+    },
     async (request) => updateTransport(app, currentUser(request), request.params.id, request.body),
   );
   app.delete(
     '/transports/:id',
-    { schema: { tags, summary: 'Eliminar transporte (rechazado si tiene paquetes cargados)', params: idParams }, preHandler: fleetStaff },
+    {
+      schema: {
+        tags,
+        response: answers({ 204: noContentSchema }),
+        summary: 'Eliminar transporte (rechazado si tiene paquetes cargados)',
+        params: idParams,
+      },
+      preHandler: fleetStaff,
+    },
     async (request, reply) => {
       await deleteTransport(app, currentUser(request), request.params.id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
   app.get(
     '/transports/:id/assignments',
-    { schema: { tags, summary: 'Paquetes cargados en el transporte', params: idParams }, preHandler: fleetStaff },
+    {
+      schema: { tags, response: answers({ 200: transportLoadSchema }), summary: 'Paquetes cargados en el transporte', params: idParams },
+      preHandler: fleetStaff,
+    },
     async (request) => transportLoad(app.db, request.params.id),
   );
   app.post(
@@ -64,6 +107,7 @@ export default async function fleetRoutes(app: App) {
     {
       schema: {
         tags,
+        response: answers({ 201: transportLoadSchema }),
         summary: 'Cargar envíos (todos o ninguno; solo Creado; un envío en un solo transporte)',
         params: idParams,
         body: loadShipmentsSchema,
@@ -74,10 +118,13 @@ export default async function fleetRoutes(app: App) {
   );
   app.delete(
     '/transports/:id/assignments/:assignmentId',
-    { schema: { tags, summary: 'Quitar un paquete del transporte', params: assignmentParams }, preHandler: fleetStaff },
+    {
+      schema: { tags, response: answers({ 204: noContentSchema }), summary: 'Quitar un paquete del transporte', params: assignmentParams },
+      preHandler: fleetStaff,
+    },
     async (request, reply) => {
       await unloadShipment(app, currentUser(request), request.params.id, request.params.assignmentId);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
   app.get(
@@ -85,30 +132,47 @@ export default async function fleetRoutes(app: App) {
     {
       schema: {
         tags,
+        response: answers({ 200: shipmentAssignmentSchema }),
         summary: 'Transporte en el que está cargado el envío (null si ninguno)',
-        params: z.object({ id: z.string().trim().min(1).max(20) }),
+        params: z.object({ id: shipmentRef }),
       },
       preHandler: anyUser,
     },
-    async (request, reply) =>
-      reply.type('application/json').send(JSON.stringify(await shipmentAssignment(app, currentUser(request), request.params.id))),
+    async (request) => shipmentAssignment(app, currentUser(request), request.params.id),
   );
 
-  app.get('/drivers', { schema: { tags, summary: 'Listar conductores (arreglo)' }, preHandler: fleetStaff }, async () => listDrivers(app));
-  app.post('/drivers', { schema: { tags, summary: 'Crear conductor', body: driverSchema }, preHandler: fleetStaff }, async (request, reply) =>
-    reply.status(201).send(await createDriver(app, currentUser(request), request.body)),
+  app.get(
+    '/drivers',
+    { schema: { tags, response: answers({ 200: z.array(driverAnswerSchema) }), summary: 'Listar conductores (arreglo)' }, preHandler: fleetStaff },
+    async () => listDrivers(app),
+  );
+  app.post(
+    '/drivers',
+    { schema: { tags, response: answers({ 201: driverAnswerSchema }), summary: 'Crear conductor', body: driverSchema }, preHandler: fleetStaff },
+    async (request, reply) => reply.status(201).send(await createDriver(app, currentUser(request), request.body)),
   );
   app.put(
     '/drivers/:id',
-    { schema: { tags, summary: 'Editar conductor', params: idParams, body: driverSchema }, preHandler: fleetStaff },
+    {
+      schema: { tags, response: answers({ 200: driverAnswerSchema }), summary: 'Editar conductor', params: idParams, body: driverSchema },
+      preHandler: fleetStaff,
+    },
     async (request) => updateDriver(app, currentUser(request), request.params.id, request.body),
   );
   app.delete(
     '/drivers/:id',
-    { schema: { tags, summary: 'Eliminar conductor (rechazado si está asignado a un transporte)', params: idParams }, preHandler: fleetStaff },
+    {
+      schema: {
+        tags,
+        response: answers({ 204: noContentSchema }),
+        summary: 'Eliminar conductor (rechazado si está asignado a un transporte)',
+        params: idParams,
+      },
+      preHandler: fleetStaff,
+    },
     async (request, reply) => {
       await deleteDriver(app, currentUser(request), request.params.id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

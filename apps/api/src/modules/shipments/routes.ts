@@ -1,12 +1,20 @@
 import { z } from 'zod';
 import {
+  answers,
   checkpointSchema,
   dashboardQuerySchema,
+  dashboardSchema,
   descriptionChangeSchema,
   newShipmentSchema,
+  recordIdFilter,
+  searchTerm,
   secretCodeChangeSchema,
   SHIPMENT_STATUSES,
   shipmentListQuerySchema,
+  shipmentListRowSchema,
+  shipmentPageSchema,
+  shipmentRef,
+  shipmentSchema,
   shipmentUpdateSchema,
   statusChangeSchema,
 } from '@tramo/domain';
@@ -30,11 +38,11 @@ import {
 } from './service.ts';
 
 /** `{id}` is the numeric id or the code (TMT-000123). */
-const shipmentParams = z.object({ id: z.string().trim().min(1).max(20) });
+const shipmentParams = z.object({ id: shipmentRef });
 const checkpointParams = shipmentParams.extend({
   checkpointId: recordId(),
 });
-const optionalId = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional());
+const optionalId = recordIdFilter();
 
 export default async function shipmentRoutes(app: App) {
   const tags = ['shipments'];
@@ -44,7 +52,12 @@ export default async function shipmentRoutes(app: App) {
   app.get(
     '/shipments',
     {
-      schema: { tags, summary: 'Listar envíos (filtros, paginado, alcance por sucursal)', querystring: shipmentListQuerySchema },
+      schema: {
+        tags,
+        response: answers({ 200: shipmentPageSchema }),
+        summary: 'Listar envíos (filtros, paginado, alcance por sucursal)',
+        querystring: shipmentListQuerySchema,
+      },
       preHandler: anyUser,
     },
     async (request) => listShipments(app, currentUser(request), request.query),
@@ -54,9 +67,10 @@ export default async function shipmentRoutes(app: App) {
     {
       schema: {
         tags,
+        response: answers({ 200: z.array(shipmentListRowSchema) }),
         summary: 'Rastreo: buscar por código, documento o nombre (todas las sucursales, solo lectura)',
         querystring: z.object({
-          q: z.string().trim().max(100, 'Máximo 100 caracteres').optional(),
+          q: searchTerm(100),
           originId: optionalId,
           destinationId: optionalId,
           status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),
@@ -69,58 +83,117 @@ export default async function shipmentRoutes(app: App) {
   app.get(
     '/shipments/code/:code',
     {
-      schema: { tags, summary: 'Envío por código (rastreo y entregas: todas las sucursales)', params: z.object({ code: z.string().max(20) }) },
+      schema: {
+        tags,
+        response: answers({ 200: shipmentSchema }),
+        summary: 'Envío por código (rastreo y entregas: todas las sucursales)',
+        params: z.object({ code: shipmentRef }),
+      },
       preHandler: anyUser,
     },
     async (request) => getShipmentByCode(app, currentUser(request), request.params.code),
   );
-  app.get('/shipments/:id', { schema: { tags, summary: 'Detalle por id o código', params: shipmentParams }, preHandler: anyUser }, async (request) =>
-    getShipment(app, currentUser(request), request.params.id),
+  app.get(
+    '/shipments/:id',
+    { schema: { tags, response: answers({ 200: shipmentSchema }), summary: 'Detalle por id o código', params: shipmentParams }, preHandler: anyUser },
+    async (request) => getShipment(app, currentUser(request), request.params.id),
   );
   app.post(
     '/shipments',
-    { schema: { tags, summary: 'Registrar envío (precio recalculado en el servidor)', body: newShipmentSchema }, preHandler: registrars },
+    {
+      schema: {
+        tags,
+        response: answers({ 201: shipmentSchema }),
+        summary: 'Registrar envío (precio recalculado en el servidor)',
+        body: newShipmentSchema,
+      },
+      preHandler: registrars,
+    },
     async (request, reply) => reply.status(201).send(await createShipment(app, currentUser(request), request.body)),
   );
   app.put(
     '/shipments/:id',
-    { schema: { tags, summary: 'Editar envío (solo en estado Creado)', params: shipmentParams, body: shipmentUpdateSchema }, preHandler: registrars },
+    {
+      schema: {
+        tags,
+        response: answers({ 200: shipmentSchema }),
+        summary: 'Editar envío (solo en estado Creado)',
+        params: shipmentParams,
+        body: shipmentUpdateSchema,
+      },
+      preHandler: registrars,
+    },
     async (request) => updateShipment(app, currentUser(request), request.params.id, request.body),
   );
   app.patch(
     '/shipments/:id/status',
-    { schema: { tags, summary: 'Cambiar estado', params: shipmentParams, body: statusChangeSchema }, preHandler: anyUser },
+    {
+      schema: { tags, response: answers({ 200: shipmentSchema }), summary: 'Cambiar estado', params: shipmentParams, body: statusChangeSchema },
+      preHandler: anyUser,
+    },
     async (request) => changeStatus(app, currentUser(request), request.params.id, request.body.status, request.body.note),
   );
   app.post(
     '/shipments/:id/checkpoints',
-    { schema: { tags, summary: 'Agregar evento', params: shipmentParams, body: checkpointSchema }, preHandler: anyUser },
+    {
+      schema: { tags, response: answers({ 201: shipmentSchema }), summary: 'Agregar evento', params: shipmentParams, body: checkpointSchema },
+      preHandler: anyUser,
+    },
     async (request, reply) => reply.status(201).send(await addCheckpoint(app, currentUser(request), request.params.id, request.body.name)),
   );
   app.delete(
     '/shipments/:id/checkpoints/:checkpointId',
-    { schema: { tags, summary: 'Eliminar evento manual', params: checkpointParams }, preHandler: anyUser },
+    {
+      schema: { tags, response: answers({ 200: shipmentSchema }), summary: 'Eliminar evento manual', params: checkpointParams },
+      preHandler: anyUser,
+    },
     async (request) => deleteCheckpoint(app, currentUser(request), request.params.id, request.params.checkpointId),
   );
   app.put(
     '/shipments/:id/secret-code',
-    { schema: { tags, summary: 'Cambiar clave secreta', params: shipmentParams, body: secretCodeChangeSchema }, preHandler: anyUser },
+    {
+      schema: {
+        tags,
+        response: answers({ 200: shipmentSchema }),
+        summary: 'Cambiar clave secreta',
+        params: shipmentParams,
+        body: secretCodeChangeSchema,
+      },
+      preHandler: anyUser,
+    },
     async (request) => changeSecretCode(app, currentUser(request), request.params.id, request.body.secretCode),
   );
   app.put(
     '/shipments/:id/description',
-    { schema: { tags, summary: 'Cambiar descripción', params: shipmentParams, body: descriptionChangeSchema }, preHandler: anyUser },
+    {
+      schema: {
+        tags,
+        response: answers({ 200: shipmentSchema }),
+        summary: 'Cambiar descripción',
+        params: shipmentParams,
+        body: descriptionChangeSchema,
+      },
+      preHandler: anyUser,
+    },
     async (request) => changeDescription(app, currentUser(request), request.params.id, request.body),
   );
   app.delete(
     '/shipments/:id',
-    { schema: { tags, summary: 'Anular envío (pasa a Anulado; no borra)', params: shipmentParams }, preHandler: anyUser },
+    {
+      schema: { tags, response: answers({ 200: shipmentSchema }), summary: 'Anular envío (pasa a Anulado; no borra)', params: shipmentParams },
+      preHandler: anyUser,
+    },
     async (request) => cancelShipment(app, currentUser(request), request.params.id),
   );
   app.get(
     '/dashboard',
     {
-      schema: { tags: ['dashboard'], summary: 'Panel: contadores y serie diaria por estado', querystring: dashboardQuerySchema },
+      schema: {
+        tags: ['dashboard'],
+        response: answers({ 200: dashboardSchema }),
+        summary: 'Panel: contadores y serie diaria por estado',
+        querystring: dashboardQuerySchema,
+      },
       preHandler: anyUser,
     },
     async (request) => dashboard(app, currentUser(request), request.query),

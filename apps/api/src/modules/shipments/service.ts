@@ -3,6 +3,9 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   FLEET_MESSAGES,
+  canEdit,
+  canManage,
+  canSee,
   cancelRefusal,
   centsToString,
   checkStatusChange,
@@ -16,6 +19,8 @@ import {
   sumCents,
   totalLines,
   type DashboardQuery,
+  type DeliveredInfo,
+  type ProductType,
   type NewShipment,
   type ShipmentLine,
   type ShipmentLineInput,
@@ -45,19 +50,7 @@ import {
   type ShipmentRow,
 } from './repository.ts';
 
-/** Admin, or staff of the shipment's origin branch: status, events, cancel, secret code, description. */
-export function canManage(actor: SessionUser, originBranchId: number): boolean {
-  return actor.role === 'admin' || (actor.branchId !== null && actor.branchId === originBranchId);
-}
-
-/** Editing is registering again: couriers never; agents only from their own branch. */
-function canEdit(actor: SessionUser, originBranchId: number): boolean {
-  return actor.role === 'admin' || (actor.role === 'agent' && actor.branchId === originBranchId);
-}
-
-export function canSee(actor: SessionUser, row: { originBranchId: number; destinationBranchId: number }): boolean {
-  return actor.role === 'admin' || (actor.branchId !== null && (actor.branchId === row.originBranchId || actor.branchId === row.destinationBranchId));
-}
+export { canManage, canSee };
 
 const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
 
@@ -93,7 +86,7 @@ export function toShipmentDto(row: ShipmentRow, actor: SessionUser, events?: Eve
     recipientLastName: row.recipientLastName,
     recipientName: row.recipientName,
     recipientDoc: row.recipientDoc,
-    productType: row.productType,
+    productType: row.productType as ProductType,
     weightKg: Number(row.weightKg),
     billableWeightKg: row.billableWeightKg,
     description: row.description,
@@ -102,7 +95,7 @@ export function toShipmentDto(row: ShipmentRow, actor: SessionUser, events?: Eve
     quotedFactorPerKg: Number(row.quotedFactorPerKg),
     usingReverse: row.usingReverse,
     multiLineDetail: row.multiLineDetail as ShipmentLine[],
-    deliveredInfo: row.deliveredInfo as Record<string, unknown> | null,
+    deliveredInfo: row.deliveredInfo as DeliveredInfo | null,
     ...(events ? { checkpoints: events.map(toCheckpoint) } : {}),
     canManage: canManage(actor, row.originBranchId),
     canEdit: row.status === 'Creado' && canEdit(actor, row.originBranchId),

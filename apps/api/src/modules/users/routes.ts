@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userSchema } from '@tramo/domain';
+import { answers, createdUserSchema, noContentSchema, searchTerm, tempPasswordSchema, userAnswerSchema, userSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
@@ -11,24 +11,57 @@ export default async function userRoutes(app: App) {
 
   app.get(
     '/users',
-    { schema: { tags, summary: 'Listar usuarios', querystring: z.object({ q: z.string().max(100).optional() }) }, preHandler: adminOnly },
+    {
+      schema: {
+        tags,
+        response: answers({ 200: z.array(userAnswerSchema) }),
+        summary: 'Listar usuarios',
+        querystring: z.object({ q: searchTerm(100) }),
+      },
+      preHandler: adminOnly,
+    },
     async (request) => listUsers(app, request.query.q),
   );
   app.post(
     '/users',
-    { schema: { tags, summary: 'Crear usuario (devuelve la contraseña temporal una vez)', body: userSchema }, preHandler: adminOnly },
+    {
+      schema: {
+        tags,
+        response: answers({ 201: createdUserSchema }),
+        summary: 'Crear usuario (devuelve la contraseña temporal una vez)',
+        body: userSchema,
+      },
+      preHandler: adminOnly,
+    },
     async (request, reply) => reply.status(201).send(await createUser(app, currentUser(request), request.body)),
   );
-  app.put('/users/:id', { schema: { tags, summary: 'Editar usuario', params: idParams, body: userSchema }, preHandler: adminOnly }, async (request) =>
-    updateUser(app, currentUser(request), request.params.id, request.body),
+  app.put(
+    '/users/:id',
+    {
+      schema: { tags, response: answers({ 200: userAnswerSchema }), summary: 'Editar usuario', params: idParams, body: userSchema },
+      preHandler: adminOnly,
+    },
+    async (request) => updateUser(app, currentUser(request), request.params.id, request.body),
   );
-  app.delete('/users/:id', { schema: { tags, summary: 'Eliminar usuario', params: idParams }, preHandler: adminOnly }, async (request, reply) => {
-    await deleteUser(app, currentUser(request), request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/users/:id',
+    { schema: { tags, response: answers({ 204: noContentSchema }), summary: 'Eliminar usuario', params: idParams }, preHandler: adminOnly },
+    async (request, reply) => {
+      await deleteUser(app, currentUser(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
   app.post(
     '/users/:id/reset-password',
-    { schema: { tags, summary: 'Restablecer contraseña (temporal, se muestra una vez)', params: idParams }, preHandler: adminOnly },
+    {
+      schema: {
+        tags,
+        response: answers({ 200: tempPasswordSchema }),
+        summary: 'Restablecer contraseña (temporal, se muestra una vez)',
+        params: idParams,
+      },
+      preHandler: adminOnly,
+    },
     async (request) => resetPassword(app, currentUser(request), request.params.id),
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { SHIPMENT_MESSAGES } from '@tramo/domain';
+import { canManage as mayManage, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -111,8 +111,8 @@ export default function ShipmentDetailPage() {
   }
 
   const s = query.data;
-  // The API says who may manage; older answers without the flag fall back to the same rule.
-  const canManage = s.canManage ?? (user.role === 'admin' || user.branchId === s.originBranchId);
+  // The API says who may manage; older answers without the flag fall back to the same table.
+  const canManage = s.canManage ?? mayManage(user, s.originBranchId);
   const delivered = s.deliveredInfo;
 
   return (

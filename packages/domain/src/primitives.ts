@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/**
+ * The request primitives every schema is built from, written once: a strict record id, text that
+ * refuses control characters, the optional-text rule (blank → null) and the username rule.
+ */
+
+export const PRIMITIVE_MESSAGES = {
+  invalidId: 'Identificador inválido',
+  controlChars: 'Contiene caracteres no permitidos',
+} as const;
+
+/** Ids are 32-bit serials: anything larger is not a record of ours (and would overflow the column). */
+export const MAX_RECORD_ID = 2_147_483_647;
+
+const DECIMAL_DIGITS = /^[0-9]+$/;
+
+/**
+ * A record id from a path, a query or a body: a JSON integer, or a string of decimal digits only.
+ * `0x14`, `2e1`, `+20`, `' 20 '`, `true`, `[[1]]`, `1.5` are not ids (null).
+ */
+export function parseRecordId(value: unknown): number | null {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && value.length <= 12 && DECIMAL_DIGITS.test(value)) n = Number(value);
+  else return null;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_RECORD_ID ? n : null;
+}
+
+/** A required record id; every refusal reads `message`. */
+export const recordId = (message: string = PRIMITIVE_MESSAGES.invalidId) =>
+  z.union([z.number({ error: message }), z.string({ error: message })], { error: message }).transform((raw, ctx) => {
+    const id = parseRecordId(raw);
+    if (id === null) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return id;
+  });
+
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+
+/** An optional record id: absent, null or blank → null; anything else must be a record id. */
+export const optionalRecordId = (message: string = PRIMITIVE_MESSAGES.invalidId) =>
+  z.preprocess((v) => (blank(v) ? null : v), recordId(message).nullable());
+
+/** An optional filter id in a query: absent or blank → undefined. */
+export const recordIdFilter = (message: string = PRIMITIVE_MESSAGES.invalidId) =>
+  z.preprocess((v) => (blank(v) ? undefined : v), recordId(message).optional());
+
+const PLAIN_DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
+
+/**
+ * A number of a body or a query: a finite JSON number, or a plain decimal string ('12', '1.50')
+ * as forms and query strings send. `true`, `'0x1'`, `'1e3'`, `' 2 '`, `[[1]]` are refused.
+ */
+export const decimalNumber = (message: string) =>
+  z
+    .union([z.number({ error: message }), z.string({ error: message })], { error: message })
+    .transform((raw, ctx) => {
+      const n = typeof raw === 'number' ? raw : PLAIN_DECIMAL.test(raw) ? Number(raw) : NaN;
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .pipe(z.number());
+
+/** `{ id }` of a record's path. */
+export const idParams = z.object({ id: recordId() });
+
+/**
+ * A shipment in a path: its id (decimal digits) or its code (`TMT-000123`). Numbers in other
+ * notations (`0x14`, `2e1`, `+20`, `' 20 '`) are refused; other words are looked up (and not found).
+ */
+export const shipmentRef = z
+  .string({ error: PRIMITIVE_MESSAGES.invalidId })
+  .max(20, PRIMITIVE_MESSAGES.invalidId)
+  .regex(/^([0-9]+|[A-Za-z][A-Za-z0-9-]*)$/, PRIMITIVE_MESSAGES.invalidId);
+
+// C0 controls, DEL and C1 controls. Multi-line text keeps \t \n \r.
+// Matching control characters is the point of these two patterns.
+// eslint-disable-next-line no-control-regex
+const SINGLE_LINE_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F]/;
+// eslint-disable-next-line no-control-regex
+const MULTI_LINE_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** True when the text holds no control character (multi-line text may hold \t \n \r). */
+export function isCleanText(value: string, options: { multiline?: boolean } = {}): boolean {
+  return !(options.multiline ? MULTI_LINE_FORBIDDEN : SINGLE_LINE_FORBIDDEN).test(value);
+}
+
+/** A string refusing NUL and other control characters, for building text fields on. */
+export const text = (options: { multiline?: boolean; error?: string } = {}) =>
+  z
+    .string(options.error === undefined ? undefined : { error: options.error })
+    .refine((v) => isCleanText(v, options), PRIMITIVE_MESSAGES.controlChars);
+
+/** Trimmed, required, at most `max` characters, clean. */
+export const requiredText = (message: string, max = 80, options: { multiline?: boolean } = {}) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `Máximo ${max} caracteres`)
+    .refine((v) => isCleanText(v, options), PRIMITIVE_MESSAGES.controlChars);
+
+/** Blank → null, so an emptied optional field clears the stored value (spec: blank becomes null). */
+export const optionalText = (max: number, options: { multiline?: boolean } = {}) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Máximo ${max} caracteres`)
+    .refine((v) => isCleanText(v, options), PRIMITIVE_MESSAGES.controlChars)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** A search term of a query: trimmed, blank → undefined, clean. */
+export const searchTerm = (max = 100) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() || undefined : v === null || v === '' ? undefined : v),
+    z
+      .string()
+      .max(max, `Máximo ${max} caracteres`)
+      .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars)
+      .optional(),
+  );
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+
+/** Usernames are stored as an uppercase code without spaces: ' agente 1' → 'AGENTE1'. */
+export function normalizeUsername(raw: string): string {
+  return raw.replace(/\s+/g, '').toUpperCase();
+}
+
+/** The username rule: 3–32 of letters, digits, `.` `_` `-` (after normalizing). */
+export const usernameRule = (schema: z.ZodString) =>
+  schema.min(3, 'Mínimo 3 caracteres').max(32, 'Máximo 32 caracteres').regex(USERNAME_PATTERN, 'Sólo letras, números, . _ -');
