@@ -26,6 +26,7 @@ import customerRoutes from './modules/customers/routes.ts';
 import pricingRoutes from './modules/pricing/routes.ts';
 import deliveryRoutes from './modules/deliveries/routes.ts';
 import fleetRoutes from './modules/fleet/routes.ts';
+import { billingRoutes } from './modules/billing/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(pricingRoutes);
       await api.register(deliveryRoutes);
       await api.register(fleetRoutes);
+      await api.register(billingRoutes);
     },
     { prefix: '/api' },
   );

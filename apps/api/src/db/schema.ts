@@ -356,3 +356,113 @@ export const shipmentDailyCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.originBranchId, t.destinationBranchId, t.status] })],
 );
+
+/**
+ * Every SUNAT document (DESIGN.md section 5a). The number is taken from `document_series` in the
+ * transaction that inserts the row, before the provider is called: a provider that times out leaves
+ * a 'pendiente' document with its number, never a gap and never a second number.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: serial('id').primaryKey(),
+    type: text('type').notNull(),
+    series: text('series').notNull(),
+    number: integer('number').notNull(),
+    status: text('status').notNull().default('pendiente'),
+    issueDate: date('issue_date', { mode: 'string' }).notNull(),
+    contingency: boolean('contingency').notNull().default(false),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
+    customerDocType: text('customer_doc_type').notNull(),
+    customerDocNumber: text('customer_doc_number').notNull(),
+    customerName: text('customer_name').notNull(),
+    currency: text('currency').notNull().default('PEN'),
+    gravada: numeric('gravada', { precision: 12, scale: 2 }).notNull(),
+    exonerada: numeric('exonerada', { precision: 12, scale: 2 }).notNull(),
+    inafecta: numeric('inafecta', { precision: 12, scale: 2 }).notNull(),
+    igv: numeric('igv', { precision: 12, scale: 2 }).notNull(),
+    total: numeric('total', { precision: 12, scale: 2 }).notNull(),
+    /** The numbered document as sent to the provider (the domain's draft + number + time). */
+    document: jsonb('document').notNull(),
+    /** The client's idempotency key (extras.codigo_unico): the same key answers the same document. */
+    idempotencyKey: text('idempotency_key'),
+    modifies: text('modifies'),
+    branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
+    userId: integer('user_id'),
+    userName: text('user_name').notNull(),
+    hash: text('hash'),
+    qrText: text('qr_text'),
+    xml: text('xml'),
+    pdfUrl: text('pdf_url'),
+    providerMessage: text('provider_message'),
+    voidReason: text('void_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('documents_number_uq').on(t.type, t.series, t.number),
+    uniqueIndex('documents_idempotency_uq').on(t.idempotencyKey),
+    index('documents_issue_date_idx').on(t.issueDate, t.id),
+    index('documents_branch_idx').on(t.branchId, t.issueDate),
+    index('documents_customer_idx').on(t.customerDocNumber),
+    check('documents_status_ck', sql`${t.status} in ('pendiente', 'aceptado', 'rechazado', 'anulación pendiente', 'anulado')`),
+    check('documents_number_ck', sql`${t.number} between 1 and 99999999`),
+  ],
+);
+
+/** The last number of each series: locked by the upsert that takes the next one (never max()+1). */
+export const documentSeries = pgTable(
+  'document_series',
+  {
+    type: text('type').notNull(),
+    series: text('series').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.type, t.series] })],
+);
+
+/** The history of a document and every exchange with the provider (request and answer JSON). */
+export const documentEvents = pgTable(
+  'document_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    userId: integer('user_id'),
+    userName: text('user_name'),
+    note: text('note'),
+    operation: text('operation'),
+    request: jsonb('request'),
+    answer: jsonb('answer'),
+  },
+  (t) => [index('document_events_document_idx').on(t.documentId, t.id)],
+);
+
+/** Shipments billed on a document; a shipment is on at most one live (not voided) document. */
+export const documentShipments = pgTable(
+  'document_shipments',
+  {
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'restrict' }),
+    live: boolean('live').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.documentId, t.shipmentId] }),
+    uniqueIndex('document_shipments_live_uq')
+      .on(t.shipmentId)
+      .where(sql`${t.live}`),
+  ],
+);
+
+/** What the offline sandbox provider remembers of the documents it 'sent to SUNAT'. */
+export const sandboxDocuments = pgTable('sandbox_documents', {
+  key: text('key').primaryKey(),
+  record: jsonb('record').notNull(),
+});

@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import type { BillingProvider } from './billing/index.ts';
 import { httpLookup, localLookup, type LookupProvider } from './lookup/index.ts';
 
 /**
@@ -7,6 +8,8 @@ import { httpLookup, localLookup, type LookupProvider } from './lookup/index.ts'
  */
 export interface Providers {
   lookup: LookupProvider;
+  /** Absent: the billing module builds the configured one (sandbox or Nubefact) on the app's database. */
+  billing?: BillingProvider;
 }
 
 export function createProviders(config: Config): Providers {

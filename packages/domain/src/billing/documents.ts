@@ -43,8 +43,9 @@ export const documentRowSchema = z.object({
   customerName: z.string(),
   currency: z.literal('PEN'),
   total: money,
-  branchId: z.number().int(),
-  branchName: z.string(),
+  /** The issuing branch (null when an administrator without a branch issued it). */
+  branchId: z.number().int().nullable(),
+  branchName: z.string().nullable(),
   issuedByName: z.string(),
   createdAt: z.string(),
   /** The document this credit note modifies ('F001-00000007'), else null. */
@@ -144,3 +145,42 @@ export type UnbilledShipment = z.infer<typeof unbilledShipmentSchema>;
 export function shipmentLineDescription(s: { code: string; originName: string; destinationName: string }): string {
   return `Servicio de transporte de carga ${s.code} ${s.originName} → ${s.destinationName}`;
 }
+
+/** The register's Spanish answers (API refusals the web shows as they come). */
+export const BILLING_MESSAGES = {
+  notFound: 'Comprobante no encontrado.',
+  forbidden: 'No tienes acceso a este comprobante.',
+  customerNotFound: 'El cliente no existe.',
+  voidReason: 'Indica el motivo de la anulación.',
+  voidReasonLong: 'El motivo admite hasta 100 caracteres.',
+  alreadyVoided: 'El comprobante ya está anulado.',
+  voidPending: 'La anulación de este comprobante ya fue solicitada.',
+  notAccepted: 'Solo se puede anular un comprobante aceptado por SUNAT.',
+  providerPending: 'El proveedor no respondió; el comprobante quedó pendiente con su número y se completará al consultarlo.',
+  xmlMissing: 'El XML de este comprobante aún no está disponible.',
+  shipmentNotFound: (id: number) => `El envío ${id} no existe.`,
+  shipmentForbidden: (code: string) => `No tienes acceso al envío ${code}.`,
+  shipmentCancelled: (code: string) => `El envío ${code} está anulado.`,
+  shipmentBilled: (code: string, document: string) => `El envío ${code} ya está en el comprobante ${document}.`,
+  corrige: (problems: readonly string[]) => `Corrige: ${problems.join(' ')}`,
+} as const;
+
+/** `POST /billing/emit`: the receipt of a payment taken at the counter (DESIGN.md section 5). */
+export const receiptRequestSchema = z.object({
+  /** What was collected, IGV included, in soles. */
+  amount: z.union([z.number(), z.string()]),
+  customerId: z.number().int().positive().nullish(),
+  customer: z
+    .object({
+      doc_type: z.union([z.number(), z.string()]).transform(Number),
+      doc_number: z.string().trim().max(15),
+      name: z.string().trim().max(200),
+      address: z.string().trim().max(200).nullish(),
+      email: z.string().trim().max(200).nullish(),
+    })
+    .nullish(),
+  shipmentCode: z.string().trim().max(20).nullish(),
+  description: z.string().trim().max(250).nullish(),
+  codigo_unico: z.string().trim().max(20).nullish(),
+});
+export type ReceiptRequest = z.infer<typeof receiptRequestSchema>;

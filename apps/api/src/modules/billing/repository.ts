@@ -1,0 +1,173 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { DocumentFilters } from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { branches, documentEvents, documents, documentSeries, documentShipments, shipments } from '../../db/schema.ts';
+import { escapeLike } from '../../lib/sql.ts';
+
+export type DocumentRecord = typeof documents.$inferSelect;
+export type DocumentEventRecord = typeof documentEvents.$inferSelect;
+
+/**
+ * The next number of a series, taken by an upsert that holds the counter row's lock until the
+ * emitting transaction ends: concurrent emissions queue on it, and a rolled-back emission gives its
+ * number back, so the series has no gaps and no duplicates (never max()+1).
+ */
+export async function takeNumber(tx: Tx, type: string, series: string): Promise<number> {
+  const [row] = await tx
+    .insert(documentSeries)
+    .values({ type, series, lastNumber: 1 })
+    .onConflictDoUpdate({ target: [documentSeries.type, documentSeries.series], set: { lastNumber: sql`${documentSeries.lastNumber} + 1` } })
+    .returning({ n: documentSeries.lastNumber });
+  return row!.n;
+}
+
+export async function findDocument(db: Db | Tx, id: number): Promise<DocumentRecord | null> {
+  const [row] = await db.select().from(documents).where(eq(documents.id, id));
+  return row ?? null;
+}
+
+export async function findByIdempotencyKey(db: Db, key: string): Promise<DocumentRecord | null> {
+  const [row] = await db.select().from(documents).where(eq(documents.idempotencyKey, key));
+  return row ?? null;
+}
+
+export interface EventInput {
+  kind: string;
+  userId?: number | null;
+  userName?: string | null;
+  note?: string | null;
+  operation?: string | null;
+  request?: unknown;
+  answer?: unknown;
+}
+
+export async function addEvent(db: Db | Tx, documentId: number, e: EventInput): Promise<void> {
+  await db.insert(documentEvents).values({
+    documentId,
+    kind: e.kind,
+    userId: e.userId ?? null,
+    userName: e.userName ?? null,
+    note: e.note ?? null,
+    operation: e.operation ?? null,
+    request: e.request ?? null,
+    answer: e.answer ?? null,
+  });
+}
+
+export async function eventsOf(db: Db, documentId: number): Promise<DocumentEventRecord[]> {
+  return db.select().from(documentEvents).where(eq(documentEvents.documentId, documentId)).orderBy(asc(documentEvents.id));
+}
+
+export async function branchName(db: Db, id: number | null): Promise<string | null> {
+  if (id === null) return null;
+  const [row] = await db.select({ name: branches.name }).from(branches).where(eq(branches.id, id));
+  return row?.name ?? null;
+}
+
+export async function shipmentsOf(db: Db, documentId: number): Promise<{ id: number; code: string }[]> {
+  return db
+    .select({ id: shipments.id, code: shipments.code })
+    .from(documentShipments)
+    .innerJoin(shipments, eq(shipments.id, documentShipments.shipmentId))
+    .where(eq(documentShipments.documentId, documentId))
+    .orderBy(asc(shipments.id));
+}
+
+/** Where a register query starts: the filters, and the branch an agent is limited to. */
+export function registerWhere(filters: DocumentFilters, branchId: number | null | 'all'): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (branchId !== 'all') conditions.push(branchId === null ? sql`false` : eq(documents.branchId, branchId));
+  if (filters.type) conditions.push(eq(documents.type, filters.type));
+  if (filters.series) conditions.push(eq(documents.series, filters.series.toUpperCase()));
+  if (filters.status) conditions.push(eq(documents.status, filters.status));
+  if (filters.dateFrom) conditions.push(gte(documents.issueDate, filters.dateFrom));
+  if (filters.dateTo) conditions.push(lte(documents.issueDate, filters.dateTo));
+  const q = filters.customer?.trim();
+  if (q) {
+    const pattern = `%${escapeLike(q)}%`;
+    conditions.push(or(ilike(documents.customerName, pattern), ilike(documents.customerDocNumber, pattern)));
+  }
+  return and(...conditions);
+}
+
+export async function listDocuments(db: Db, where: SQL | undefined, page: number, pageSize: number) {
+  const rows = await db
+    .select({ doc: documents, branchName: branches.name })
+    .from(documents)
+    .leftJoin(branches, eq(branches.id, documents.branchId))
+    .where(where)
+    .orderBy(desc(documents.issueDate), desc(documents.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [sums] = await db
+    .select({
+      total: sql<string>`count(*)`,
+      gravada: sql<string>`coalesce(sum(${documents.gravada}) filter (where ${documents.status} <> 'anulado'), 0)`,
+      exonerada: sql<string>`coalesce(sum(${documents.exonerada}) filter (where ${documents.status} <> 'anulado'), 0)`,
+      inafecta: sql<string>`coalesce(sum(${documents.inafecta}) filter (where ${documents.status} <> 'anulado'), 0)`,
+      igv: sql<string>`coalesce(sum(${documents.igv}) filter (where ${documents.status} <> 'anulado'), 0)`,
+      amount: sql<string>`coalesce(sum(${documents.total}) filter (where ${documents.status} <> 'anulado'), 0)`,
+    })
+    .from(documents)
+    .where(where);
+  return { rows, sums: sums! };
+}
+
+/** A sender's shipments that may be billed: not Anulado and on no live document. */
+export async function unbilledShipments(db: Db, customerId: number, branchId: number | null | 'all') {
+  const origin = sql`(select name from branches b where b.id = ${shipments.originBranchId})`;
+  const destination = sql`(select name from branches b where b.id = ${shipments.destinationBranchId})`;
+  return db
+    .select({
+      id: shipments.id,
+      code: shipments.code,
+      createdAt: shipments.createdAt,
+      status: shipments.status,
+      price: shipments.quotedPrice,
+      originName: sql<string>`${origin}`,
+      destinationName: sql<string>`${destination}`,
+    })
+    .from(shipments)
+    .where(
+      and(
+        eq(shipments.senderCustomerId, customerId),
+        ne(shipments.status, 'Anulado'),
+        branchId === 'all'
+          ? undefined
+          : branchId === null
+            ? sql`false`
+            : or(eq(shipments.originBranchId, branchId), eq(shipments.destinationBranchId, branchId)),
+        sql`not exists (select 1 from document_shipments ds where ds.shipment_id = ${shipments.id} and ds.live)`,
+      ),
+    )
+    .orderBy(asc(shipments.id))
+    .limit(500);
+}
+
+export async function shipmentsByIds(db: Db, ids: number[]) {
+  if (ids.length === 0) return [];
+  const origin = sql`(select name from branches b where b.id = ${shipments.originBranchId})`;
+  const destination = sql`(select name from branches b where b.id = ${shipments.destinationBranchId})`;
+  return db
+    .select({
+      id: shipments.id,
+      code: shipments.code,
+      status: shipments.status,
+      originBranchId: shipments.originBranchId,
+      destinationBranchId: shipments.destinationBranchId,
+      originName: sql<string>`${origin}`,
+      destinationName: sql<string>`${destination}`,
+    })
+    .from(shipments)
+    .where(inArray(shipments.id, ids));
+}
+
+/** The live document a shipment is on (for the refusal message), if any. */
+export async function liveDocumentOfShipment(db: Db, shipmentId: number): Promise<{ series: string; number: number } | null> {
+  const [row] = await db
+    .select({ series: documents.series, number: documents.number })
+    .from(documentShipments)
+    .innerJoin(documents, eq(documents.id, documentShipments.documentId))
+    .where(and(eq(documentShipments.shipmentId, shipmentId), eq(documentShipments.live, true)));
+  return row ?? null;
+}

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import {
+  answers,
+  documentDetailSchema,
+  documentFiltersSchema,
+  documentPageSchema,
+  invoicePayloadSchema,
+  issueResultSchema,
+  receiptRequestSchema,
+  recordId,
+  unbilledShipmentSchema,
+  voidStatusSchema,
+} from '@tramo/domain';
+import { guard } from '../../plugins/auth.ts';
+import { idParams, pagingQuery } from '../../lib/schemas.ts';
+import { currentUser, type App } from '../../types.ts';
+import {
+  createAndEmit,
+  documentPdf,
+  documentXml,
+  issueReceipt,
+  listDocuments,
+  lookupDocument,
+  unbilledShipments,
+  voidDocument,
+  voidStatus,
+} from './service.ts';
+
+/** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
+const issueAnswers = {
+  ...answers({ 200: issueResultSchema, 201: issueResultSchema, 202: issueResultSchema }),
+  422: issueResultSchema,
+  424: issueResultSchema,
+};
+const createEmitBody = invoicePayloadSchema.and(
+  z.object({ shipmentIds: z.array(recordId()).max(200, 'Máximo 200 envíos por comprobante').optional() }),
+);
+
+export default async function billingRoutes(app: App) {
+  const tags = ['billing'];
+  // DESIGN.md section 5a: billing is for admins and agents; agents act on their branch's documents.
+  const staff = guard(app, { roles: ['admin', 'agent'] });
+
+  app.post(
+    '/billing/create-emit',
+    {
+      schema: {
+        tags,
+        summary:
+          'Emitir factura, boleta o nota de crédito (201 emitido; 200 misma codigo_unico ya emitida; 202 pendiente porque el proveedor no respondió; 422 con problems bajo "Corrige:"; 424 el proveedor falló)',
+        body: createEmitBody,
+        response: issueAnswers,
+      },
+      preHandler: staff,
+    },
+    async (request, reply) => {
+      const { shipmentIds, ...payload } = request.body;
+      const answer = await createAndEmit(app, currentUser(request), payload, shipmentIds ?? []);
+      return reply.status(answer.statusCode).send(answer.result);
+    },
+  );
+  app.post(
+    '/billing/emit',
+    {
+      schema: {
+        tags,
+        summary: 'Emitir el comprobante de un pago (boleta para DNI, factura para RUC; ítem "Servicio de envío")',
+        body: receiptRequestSchema,
+        response: issueAnswers,
+      },
+      preHandler: staff,
+    },
+    async (request, reply) => {
+      const answer = await issueReceipt(app, currentUser(request), request.body);
+      return reply.status(answer.statusCode).send(answer.result);
+    },
+  );
+  app.get(
+    '/billing/lookup/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Ver un comprobante (si está pendiente, lo consulta al proveedor)',
+        params: idParams,
+        response: answers({ 200: documentDetailSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => lookupDocument(app, currentUser(request), request.params.id),
+  );
+  app.post(
+    '/billing/void',
+    {
+      schema: {
+        tags,
+        summary: 'Anular un comprobante aceptado (motivo obligatorio; 409 si ya está anulado o su anulación está pendiente)',
+        body: z.object({ id: recordId(), motivo: z.string().max(500, 'El motivo admite hasta 100 caracteres.').default('') }),
+        response: answers({ 200: voidStatusSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => voidDocument(app, currentUser(request), request.body.id, request.body.motivo),
+  );
+  app.get(
+    '/billing/void-status/:id',
+    {
+      schema: { tags, summary: 'Estado de la anulación de un comprobante', params: idParams, response: answers({ 200: voidStatusSchema }) },
+      preHandler: staff,
+    },
+    async (request) => voidStatus(app, currentUser(request), request.params.id),
+  );
+  app.get(
+    '/billing/documents',
+    {
+      schema: {
+        tags,
+        summary: 'Registro de comprobantes (filtros, paginado, totales del conjunto filtrado sin anulados)',
+        querystring: documentFiltersSchema.extend(pagingQuery.shape),
+        response: answers({ 200: documentPageSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => {
+      const { page = 1, pageSize = 25, ...filters } = request.query;
+      return listDocuments(app, currentUser(request), filters, page, pageSize);
+    },
+  );
+  app.get(
+    '/billing/documents/:id/pdf',
+    {
+      schema: {
+        tags,
+        summary: 'PDF del comprobante (A4 o ticket de 80 mm)',
+        params: idParams,
+        querystring: z.object({ format: z.enum(['a4', 'ticket']).default('a4') }),
+        response: answers({ 200: z.string().describe('El PDF (application/pdf)') }),
+      },
+      preHandler: staff,
+    },
+    async (request, reply) => {
+      const { pdf, filename } = await documentPdf(app, currentUser(request), request.params.id, request.query.format);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${filename}"`)
+        .send(pdf as unknown as string); // bytes go out as they are; the schema documents them
+    },
+  );
+  app.get(
+    '/billing/documents/:id/xml',
+    {
+      schema: {
+        tags,
+        summary: 'XML UBL 2.1 firmado del comprobante',
+        params: idParams,
+        response: answers({ 200: z.string().describe('El XML (application/xml)') }),
+      },
+      preHandler: staff,
+    },
+    async (request, reply) => {
+      const { xml, filename } = await documentXml(app, currentUser(request), request.params.id);
+      return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(xml);
+    },
+  );
+  app.get(
+    '/billing/unbilled-shipments',
+    {
+      schema: {
+        tags,
+        summary: 'Envíos de un cliente remitente sin comprobante vigente (no anulados)',
+        querystring: z.object({ customerId: recordId() }),
+        response: answers({ 200: z.array(unbilledShipmentSchema) }),
+      },
+      preHandler: staff,
+    },
+    async (request) => unbilledShipments(app, currentUser(request), request.query.customerId),
+  );
+}

@@ -1,0 +1,573 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  amountInWords,
+  BILLING_MESSAGES,
+  centsToNumber,
+  checkInvoice,
+  formatDocumentNumber,
+  limaDay,
+  paymentReceiptDraft,
+  sunatQrText,
+  toCents,
+  VOID_REASON_MAX_LENGTH,
+  type BillingCustomer,
+  type BillingDocType,
+  type DocumentDetail,
+  type DocumentEventKind,
+  type DocumentFilters,
+  type DocumentPage,
+  type DocumentRow,
+  type DocumentStatus,
+  type InvoiceDraft,
+  type InvoicePayload,
+  type IssueResult,
+  type ReceiptRequest,
+  type UnbilledShipment,
+  type VoidStatus,
+} from '@tramo/domain';
+import { customers, documents, documentShipments } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
+import { BillingProviderError, renderDocumentPdf, type BillingDocument, type EmitResult, type PdfFormat } from '../../providers/billing/index.ts';
+import type { App, SessionUser } from '../../types.ts';
+import { billingOf } from './provider.ts';
+import * as repo from './repository.ts';
+import type { DocumentRecord } from './repository.ts';
+
+/** Who issued: kept on the document and its events as they were named then. */
+const actorName = (u: SessionUser) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.username;
+
+/** Admins see every branch's documents; agents their branch's. */
+const scopeOf = (u: SessionUser): number | null | 'all' => (u.role === 'admin' ? 'all' : u.branchId);
+
+function assertVisible(user: SessionUser, doc: DocumentRecord) {
+  const scope = scopeOf(user);
+  if (scope !== 'all' && doc.branchId !== scope) throw forbidden(BILLING_MESSAGES.forbidden);
+}
+
+async function visibleDocument(app: App, user: SessionUser, id: number): Promise<DocumentRecord> {
+  const doc = await repo.findDocument(app.db, id);
+  if (!doc) throw notFound(BILLING_MESSAGES.notFound);
+  assertVisible(user, doc);
+  return doc;
+}
+
+const ref = (doc: DocumentRecord) => ({ type: doc.type as BillingDocument['type'], series: doc.series, number: doc.number });
+const fullNumber = (doc: { series: string; number: number }) => formatDocumentNumber(doc.series, doc.number);
+const money = (numeric: string) => centsToNumber(toCents(numeric));
+/** Lima wall-clock time (UTC−5, no daylight saving): the UBL IssueTime. */
+const limaTime = (instant: Date) => new Date(instant.getTime() - 5 * 3_600_000).toISOString().slice(11, 19);
+
+function issueResult(doc: DocumentRecord, error: string | null = null): IssueResult {
+  return {
+    ok: error === null && doc.status !== 'rechazado',
+    error: error ?? (doc.status === 'rechazado' ? doc.providerMessage : null),
+    id: doc.id,
+    enlace_del_pdf: doc.pdfUrl ?? `/api/billing/documents/${doc.id}/pdf?format=a4`,
+    serie: doc.series,
+    numero: doc.number,
+    status: doc.status as DocumentStatus,
+  };
+}
+
+const refusal = (problems: string[]): IssueResult => ({
+  ok: false,
+  error: BILLING_MESSAGES.corrige(problems),
+  id: null,
+  enlace_del_pdf: null,
+  serie: null,
+  numero: null,
+  status: null,
+  problems,
+});
+
+/** What a create/emit call answers: the HTTP status and the issue result. */
+export interface IssueAnswer {
+  statusCode: 200 | 201 | 202 | 422 | 424;
+  result: IssueResult;
+}
+
+async function customerById(app: App, id: number): Promise<BillingCustomer | null> {
+  const [c] = await app.db.select().from(customers).where(eq(customers.id, id));
+  if (!c) return null;
+  return {
+    docType: c.docType as BillingDocType,
+    docNumber: c.docNumber,
+    name: [c.firstName, c.lastName].filter(Boolean).join(' '),
+    address: c.address,
+    email: c.email,
+  };
+}
+
+interface IssueOptions {
+  idempotencyKey: string | null;
+  shipmentIds: number[];
+}
+
+/** The shipments a document will bill, checked before a number is taken. */
+async function checkShipments(app: App, user: SessionUser, ids: number[]): Promise<void> {
+  const rows = await repo.shipmentsByIds(app.db, ids);
+  const scope = scopeOf(user);
+  for (const id of ids) {
+    const s = rows.find((r) => r.id === id);
+    if (!s) throw unprocessable(BILLING_MESSAGES.shipmentNotFound(id));
+    if (scope !== 'all' && s.originBranchId !== scope && s.destinationBranchId !== scope) throw forbidden(BILLING_MESSAGES.shipmentForbidden(s.code));
+    if (s.status === 'Anulado') throw unprocessable(BILLING_MESSAGES.shipmentCancelled(s.code));
+    const live = await repo.liveDocumentOfShipment(app.db, id);
+    if (live) throw conflict(BILLING_MESSAGES.shipmentBilled(s.code, fullNumber(live)));
+  }
+}
+
+/**
+ * Numbers and stores a checked draft, then sends it. The number is committed before the provider is
+ * called: whatever the provider does (answers, refuses, times out), the document keeps its number,
+ * and a consult or retry completes it without taking another.
+ */
+async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+  if (options.idempotencyKey) {
+    const existing = await repo.findByIdempotencyKey(app.db, options.idempotencyKey);
+    if (existing) return { statusCode: 200, result: issueResult(existing) };
+  }
+  await checkShipments(app, user, options.shipmentIds);
+  const now = app.now();
+  let doc: DocumentRecord;
+  try {
+    doc = await app.db.transaction(async (tx) => {
+      const number = await repo.takeNumber(tx, draft.type, draft.series);
+      const document: BillingDocument = { ...draft, number, issueTime: limaTime(now) };
+      const t = draft.totals;
+      const [row] = await tx
+        .insert(documents)
+        .values({
+          type: draft.type,
+          series: draft.series,
+          number,
+          issueDate: draft.issueDate,
+          contingency: draft.contingency,
+          customerId: draft.customerId,
+          customerDocType: String(draft.customer.docType),
+          customerDocNumber: draft.customer.docNumber,
+          customerName: draft.customer.name,
+          gravada: (t.gravadaCents / 100).toFixed(2),
+          exonerada: (t.exoneradaCents / 100).toFixed(2),
+          inafecta: (t.inafectaCents / 100).toFixed(2),
+          igv: (t.igvCents / 100).toFixed(2),
+          total: (t.totalCents / 100).toFixed(2),
+          document,
+          idempotencyKey: options.idempotencyKey,
+          modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
+          branchId: user.branchId,
+          userId: user.id,
+          userName: actorName(user),
+        })
+        .returning();
+      if (options.shipmentIds.length > 0) {
+        await tx.insert(documentShipments).values(options.shipmentIds.map((shipmentId) => ({ documentId: row!.id, shipmentId })));
+      }
+      await repo.addEvent(tx, row!.id, { kind: 'emitido', userId: user.id, userName: actorName(user), operation: 'emit', request: document });
+      await audit(tx, {
+        userId: user.id,
+        entity: 'document',
+        entityId: row!.id,
+        action: 'emit',
+        after: { type: draft.type, series: draft.series, number },
+      });
+      return row!;
+    });
+  } catch (err) {
+    const pg = pgError(err);
+    // Two emissions with the same key raced: the loser's transaction (and its number) rolled back.
+    if (pg?.code === '23505' && pg.constraint === 'documents_idempotency_uq' && options.idempotencyKey) {
+      const existing = await repo.findByIdempotencyKey(app.db, options.idempotencyKey);
+      if (existing) return { statusCode: 200, result: issueResult(existing) };
+    }
+    // A shipment billed by a concurrent emission between the check and the insert.
+    if (pg?.code === '23505' && pg.constraint === 'document_shipments_live_uq') {
+      await checkShipments(app, user, options.shipmentIds);
+    }
+    throw err;
+  }
+  return send(app, user, doc);
+}
+
+async function send(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
+  const { provider } = billingOf(app);
+  const document = doc.document as BillingDocument;
+  try {
+    const result = await provider.emit(document);
+    const updated = await applyEmit(app, user, doc, result, 'emit');
+    return { statusCode: 201, result: issueResult(updated) };
+  } catch (err) {
+    if (!(err instanceof BillingProviderError)) throw err;
+    const updated = await applyProviderError(app, user, doc, err, 'emit');
+    if (updated.status === 'rechazado') return { statusCode: 422, result: issueResult(updated, err.message) };
+    if (err.uncertain) return { statusCode: 202, result: { ...issueResult(updated), error: BILLING_MESSAGES.providerPending } };
+    return { statusCode: 424, result: { ...issueResult(updated, err.message), ok: false } };
+  }
+}
+
+const EVENT_OF_STATUS: Record<string, DocumentEventKind> = { aceptado: 'aceptado', rechazado: 'rechazado', pendiente: 'consultado' };
+
+async function applyEmit(app: App, user: SessionUser | null, doc: DocumentRecord, result: EmitResult, operation: string): Promise<DocumentRecord> {
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(documents)
+      .set({
+        status: result.status,
+        hash: result.hash ?? doc.hash,
+        qrText: result.qrText ?? doc.qrText,
+        xml: result.xml ?? doc.xml,
+        pdfUrl: result.links?.pdf ?? doc.pdfUrl,
+        providerMessage: result.sunatDescription ?? doc.providerMessage,
+        updatedAt: app.now(),
+      })
+      .where(and(eq(documents.id, doc.id), eq(documents.status, 'pendiente')))
+      .returning();
+    if (result.status === 'rechazado') await freeShipments(tx, doc.id);
+    await repo.addEvent(tx, doc.id, {
+      kind: EVENT_OF_STATUS[result.status] ?? 'consultado',
+      userId: user?.id,
+      userName: user ? actorName(user) : null,
+      note: result.sunatDescription,
+      operation,
+      answer: result.raw,
+    });
+    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: result.status } });
+    return row ?? (await repo.findDocument(tx, doc.id))!;
+  });
+}
+
+async function applyProviderError(app: App, user: SessionUser | null, doc: DocumentRecord, err: BillingProviderError, operation: string) {
+  return app.db.transaction(async (tx) => {
+    const rejected = err.kind === 'rejected';
+    const [row] = await tx
+      .update(documents)
+      .set({ status: rejected ? 'rechazado' : doc.status, providerMessage: err.message, updatedAt: app.now() })
+      .where(eq(documents.id, doc.id))
+      .returning();
+    if (rejected) await freeShipments(tx, doc.id);
+    await repo.addEvent(tx, doc.id, {
+      kind: rejected ? 'rechazado' : 'error',
+      userId: user?.id,
+      userName: user ? actorName(user) : null,
+      note: err.message,
+      operation,
+      answer: { kind: err.kind, message: err.message },
+    });
+    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { error: err.kind } });
+    return row!;
+  });
+}
+
+type Tx = Parameters<Parameters<App['db']['transaction']>[0]>[0];
+async function freeShipments(tx: Tx, documentId: number) {
+  await tx.update(documentShipments).set({ live: false }).where(eq(documentShipments.documentId, documentId));
+}
+
+/** `POST /billing/create-emit`: the form's payload, checked by the same rules as the form. */
+export async function createAndEmit(app: App, user: SessionUser, payload: InvoicePayload, shipmentIds: number[] = []): Promise<IssueAnswer> {
+  const customer = payload.customerId ? await customerById(app, payload.customerId) : null;
+  const check = checkInvoice(payload, { today: limaDay(app.now()), customer });
+  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
+  return issueDraft(app, user, check.draft, {
+    idempotencyKey: payload.extras.codigo_unico ?? null,
+    shipmentIds: [...new Set(shipmentIds)],
+  });
+}
+
+/** `POST /billing/emit` and the payments module: the receipt of a payment taken at the counter. */
+export async function issueReceipt(app: App, user: SessionUser, input: ReceiptRequest, shipmentIds: number[] = []): Promise<IssueAnswer> {
+  const today = limaDay(app.now());
+  const registered = input.customerId ? await customerById(app, input.customerId) : null;
+  if (input.customerId && !registered) return { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) };
+  let amountCents: number;
+  try {
+    amountCents = toCents(input.amount);
+  } catch {
+    return { statusCode: 422, result: refusal(['Monto inválido']) };
+  }
+  const c = input.customer;
+  const customer: BillingCustomer = registered ?? {
+    docType: (c?.doc_type ?? 1) as BillingDocType,
+    docNumber: c?.doc_number ?? '',
+    name: c?.name ?? '',
+    address: c?.address ?? null,
+    email: c?.email ?? null,
+  };
+  const check = paymentReceiptDraft(
+    {
+      amountCents,
+      customer,
+      customerId: input.customerId ?? null,
+      issueDate: today,
+      code: input.shipmentCode ?? null,
+      ...(input.description ? { description: input.description } : {}),
+    },
+    { today, customer: registered },
+  );
+  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
+  return issueDraft(app, user, check.draft, { idempotencyKey: input.codigo_unico ?? null, shipmentIds });
+}
+
+/** A pending document asks the provider again (a pending void likewise); a lost one is sent again with its own number. */
+export async function syncDocument(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<DocumentRecord> {
+  const { provider } = billingOf(app);
+  if (doc.status === 'pendiente') {
+    try {
+      const result = await provider.consult(ref(doc));
+      return await applyEmit(app, user, doc, result, 'consult');
+    } catch (err) {
+      if (!(err instanceof BillingProviderError)) throw err;
+      // The provider never received it (the emission's answer was lost before it arrived): send it again, same number.
+      if (err.kind === 'not_found') {
+        await send(app, user, doc);
+        return (await repo.findDocument(app.db, doc.id))!;
+      }
+      return applyProviderError(app, user, doc, err, 'consult');
+    }
+  }
+  if (doc.status === 'anulación pendiente') {
+    try {
+      const result = await provider.voidStatus(ref(doc));
+      return await applyVoid(app, user, doc, result.status, result.sunatDescription, result.raw, 'void-status');
+    } catch (err) {
+      if (!(err instanceof BillingProviderError)) throw err;
+      await app.db.transaction(async (tx) => {
+        await repo.addEvent(tx, doc.id, { kind: 'error', userId: user?.id, note: err.message, operation: 'void-status' });
+        await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: 'void-status', after: { error: err.kind } });
+      });
+      return doc;
+    }
+  }
+  return doc;
+}
+
+async function applyVoid(
+  app: App,
+  user: SessionUser | null,
+  doc: DocumentRecord,
+  status: DocumentStatus,
+  message: string | null,
+  raw: unknown,
+  operation: string,
+): Promise<DocumentRecord> {
+  return app.db.transaction(async (tx) => {
+    // SUNAT refusing the void leaves the document as it was: accepted.
+    const next = status === 'rechazado' ? 'aceptado' : status;
+    const [row] = await tx
+      .update(documents)
+      .set({ status: next, providerMessage: message ?? doc.providerMessage, updatedAt: app.now() })
+      .where(and(eq(documents.id, doc.id), eq(documents.status, 'anulación pendiente')))
+      .returning();
+    if (next === 'anulado') await freeShipments(tx, doc.id);
+    const kind: DocumentEventKind = next === 'anulado' ? 'anulado' : status === 'rechazado' ? 'rechazado' : 'consultado';
+    await repo.addEvent(tx, doc.id, { kind, userId: user?.id, userName: user ? actorName(user) : null, note: message, operation, answer: raw });
+    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: next } });
+    return row ?? (await repo.findDocument(tx, doc.id))!;
+  });
+}
+
+const voidAnswer = (doc: DocumentRecord): VoidStatus => ({ id: doc.id, status: doc.status as DocumentStatus, message: doc.providerMessage });
+
+/** `POST /billing/void`: asks SUNAT to void an accepted document; a second request is refused. */
+export async function voidDocument(app: App, user: SessionUser, id: number, motivo: string): Promise<VoidStatus> {
+  const reason = motivo.trim();
+  if (!reason) throw badRequest(BILLING_MESSAGES.voidReason, { motivo: BILLING_MESSAGES.voidReason });
+  if (reason.length > VOID_REASON_MAX_LENGTH) throw badRequest(BILLING_MESSAGES.voidReasonLong, { motivo: BILLING_MESSAGES.voidReasonLong });
+  const doc = await visibleDocument(app, user, id);
+  // The conditional update is the lock: of two voids at once, one finds the document accepted.
+  const requested = await app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(documents)
+      .set({ status: 'anulación pendiente', voidReason: reason, updatedAt: app.now() })
+      .where(and(eq(documents.id, id), eq(documents.status, 'aceptado')))
+      .returning();
+    if (!row) return null;
+    await repo.addEvent(tx, id, { kind: 'anulación solicitada', userId: user.id, userName: actorName(user), note: reason, operation: 'void' });
+    await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', before: { status: 'aceptado' }, after: { reason } });
+    return row;
+  });
+  if (!requested) {
+    const current = (await repo.findDocument(app.db, id))!;
+    if (current.status === 'anulado') throw conflict(BILLING_MESSAGES.alreadyVoided);
+    if (current.status === 'anulación pendiente') throw conflict(BILLING_MESSAGES.voidPending);
+    throw unprocessable(BILLING_MESSAGES.notAccepted);
+  }
+  try {
+    const result = await billingOf(app).provider.void(ref(doc), reason);
+    return voidAnswer(await applyVoid(app, user, requested, result.status, result.sunatDescription, result.raw, 'void'));
+  } catch (err) {
+    if (!(err instanceof BillingProviderError)) throw err;
+    if (err.uncertain) return voidAnswer(requested);
+    // The provider said no before SUNAT saw it: the document stays accepted.
+    await app.db.transaction(async (tx) => {
+      await tx.update(documents).set({ status: 'aceptado', updatedAt: app.now() }).where(eq(documents.id, id));
+      await repo.addEvent(tx, id, { kind: 'error', userId: user.id, userName: actorName(user), note: err.message, operation: 'void' });
+      await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', after: { error: err.kind } });
+    });
+    throw new AppError(424, 'PROVIDER', err.message);
+  }
+}
+
+export async function voidStatus(app: App, user: SessionUser, id: number): Promise<VoidStatus> {
+  const doc = await visibleDocument(app, user, id);
+  return voidAnswer(await syncDocument(app, user, doc));
+}
+
+function toRow(doc: DocumentRecord, branchName: string | null): DocumentRow {
+  return {
+    id: doc.id,
+    type: doc.type as DocumentRow['type'],
+    series: doc.series,
+    number: doc.number,
+    fullNumber: fullNumber(doc),
+    issueDate: doc.issueDate,
+    contingency: doc.contingency,
+    status: doc.status as DocumentStatus,
+    customerId: doc.customerId,
+    customerDocType: doc.customerDocType,
+    customerDocNumber: doc.customerDocNumber,
+    customerName: doc.customerName,
+    currency: 'PEN',
+    total: money(doc.total),
+    branchId: doc.branchId,
+    branchName,
+    issuedByName: doc.userName,
+    createdAt: doc.createdAt.toISOString(),
+    modifies: doc.modifies,
+  };
+}
+
+/** `GET /billing/lookup/{id}`: the opened document; a pending one is consulted first. */
+export async function lookupDocument(app: App, user: SessionUser, id: number): Promise<DocumentDetail> {
+  const doc = await syncDocument(app, user, await visibleDocument(app, user, id));
+  const d = doc.document as BillingDocument;
+  const [branchName, events, billed] = await Promise.all([
+    repo.branchName(app.db, doc.branchId),
+    repo.eventsOf(app.db, id),
+    repo.shipmentsOf(app.db, id),
+  ]);
+  const { issuer } = billingOf(app);
+  return {
+    ...toRow(doc, branchName),
+    customerAddress: d.customer.address,
+    customerEmail: d.customer.email,
+    paymentForm: d.payment.form,
+    instalments: d.payment.instalments.map((i) => ({ number: i.cuota, dueDate: i.fecha_de_pago, amount: centsToNumber(i.importeCents) })),
+    lines: d.lines.map((l) => ({
+      description: l.description,
+      unit: l.unit,
+      quantity: l.quantity,
+      unitValue: l.unitValue,
+      igvType: l.igvType,
+      discount: centsToNumber(l.discountCents),
+      taxable: centsToNumber(l.subtotalCents),
+      igv: centsToNumber(l.igvCents),
+      total: centsToNumber(l.totalCents),
+    })),
+    totals: {
+      gravada: money(doc.gravada),
+      exonerada: money(doc.exonerada),
+      inafecta: money(doc.inafecta),
+      igv: money(doc.igv),
+      total: money(doc.total),
+    },
+    detraction: d.detraction
+      ? {
+          code: d.detraction.serviceCode,
+          percent: d.detraction.percent,
+          amount: centsToNumber(d.detraction.amountCents),
+          bankAccount: d.detraction.bankAccount,
+          paymentMeans: d.detraction.paymentMeans,
+        }
+      : null,
+    creditNote: d.creditNote
+      ? {
+          reason: d.creditNote.reason,
+          modifiedType: d.creditNote.modifiedType,
+          modifiedSeries: d.creditNote.modifiedSeries,
+          modifiedNumber: d.creditNote.modifiedNumber,
+        }
+      : null,
+    guides: d.guides.map((g) => ({ type: g.type, series: g.series, number: String(g.number) })),
+    qrText: doc.qrText ?? qrOf(issuer.ruc, doc, d),
+    hash: doc.hash,
+    amountInWords: amountInWords(d.totals.totalCents),
+    voidReason: doc.voidReason,
+    shipmentIds: billed.map((s) => s.id),
+    shipmentCodes: billed.map((s) => s.code),
+    providerExchanges: events
+      .filter((e) => e.operation && (e.request !== null || e.answer !== null))
+      .map((e) => ({ at: e.at.toISOString(), operation: e.operation!, request: e.request, answer: e.answer })),
+    history: events.map((e) => ({ at: e.at.toISOString(), kind: e.kind as DocumentEventKind, userName: e.userName, note: e.note })),
+  };
+}
+
+function qrOf(ruc: string, doc: DocumentRecord, d: BillingDocument): string {
+  return sunatQrText({
+    issuerRuc: ruc,
+    type: d.type,
+    series: doc.series,
+    number: doc.number,
+    igvCents: d.totals.igvCents,
+    totalCents: d.totals.totalCents,
+    issueDate: doc.issueDate,
+    customerDocType: d.customer.docType,
+    customerDocNumber: d.customer.docNumber,
+    hash: doc.hash ?? '',
+  });
+}
+
+export async function listDocuments(app: App, user: SessionUser, filters: DocumentFilters, page: number, pageSize: number): Promise<DocumentPage> {
+  const { rows, sums } = await repo.listDocuments(app.db, repo.registerWhere(filters, scopeOf(user)), page, pageSize);
+  return {
+    items: rows.map((r) => toRow(r.doc, r.branchName)),
+    total: Number(sums.total),
+    page,
+    pageSize,
+    sums: {
+      gravada: money(sums.gravada),
+      exonerada: money(sums.exonerada),
+      inafecta: money(sums.inafecta),
+      igv: money(sums.igv),
+      total: money(sums.amount),
+    },
+  };
+}
+
+export async function documentPdf(app: App, user: SessionUser, id: number, format: PdfFormat): Promise<{ pdf: Buffer; filename: string }> {
+  const doc = await visibleDocument(app, user, id);
+  const { issuer, provider } = billingOf(app);
+  const document = doc.document as BillingDocument;
+  const pdf = await renderDocumentPdf(
+    {
+      document,
+      issuer,
+      hash: doc.hash,
+      qrText: doc.qrText ?? qrOf(issuer.ruc, doc, document),
+      status: doc.status as DocumentStatus,
+      demo: provider.name === 'sandbox',
+    },
+    format,
+  );
+  return { pdf, filename: `${issuer.ruc}-${doc.type}-${fullNumber(doc)}.pdf` };
+}
+
+export async function documentXml(app: App, user: SessionUser, id: number): Promise<{ xml: string; filename: string }> {
+  const doc = await visibleDocument(app, user, id);
+  if (!doc.xml) throw notFound(BILLING_MESSAGES.xmlMissing);
+  return { xml: doc.xml, filename: `${billingOf(app).issuer.ruc}-${doc.type}-${fullNumber(doc)}.xml` };
+}
+
+export async function unbilledShipments(app: App, user: SessionUser, customerId: number): Promise<UnbilledShipment[]> {
+  const rows = await repo.unbilledShipments(app.db, customerId, scopeOf(user));
+  return rows.map((r) => ({
+    id: r.id,
+    code: r.code,
+    createdAt: r.createdAt.toISOString(),
+    originName: r.originName,
+    destinationName: r.destinationName,
+    status: r.status,
+    price: money(r.price),
+  }));
+}
