@@ -16,7 +16,7 @@ describe.each(engines)('fleet (%s)', (engine) => {
   let dniSeq = 40_000_000;
 
   beforeAll(async () => {
-    t = await startTestApp(engine, { seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '1.4']] }) });
+    t = await startTestApp(engine, { seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa', 'Cusco'], { liviano: [[1, 1000, '1.4']] }) });
     [admin, agent, courier] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('REPARTIDOR1')]);
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
@@ -523,6 +523,29 @@ describe.each(engines)('fleet (%s)', (engine) => {
         expect((await t.call(method, url, { body })).statusCode, `${method} ${url}`).toBe(401);
       }
       expect(await counts()).toEqual(before);
+    });
+  });
+
+  describe('branch scope of a load (issue 12, item 2)', () => {
+    it("an agent of another branch neither sees nor unloads a package they cannot open; the truck's weight still counts it", async () => {
+      const arequipaAgent = await t.login('AGENTE2');
+      const transport = await newTransport({ capacity_kg: 100 });
+      const toCusco = await newShipment(3, { destinationBranchId: t.branchIds.get('Cusco')! });
+      const toArequipa = await newShipment(2);
+      expect((await load(transport.id, [toCusco.id, toArequipa.id], admin)).statusCode).toBe(201);
+
+      const seen = (await t.call('GET', `/api/transports/${transport.id}/assignments`, { token: arequipaAgent })).json();
+      expect(seen.items.map((i: { code: string }) => i.code)).toEqual([toArequipa.code]);
+      expect(JSON.stringify(seen)).not.toContain(toCusco.code);
+      expect(seen.totalWeightKg).toBe(5);
+
+      const all = (await t.call('GET', `/api/transports/${transport.id}/assignments`, { token: admin })).json();
+      const cuscoAssignment = all.items.find((i: { code: string }) => i.code === toCusco.code).id;
+      const eventsBefore = await counts();
+      const refused = await t.call('DELETE', `/api/transports/${transport.id}/assignments/${cuscoAssignment}`, { token: arequipaAgent });
+      expect(refused.statusCode).toBe(403);
+      expect(await counts()).toEqual(eventsBefore);
+      expect((await t.call('DELETE', `/api/transports/${transport.id}/assignments/${cuscoAssignment}`, { token: agent })).statusCode).toBe(204);
     });
   });
 });

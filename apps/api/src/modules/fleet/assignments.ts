@@ -24,8 +24,12 @@ import { lockTransport } from './transports.ts';
 
 const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
 
-/** The loaded packages of a transport, oldest load first, with the total weight against its capacity. */
-export async function transportLoad(db: Db | Tx, transportId: number): Promise<TransportLoad> {
+/**
+ * The loaded packages of a transport, oldest load first, with the total weight against its capacity.
+ * An agent sees only the packages they may open (DESIGN.md section 4, as loading is scoped): the
+ * total weight still counts the whole load, since it is the truck's.
+ */
+export async function transportLoad(db: Db | Tx, transportId: number, actor: SessionUser): Promise<TransportLoad> {
   const [transport] = await db.select({ capacityKg: transports.capacityKg }).from(transports).where(eq(transports.id, transportId));
   if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
   const rows = await db
@@ -40,6 +44,8 @@ export async function transportLoad(db: Db | Tx, transportId: number): Promise<T
       recipientName: shipments.recipientName,
       recipientDoc: shipments.recipientDoc,
       weightKg: shipments.weightKg,
+      originBranchId: shipments.originBranchId,
+      destinationBranchId: shipments.destinationBranchId,
     })
     .from(transportAssignments)
     .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
@@ -48,18 +54,20 @@ export async function transportLoad(db: Db | Tx, transportId: number): Promise<T
   // Weights have 2 decimals: summing whole hundredths keeps the total exact.
   const totalHundredths = rows.reduce((sum, r) => sum + Math.round(Number(r.weightKg) * 100), 0);
   return {
-    items: rows.map((r) => ({
-      id: r.id,
-      shipmentId: r.shipmentId,
-      code: r.code,
-      status: r.status,
-      createdAt: r.createdAt.toISOString(),
-      loaded_at: r.loadedAt.toISOString(),
-      senderName: r.senderName,
-      recipientName: r.recipientName,
-      recipientDoc: r.recipientDoc,
-      weightKg: Number(r.weightKg),
-    })),
+    items: rows
+      .filter((r) => canSee(actor, r))
+      .map((r) => ({
+        id: r.id,
+        shipmentId: r.shipmentId,
+        code: r.code,
+        status: r.status,
+        createdAt: r.createdAt.toISOString(),
+        loaded_at: r.loadedAt.toISOString(),
+        senderName: r.senderName,
+        recipientName: r.recipientName,
+        recipientDoc: r.recipientDoc,
+        weightKg: Number(r.weightKg),
+      })),
     totalWeightKg: totalHundredths / 100,
     capacityKg: transport.capacityKg === null ? null : Number(transport.capacityKg),
   };
@@ -127,7 +135,7 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
           after: { assignmentId: a.id, transportId, plate: transport.plate },
         });
       }
-      return transportLoad(tx, transportId);
+      return transportLoad(tx, transportId, actor);
     })
     .catch((err: unknown) => {
       if (isUniqueViolation(err)) throw conflict(FLEET_MESSAGES.alreadyLoadedRace, undefined, 'ALREADY_LOADED');
@@ -143,6 +151,12 @@ export async function unloadShipment(app: FastifyInstance, actor: SessionUser, t
       .from(transportAssignments)
       .where(and(eq(transportAssignments.id, assignmentId), eq(transportAssignments.transportId, transportId)));
     if (!assignment) throw notFound(FLEET_MESSAGES.assignmentNotFound);
+    // Unloading is scoped like loading: only who may see the package takes it off a truck.
+    const [shipment] = await tx
+      .select({ originBranchId: shipments.originBranchId, destinationBranchId: shipments.destinationBranchId })
+      .from(shipments)
+      .where(eq(shipments.id, assignment.shipmentId));
+    if (!shipment || !canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
     await tx.delete(transportAssignments).where(eq(transportAssignments.id, assignment.id));
     await writeEvent(tx, app, actor, assignment.shipmentId, unloadedEventName(transport.plate));
     await audit(tx, {

@@ -100,7 +100,7 @@ export default async function fleetRoutes(app: App) {
       schema: { tags, response: answers({ 200: transportLoadSchema }), summary: 'Paquetes cargados en el transporte', params: idParams },
       preHandler: fleetStaff,
     },
-    async (request) => transportLoad(app.db, request.params.id),
+    async (request) => transportLoad(app.db, request.params.id, currentUser(request)),
   );
   app.post(
     '/transports/:id/assignments',
