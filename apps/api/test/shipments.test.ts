@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { limaDay } from '@tramo/domain';
+import { limaDay, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { seedLimaPrices } from './fixtures.ts';
@@ -325,6 +325,17 @@ describe.each(engines)('shipments (%s)', (engine) => {
     const res = await t.call('PUT', `/api/shipments/${s.id}/description`, { token: admin, body: { description: 'Dos cajas' } });
     expect(res.json()).toMatchObject({ description: 'Dos cajas' });
     expect(res.json().checkpoints.at(-1).name).toBe('Descripción actualizada');
+
+    // A missing field is refused and changes nothing; an explicit null clears (issue 12, item 6).
+    const events = res.json().checkpoints.length;
+    const empty = await t.call('PUT', `/api/shipments/${s.id}/description`, { token: admin, body: {} });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toBe(SHIPMENT_MESSAGES.descriptionMissing);
+    const after = (await t.call('GET', `/api/shipments/${s.id}`, { token: admin })).json();
+    expect(after).toMatchObject({ description: 'Dos cajas' });
+    expect(after.checkpoints).toHaveLength(events);
+    const cleared = await t.call('PUT', `/api/shipments/${s.id}/description`, { token: admin, body: { description: null } });
+    expect(cleared.json().description).toBeNull();
   });
 
   it('edits only while Creado, requoting the price', async () => {

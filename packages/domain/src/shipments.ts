@@ -43,6 +43,7 @@ export const SHIPMENT_MESSAGES = {
   eventNotFound: 'Evento no encontrado.',
   editOnlyCreated: 'Solo se puede editar un envío en estado Creado.',
   statusUpdated: 'Estado actualizado.',
+  descriptionMissing: 'Indica la descripción (vacía o null para borrarla).',
   eventAdded: 'Evento agregado.',
   eventDeleted: 'Evento eliminado.',
   cancelled: 'Envío anulado.',
@@ -231,7 +232,15 @@ export const checkpointSchema = z.object({
 });
 
 export const secretCodeChangeSchema = z.object({ secretCode: secretCodeSchema });
-export const descriptionChangeSchema = z.object({ description: shipmentDescriptionSchema });
+/**
+ * A description change names the new description: a missing field is refused (a `{}` must not wipe
+ * it); an explicit null or empty text clears it.
+ */
+export const descriptionChangeSchema = z.object({
+  description: z
+    .custom<string | null | undefined>((v) => v === null || typeof v === 'string', { error: SHIPMENT_MESSAGES.descriptionMissing })
+    .pipe(shipmentDescriptionSchema),
+});
 
 /** A priced line as stored in multiLineDetail and returned by the API. */
 export interface ShipmentLine {
