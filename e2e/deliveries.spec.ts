@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEMO, loginAndWait } from './support.ts';
+import { DEMO, loginAndWait, logout } from './support.ts';
 
 /** The demo seed gives every shipment the secret code 1234 (apps/api/src/seed/shipments.ts). */
 const DEMO_SECRET = '1234';
@@ -119,4 +119,14 @@ test('REPARTIDOR1 delivers a demo shipment at Arequipa: wrong code, then the rig
   await page.goto(`/tracking?q=${shipment.code}`);
   const history = page.getByRole('region', { name: 'Historial del envío' });
   await expect(history.getByText(`Entregado a ${shipment.recipientName}`, { exact: false })).toBeVisible();
+
+  // A delivered shipment is closed: its manager sees no way to rewrite its history (issue 12, item 15).
+  await logout(page);
+  await loginAndWait(page, 'ADMIN');
+  await page.goto(`/shipments/${shipment.id}`);
+  await expect(page.getByText("El envío está 'Entregado': su historial, descripción y clave ya no cambian.")).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cambiar descripción' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Cambiar clave secreta' })).toHaveCount(0);
+  await expect(page.getByRole('form', { name: 'Cambiar estado' })).toHaveCount(0);
+  await expect(page.getByRole('form', { name: 'Agregar evento' })).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { limaDay, SHIPMENT_MESSAGES } from '@tramo/domain';
+import { closedShipmentMessage, limaDay, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { verifyPassword } from '../src/lib/passwords.ts';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { seedLimaPrices } from './fixtures.ts';
@@ -295,6 +295,31 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(again.statusCode).toBe(422);
     expect(again.json().error).toBe('El envío ya está anulado.');
     expect(await scalar(sql`select count(*) as n from shipments where id = ${s.id}`)).toBe(1);
+  });
+
+  it("keeps the history of a closed shipment: 'Entregado' and 'Anulado' refuse description, secret code and event changes (issue 12, item 15)", async () => {
+    for (const final of ['Entregado', 'Anulado'] as const) {
+      const s = await create();
+      const added = await t.call('POST', `/api/shipments/${s.id}/checkpoints`, { token: admin, body: { name: 'Llegó a almacén' } });
+      const manual = added.json().checkpoints.at(-1);
+      await t.database.db.execute(sql`update shipments set status = ${final} where id = ${s.id}`);
+      const before = await t.call('GET', `/api/shipments/${s.id}`, { token: admin });
+      const audits = await scalar(sql`select count(*) as n from audit_log where entity = 'shipment' and entity_id = ${String(s.id)}`);
+      const attempts = [
+        await t.call('PUT', `/api/shipments/${s.id}/description`, { token: admin, body: { description: 'Otra cosa' } }),
+        await t.call('PUT', `/api/shipments/${s.id}/secret-code`, { token: admin, body: { secretCode: 'nueva-99' } }),
+        await t.call('POST', `/api/shipments/${s.id}/checkpoints`, { token: admin, body: { name: 'Reabierto' } }),
+        await t.call('DELETE', `/api/shipments/${s.id}/checkpoints/${manual.id}`, { token: admin }),
+        await t.call('PATCH', `/api/shipments/${s.id}/status`, { token: admin, body: { status: final, note: 'Nota tardía' } }),
+      ];
+      for (const res of attempts) {
+        expect(res.statusCode).toBe(422);
+        expect(res.json().error).toBe(closedShipmentMessage(final));
+      }
+      const after = await t.call('GET', `/api/shipments/${s.id}`, { token: admin });
+      expect(after.json()).toEqual(before.json());
+      expect(await scalar(sql`select count(*) as n from audit_log where entity = 'shipment' and entity_id = ${String(s.id)}`)).toBe(audits);
+    }
   });
 
   it('adds and deletes events; only manual ones can be deleted', async () => {

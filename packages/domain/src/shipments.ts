@@ -55,6 +55,12 @@ export const SHIPMENT_MESSAGES = {
 } as const;
 
 export const cannotCancelInStatus = (status: string) => `No se puede anular un envío en estado '${status}'`;
+/** DESIGN.md section 5: 'Entregado' and 'Anulado' are final; the history of a closed shipment is never rewritten. */
+export const closedShipmentMessage = (status: string) => `El envío está '${status}': su historial, descripción y clave ya no cambian.`;
+export function closedShipmentRefusal(status: string): string | null {
+  return (FINAL_STATUSES as readonly string[]).includes(status) ? closedShipmentMessage(status) : null;
+}
+
 export const cannotLeaveStatus = (from: string, to: string) => `No se puede pasar de '${from}' a '${to}'.`;
 
 /**

@@ -7,6 +7,7 @@ import {
   canManage,
   canSee,
   cancelRefusal,
+  closedShipmentRefusal,
   centsToString,
   checkStatusChange,
   dominantProductType,
@@ -325,6 +326,14 @@ function formColumns(data: NewShipment | ShipmentUpdate, priced: Awaited<ReturnT
   };
 }
 
+/** As lockForManagement, for changes a closed (final) shipment refuses with a 422. */
+async function lockOpenForManagement(tx: Tx, actor: SessionUser, idOrCode: string) {
+  const locked = await lockForManagement(tx, actor, idOrCode);
+  const refusal = closedShipmentRefusal(locked.status);
+  if (refusal) throw unprocessable(refusal, undefined, 'SHIPMENT_CLOSED');
+  return locked;
+}
+
 /** Locks the shipment row for the rest of the transaction; 404 when missing, 403 when not the caller's to manage. */
 async function lockForManagement(tx: Tx, actor: SessionUser, idOrCode: string) {
   const key = shipmentKey(idOrCode);
@@ -389,6 +398,9 @@ async function refuseCancelIfLoaded(tx: Tx, shipmentId: number, field?: string) 
 export async function changeStatus(app: FastifyInstance, actor: SessionUser, idOrCode: string, status: ShipmentStatus, note: string | null) {
   return app.db.transaction(async (tx) => {
     const current = await lockForManagement(tx, actor, idOrCode);
+    // A note on a closed shipment (same final status again) would be a new event in a closed history.
+    const closed = status === current.status ? closedShipmentRefusal(current.status) : null;
+    if (closed) throw unprocessable(closed, { status: closed }, 'SHIPMENT_CLOSED');
     const check = checkStatusChange(current.status, status, note);
     if (!check.ok)
       throw check.kind === 'input' ? badRequest(check.message, { note: check.message }) : unprocessable(check.message, { status: check.message });
@@ -439,7 +451,7 @@ export async function cancelShipment(app: FastifyInstance, actor: SessionUser, i
 
 export async function addCheckpoint(app: FastifyInstance, actor: SessionUser, idOrCode: string, name: string) {
   return app.db.transaction(async (tx) => {
-    const current = await lockForManagement(tx, actor, idOrCode);
+    const current = await lockOpenForManagement(tx, actor, idOrCode);
     const [event] = await addEvent(tx, app, actor, current.id, { kind: 'event', name });
     await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'event.add', after: { eventId: event!.id, name } });
     return loadDto(tx, actor, { id: current.id });
@@ -449,7 +461,7 @@ export async function addCheckpoint(app: FastifyInstance, actor: SessionUser, id
 /** Only manual events can go: status and edit entries are the shipment's record of what happened. */
 export async function deleteCheckpoint(app: FastifyInstance, actor: SessionUser, idOrCode: string, checkpointId: number) {
   return app.db.transaction(async (tx) => {
-    const current = await lockForManagement(tx, actor, idOrCode);
+    const current = await lockOpenForManagement(tx, actor, idOrCode);
     const [event] = await tx
       .select({
         id: shipmentEvents.id,
@@ -471,7 +483,7 @@ export async function deleteCheckpoint(app: FastifyInstance, actor: SessionUser,
 export async function changeSecretCode(app: FastifyInstance, actor: SessionUser, idOrCode: string, secretCode: string) {
   const secretCodeHash = await hashPassword(secretCode);
   return app.db.transaction(async (tx) => {
-    const current = await lockForManagement(tx, actor, idOrCode);
+    const current = await lockOpenForManagement(tx, actor, idOrCode);
     await tx.update(shipments).set({ secretCodeHash, updatedAt: app.now() }).where(eq(shipments.id, current.id));
     await addEvent(tx, app, actor, current.id, { kind: 'secret', name: 'Clave secreta actualizada' });
     await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'secret', after: { secretCodeChanged: true } });
@@ -481,7 +493,7 @@ export async function changeSecretCode(app: FastifyInstance, actor: SessionUser,
 
 export async function changeDescription(app: FastifyInstance, actor: SessionUser, idOrCode: string, data: z.output<typeof descriptionChangeSchema>) {
   return app.db.transaction(async (tx) => {
-    const current = await lockForManagement(tx, actor, idOrCode);
+    const current = await lockOpenForManagement(tx, actor, idOrCode);
     await tx.update(shipments).set({ description: data.description, updatedAt: app.now() }).where(eq(shipments.id, current.id));
     await addEvent(tx, app, actor, current.id, { kind: 'description', name: 'Descripción actualizada' });
     await audit(tx, {

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { canManage as mayManage, SHIPMENT_MESSAGES } from '@tramo/domain';
+import { canManage as mayManage, closedShipmentRefusal, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -113,6 +113,9 @@ export default function ShipmentDetailPage() {
   const s = query.data;
   // The API says who may manage; older answers without the flag fall back to the same table.
   const canManage = s.canManage ?? mayManage(user, s.originBranchId);
+  // A final shipment ('Entregado', 'Anulado') is closed: its history, description and code stay as they are.
+  const closed = closedShipmentRefusal(s.status);
+  const canChange = canManage && !closed;
   const delivered = s.deliveredInfo;
 
   return (
@@ -164,7 +167,7 @@ export default function ShipmentDetailPage() {
                     </Text>
                   )}
                 </Field>
-                {canManage && (
+                {canChange && (
                   <Group gap="xs" wrap="nowrap">
                     <Button size="compact-sm" variant="subtle" onClick={() => setEditingDescription(true)}>
                       Cambiar descripción
@@ -209,14 +212,18 @@ export default function ShipmentDetailPage() {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
             <ShipmentTransportBox shipmentId={s.id} />
-            {canManage ? (
+            {canChange ? (
               <ManagePanel shipment={s} />
+            ) : canManage && closed ? (
+              <Text size="xs" c="dimmed">
+                {closed}
+              </Text>
             ) : (
               <Text size="xs" c="dimmed">
                 Solo lectura: gestiona este envío la agencia de origen ({s.originBranch.name}).
               </Text>
             )}
-            <History shipment={s} canManage={canManage} />
+            <History shipment={s} canManage={canChange} />
           </Stack>
         </Grid.Col>
       </Grid>
@@ -225,7 +232,7 @@ export default function ShipmentDetailPage() {
       </Anchor>
 
       <LabelModal shipment={printing ? s : null} onClose={() => setPrinting(false)} />
-      {canManage && (
+      {canChange && (
         <>
           <SecretCodeModal shipment={s} opened={editingSecret} onClose={() => setEditingSecret(false)} />
           {editingDescription && <DescriptionModal shipment={s} opened onClose={() => setEditingDescription(false)} />}
