@@ -432,6 +432,18 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(tracked.json()).toMatchObject({ canManage: false, checkpoints: [expect.objectContaining({ name: 'Creado' })] });
     const search = await t.call('GET', `/api/shipments/search?q=${limaTrujillo.code}`, { token: courierArequipa });
     expect(search.json().map((s: { id: number }) => s.id)).toEqual([limaTrujillo.id]);
+
+    // Without a term tracking is no branch browser (issue 12, item 9).
+    for (const query of [
+      `originId=${limaTrujillo.originBranchId}`,
+      `destinationId=${limaTrujillo.destinationBranchId}`,
+      'status=Creado',
+      'q=%20%20',
+    ]) {
+      const browse = await t.call('GET', `/api/shipments/search?${query}`, { token: courierArequipa });
+      expect(browse.statusCode, query).toBe(400);
+      expect(browse.json().error).toBe(SHIPMENT_MESSAGES.searchTermRequired);
+    }
   });
 
   it('finds a shipment by id, by code in any form, and 404s in Spanish', async () => {

@@ -43,6 +43,7 @@ export const SHIPMENT_MESSAGES = {
   eventNotFound: 'Evento no encontrado.',
   editOnlyCreated: 'Solo se puede editar un envío en estado Creado.',
   statusUpdated: 'Estado actualizado.',
+  searchTermRequired: 'Ingresa un código, documento o nombre para buscar.',
   descriptionMissing: 'Indica la descripción (vacía o null para borrarla).',
   eventAdded: 'Evento agregado.',
   eventDeleted: 'Evento eliminado.',

@@ -9,6 +9,7 @@ import {
   recordIdFilter,
   searchTerm,
   secretCodeChangeSchema,
+  SHIPMENT_MESSAGES,
   SHIPMENT_STATUSES,
   shipmentListQuerySchema,
   shipmentListRowSchema,
@@ -69,12 +70,15 @@ export default async function shipmentRoutes(app: App) {
         tags,
         response: answers({ 200: z.array(shipmentListRowSchema) }),
         summary: 'Rastreo: buscar por código, documento o nombre (todas las sucursales, solo lectura)',
-        querystring: z.object({
-          q: searchTerm(100),
-          originId: optionalId,
-          destinationId: optionalId,
-          status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),
-        }),
+        // Tracking finds by a term (DESIGN.md section 4); branches and status only narrow it, so nobody browses another branch's shipments.
+        querystring: z
+          .object({
+            q: searchTerm(100),
+            originId: optionalId,
+            destinationId: optionalId,
+            status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),
+          })
+          .refine((query) => query.q !== undefined, { message: SHIPMENT_MESSAGES.searchTermRequired, path: ['q'] }),
       },
       preHandler: anyUser,
     },
