@@ -446,6 +446,14 @@ describe.each(engines)('shipments (%s)', (engine) => {
     }
   });
 
+  it('accepts the widest well-formed date range (issue 12, item 13)', async () => {
+    const s = await create();
+    const res = await t.call('GET', '/api/shipments?dateFrom=0001-01-01&dateTo=9999-12-31&pageSize=100', { token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().items[0].id).toBe(s.id);
+    expect((await t.call('GET', '/api/dashboard?dateFrom=0001-01-01&dateTo=9999-12-31', { token: admin })).statusCode).toBe(200);
+  });
+
   it('finds a shipment by id, by code in any form, and 404s in Spanish', async () => {
     const s = await create();
     const n = Number(s.code.slice(4));

@@ -105,7 +105,8 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
     where.push(inArray(shipments.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
   }
   if (filters.dateFrom) where.push(gte(shipments.createdAt, limaDayStart(filters.dateFrom)));
-  if (filters.dateTo) where.push(lt(shipments.createdAt, limaDayEnd(filters.dateTo)));
+  // The day after 9999-12-31 is past what a timestamp parameter can carry; such a bound bounds nothing.
+  if (filters.dateTo && filters.dateTo < '9999-12-31') where.push(lt(shipments.createdAt, limaDayEnd(filters.dateTo)));
   if (filters.originBranchId) where.push(eq(shipments.originBranchId, filters.originBranchId));
   if (filters.destinationBranchId) where.push(eq(shipments.destinationBranchId, filters.destinationBranchId));
   return where;
