@@ -75,6 +75,25 @@ describe.each(engines)('shipments (%s)', (engine) => {
     return res.json();
   };
 
+  it("accepts the spec's payload (section 7): the recipient as one recipientName, the lines as multiLineDetail (issue 12, item 14)", async () => {
+    const res = await t.call('POST', '/api/shipments', {
+      token: agentLima,
+      body: {
+        senderName: 'Comercial Andina SAC',
+        recipientName: 'José Luis Quispe Mamani',
+        recipientDoc: '41526374',
+        originBranchId: lima,
+        destinationBranchId: arequipa,
+        multiLineDetail: [{ productType: 'liviano', weightKg: 3 }],
+        secretCode: 'clave-9',
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ recipientName: 'José Luis Quispe Mamani', recipientDoc: '41526374', status: 'Creado' });
+    const form = await create({ recipientFirstName: 'Ana', recipientLastName: 'Torres Vela' });
+    expect(form.recipientName).toBe('Ana Torres Vela');
+  });
+
   it('creates with lines and prices every line on the server, ignoring client prices', async () => {
     const res = await t.call('POST', '/api/shipments', {
       token: admin,

@@ -172,14 +172,27 @@ const branchIdField = recordId;
  * `productType` + `weightKg`. Client prices in any of them are dropped: the API requotes.
  */
 function linesFromPayload(value: unknown): unknown {
-  if (!value || typeof value !== 'object') return value;
-  const v = value as Record<string, unknown>;
-  if (v.lines !== undefined) return value;
+  if (!value || typeof value !== 'object') return recipientFromPayload(value);
+  const v = recipientFromPayload(value) as Record<string, unknown>;
+  if (v.lines !== undefined) return v;
   if (Array.isArray(v.multiLineDetail)) return { ...v, lines: v.multiLineDetail };
   if (v.weightKg !== undefined && v.productType !== undefined) {
     return { ...v, lines: [{ productType: v.productType, weightKg: v.weightKg }] };
   }
-  return value;
+  return v;
+}
+
+/**
+ * Spec section 7 sends the recipient as one `recipientName` (the full name); the form sends first
+ * and last names. The full name is kept as sent; first and last come from it (first word, the rest)
+ * when they were not sent.
+ */
+function recipientFromPayload(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const v = value as Record<string, unknown>;
+  if (typeof v.recipientName !== 'string' || v.recipientFirstName !== undefined || v.recipientLastName !== undefined) return value;
+  const [first = '', ...rest] = v.recipientName.trim().split(/\s+/);
+  return { ...v, recipientFirstName: first, recipientLastName: rest.join(' ') };
 }
 
 const shipmentFields = {
@@ -193,6 +206,8 @@ const shipmentFields = {
     .max(15, 'DNI/RUC demasiado largo'),
   recipientFirstName: requiredText('Nombres requeridos'),
   recipientLastName: requiredText('Apellidos requeridos'),
+  /** The full name as the spec's payload sends it (else first + last). */
+  recipientName: optionalText(200),
   originBranchId: branchIdField('Seleccione origen'),
   destinationBranchId: branchIdField('Seleccione destino'),
   description: shipmentDescriptionSchema,

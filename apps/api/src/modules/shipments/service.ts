@@ -234,7 +234,7 @@ function checkOrigin(actor: SessionUser, originBranchId: number) {
   if (!canEdit(actor, originBranchId)) throw forbidden(SHIPMENT_MESSAGES.originNotOwn);
 }
 
-const recipientName = (data: NewShipment | ShipmentUpdate) => `${data.recipientFirstName} ${data.recipientLastName}`;
+const recipientName = (data: NewShipment | ShipmentUpdate) => data.recipientName ?? `${data.recipientFirstName} ${data.recipientLastName}`;
 
 /** What audit rows keep of a shipment: everything but the secret. */
 function snapshot(dto: ShipmentDto) {
