@@ -27,6 +27,10 @@ describe.each(engines)('branches (%s)', (engine) => {
     expect(page.headers.get('x-total-count')).toBe('6');
     const q = await t.call('GET', '/api/branches?q=cus', { token: courier });
     expect(q.json().map((b: { name: string }) => b.name)).toEqual(['Cusco']);
+    // LIKE wildcards typed by the user are text: '%' and '_' match no branch (they match every one unescaped).
+    for (const wildcard of ['%', '_', 'c%o']) {
+      expect((await t.call('GET', `/api/branches?q=${encodeURIComponent(wildcard)}`, { token: courier })).json(), wildcard).toEqual([]);
+    }
     expect((await t.call('GET', '/api/branches')).statusCode).toBe(401);
   });
 

@@ -37,6 +37,13 @@ describe.each(engines)('users (%s)', (engine) => {
     }
   });
 
+  it("searches with the user's text taken literally: LIKE wildcards match nothing", async () => {
+    expect((await t.call('GET', '/api/users?q=AGENTE', { token: admin })).json().length).toBe(2);
+    for (const wildcard of ['%', '_', 'A%1']) {
+      expect((await t.call('GET', `/api/users?q=${encodeURIComponent(wildcard)}`, { token: admin })).json(), wildcard).toEqual([]);
+    }
+  });
+
   it('creates a user with an uppercase code, a temporary password and the must-change flag', async () => {
     const before = await auditCount('user');
     const res = await t.call('POST', '/api/users', {

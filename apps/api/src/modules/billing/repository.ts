@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, lte, ne, or, sql, type SQL } f
 import type { DocumentFilters } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, documentEvents, documents, documentSeries, documentShipments, shipments } from '../../db/schema.ts';
-import { escapeLike } from '../../lib/sql.ts';
+import { containsPattern } from '../../lib/sql.ts';
 
 export type DocumentRecord = typeof documents.$inferSelect;
 export type DocumentEventRecord = typeof documentEvents.$inferSelect;
@@ -84,7 +84,7 @@ export function registerWhere(filters: DocumentFilters, branchId: number | null 
   if (filters.dateTo) conditions.push(lte(documents.issueDate, filters.dateTo));
   const q = filters.customer?.trim();
   if (q) {
-    const pattern = `%${escapeLike(q)}%`;
+    const pattern = containsPattern(q);
     conditions.push(or(ilike(documents.customerName, pattern), ilike(documents.customerDocNumber, pattern)));
   }
   return and(...conditions);

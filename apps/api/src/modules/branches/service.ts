@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { asc, count, eq, ilike, or } from 'drizzle-orm';
+import { containsPattern } from '../../lib/sql.ts';
 import type { z } from 'zod';
 import { BRANCH_MESSAGES, type Branch, type branchSchema } from '@tramo/domain';
 import type { Tx } from '../../db/client.ts';
@@ -15,7 +16,8 @@ const columns = { id: branches.id, name: branches.name, city: branches.city, add
 
 export async function listBranches(app: FastifyInstance, q: string | undefined, page?: number, pageSize?: number) {
   const term = q?.trim();
-  const where = term ? or(ilike(branches.name, `%${term}%`), ilike(branches.city, `%${term}%`), ilike(branches.address, `%${term}%`)) : undefined;
+  const pattern = term ? containsPattern(term) : '';
+  const where = term ? or(ilike(branches.name, pattern), ilike(branches.city, pattern), ilike(branches.address, pattern)) : undefined;
   const query = app.db.select(columns).from(branches).where(where).orderBy(asc(branches.name), asc(branches.id));
   const size = pageSize ?? (page ? 10 : undefined);
   const [items, [totalRow]] = await Promise.all([

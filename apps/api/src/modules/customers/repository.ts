@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Customer, DocType } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
+import { containsPattern } from '../../lib/sql.ts';
 import { customers, customerSearchText } from '../../db/schema.ts';
 
 type Row = typeof customers.$inferSelect;
@@ -22,8 +23,6 @@ export function toCustomer(row: Row): Customer {
 
 export const searchText = customerSearchText(customers);
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * Every word must appear somewhere ("rosa quispe" finds "Rosa Elena Quispe"); each word is one
  * index condition. Both sides are already lowercase, so LIKE gives the ILIKE answer and the same
@@ -32,7 +31,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export function searchCondition(q: string | undefined): SQL | undefined {
   const words = (q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 6);
   if (words.length === 0) return undefined;
-  return and(...words.map((w) => sql`${searchText} like ${`%${escapeLike(w)}%`}`));
+  return and(...words.map((w) => sql`${searchText} like ${containsPattern(w)}`));
 }
 
 export async function searchCustomers(db: Db, q: string | undefined, page: number, pageSize: number) {

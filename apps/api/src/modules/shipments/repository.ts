@@ -10,6 +10,7 @@ import {
   type ShipmentStatus,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
+import { containsPattern } from '../../lib/sql.ts';
 import { branches, shipmentDailyCounts, shipmentEvents, shipments } from '../../db/schema.ts';
 import type { SessionUser } from '../../types.ts';
 
@@ -78,8 +79,6 @@ export function branchScope(actor: SessionUser): SQL | undefined {
 /** The same folding as the trigram indexes' translate(): 'María Peña' → 'maria pena'. */
 const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or a
  * recipient/sender name fragment. Each branch of the OR has its own index (unique code, the
@@ -91,7 +90,7 @@ export function textSearch(q: string): SQL {
   const code = normalizeShipmentCode(term);
   if (code) conditions.push(eq(shipments.code, code));
   if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
-  const fragment = `%${escapeLike(foldAccents(term))}%`;
+  const fragment = containsPattern(foldAccents(term));
   conditions.push(sql`translate(lower(${shipments.recipientName}), 'áéíóúüñ', 'aeiouun') like ${fragment}`);
   conditions.push(sql`translate(lower(${shipments.senderName}), 'áéíóúüñ', 'aeiouun') like ${fragment}`);
   return or(...conditions)!;

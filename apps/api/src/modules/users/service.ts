@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
+import { containsPattern } from '../../lib/sql.ts';
 import { USER_MESSAGES, type UserData } from '@tramo/domain';
 import type { Tx } from '../../db/client.ts';
 import { branches, users } from '../../db/schema.ts';
@@ -31,13 +32,14 @@ const dto = (row: UserRow) => toUserDto({ ...row, role: row.role as SessionUser[
 
 export async function listUsers(app: FastifyInstance, q: string | undefined) {
   const term = q?.trim();
+  const pattern = term ? containsPattern(term) : '';
   const where = term
     ? or(
-        ilike(users.username, `%${term}%`),
-        ilike(users.firstName, `%${term}%`),
-        ilike(users.lastName, `%${term}%`),
-        ilike(users.email, `%${term}%`),
-        ilike(branches.name, `%${term}%`),
+        ilike(users.username, pattern),
+        ilike(users.firstName, pattern),
+        ilike(users.lastName, pattern),
+        ilike(users.email, pattern),
+        ilike(branches.name, pattern),
       )
     : undefined;
   const rows = await app.db
