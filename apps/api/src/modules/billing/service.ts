@@ -4,6 +4,7 @@ import {
   BILLING_MESSAGES,
   centsToNumber,
   checkInvoice,
+  displayName,
   formatDocumentNumber,
   limaDay,
   paymentReceiptDraft,
@@ -33,9 +34,6 @@ import type { App, SessionUser } from '../../types.ts';
 import { billingOf } from './provider.ts';
 import * as repo from './repository.ts';
 import type { DocumentRecord } from './repository.ts';
-
-/** Who issued: kept on the document and its events as they were named then. */
-const actorName = (u: SessionUser) => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.username;
 
 /** Admins see every branch's documents; agents their branch's. */
 const scopeOf = (u: SessionUser): number | null | 'all' => (u.role === 'admin' ? 'all' : u.branchId);
@@ -158,13 +156,13 @@ async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, opti
           modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
           branchId: user.branchId,
           userId: user.id,
-          userName: actorName(user),
+          userName: displayName(user),
         })
         .returning();
       if (options.shipmentIds.length > 0) {
         await tx.insert(documentShipments).values(options.shipmentIds.map((shipmentId) => ({ documentId: row!.id, shipmentId })));
       }
-      await repo.addEvent(tx, row!.id, { kind: 'emitido', userId: user.id, userName: actorName(user), operation: 'emit', request: document });
+      await repo.addEvent(tx, row!.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
       await audit(tx, {
         userId: user.id,
         entity: 'document',
@@ -227,7 +225,7 @@ async function applyEmit(app: App, user: SessionUser | null, doc: DocumentRecord
     await repo.addEvent(tx, doc.id, {
       kind: EVENT_OF_STATUS[result.status] ?? 'consultado',
       userId: user?.id,
-      userName: user ? actorName(user) : null,
+      userName: user ? displayName(user) : null,
       note: result.sunatDescription,
       operation,
       answer: result.raw,
@@ -249,7 +247,7 @@ async function applyProviderError(app: App, user: SessionUser | null, doc: Docum
     await repo.addEvent(tx, doc.id, {
       kind: rejected ? 'rechazado' : 'error',
       userId: user?.id,
-      userName: user ? actorName(user) : null,
+      userName: user ? displayName(user) : null,
       note: err.message,
       operation,
       answer: { kind: err.kind, message: err.message },
@@ -361,7 +359,7 @@ async function applyVoid(
       .returning();
     if (next === 'anulado') await freeShipments(tx, doc.id);
     const kind: DocumentEventKind = next === 'anulado' ? 'anulado' : status === 'rechazado' ? 'rechazado' : 'consultado';
-    await repo.addEvent(tx, doc.id, { kind, userId: user?.id, userName: user ? actorName(user) : null, note: message, operation, answer: raw });
+    await repo.addEvent(tx, doc.id, { kind, userId: user?.id, userName: user ? displayName(user) : null, note: message, operation, answer: raw });
     await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: next } });
     return row ?? (await repo.findDocument(tx, doc.id))!;
   });
@@ -383,7 +381,7 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
       .where(and(eq(documents.id, id), eq(documents.status, 'aceptado')))
       .returning();
     if (!row) return null;
-    await repo.addEvent(tx, id, { kind: 'anulación solicitada', userId: user.id, userName: actorName(user), note: reason, operation: 'void' });
+    await repo.addEvent(tx, id, { kind: 'anulación solicitada', userId: user.id, userName: displayName(user), note: reason, operation: 'void' });
     await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', before: { status: 'aceptado' }, after: { reason } });
     return row;
   });
@@ -402,7 +400,7 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
     // The provider said no before SUNAT saw it: the document stays accepted.
     await app.db.transaction(async (tx) => {
       await tx.update(documents).set({ status: 'aceptado', updatedAt: app.now() }).where(eq(documents.id, id));
-      await repo.addEvent(tx, id, { kind: 'error', userId: user.id, userName: actorName(user), note: err.message, operation: 'void' });
+      await repo.addEvent(tx, id, { kind: 'error', userId: user.id, userName: displayName(user), note: err.message, operation: 'void' });
       await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', after: { error: err.kind } });
     });
     throw new AppError(424, 'PROVIDER', err.message);

@@ -12,8 +12,9 @@ import {
   type DeliveryAgent,
 } from '@tramo/domain';
 import type { Tx } from '../../db/client.ts';
-import { branches, deliveryAttempts, shipmentEvents, shipments, users } from '../../db/schema.ts';
+import { branches, deliveryAttempts, shipments, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { SessionUser } from '../../types.ts';
@@ -22,8 +23,6 @@ import { toShipmentDto, type ShipmentDto } from '../shipments/service.ts';
 
 const windowMs = DELIVERY_LOCK.windowMinutes * 60_000;
 const lockMs = DELIVERY_LOCK.lockMinutes * 60_000;
-
-const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
 
 async function loadDto(tx: Tx, actor: SessionUser, id: number): Promise<ShipmentDto> {
   const row = await findRow(tx, { id });
@@ -109,16 +108,12 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
       notes: input.notes,
     };
     await tx.update(shipments).set({ status: 'Entregado', deliveredInfo, updatedAt: now }).where(eq(shipments.id, id));
-    await tx.insert(shipmentEvents).values({
-      shipmentId: id,
+    await addShipmentEvent(tx, actor, now, id, {
       kind: 'delivery',
       name: `Entregado a ${input.receiverName} (${input.receiverDoc})`,
       note: input.notes,
       statusFrom: locked.status,
       statusTo: 'Entregado',
-      at: now,
-      userId: actor.id,
-      userName: actorName(actor),
     });
     await tx.delete(deliveryAttempts).where(eq(deliveryAttempts.shipmentId, id));
     const shipment = await loadDto(tx, actor, id);

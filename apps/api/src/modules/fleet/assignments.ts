@@ -14,15 +14,14 @@ import {
   type TransportStatus,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { branches, drivers, shipmentEvents, shipments, transportAssignments, transports } from '../../db/schema.ts';
+import { branches, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { branchScope, textSearch } from '../shipments/repository.ts';
 import { canSee, shipmentKey } from '../shipments/service.ts';
 import { lockTransport } from './transports.ts';
-
-const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
 
 /**
  * The loaded packages of a transport, oldest load first, with the total weight against its capacity.
@@ -74,7 +73,7 @@ export async function transportLoad(db: Db | Tx, transportId: number, actor: Ses
 }
 
 function writeEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId: number, name: string) {
-  return tx.insert(shipmentEvents).values({ shipmentId, kind: 'transport', name, at: app.now(), userId: actor.id, userName: actorName(actor) });
+  return addShipmentEvent(tx, actor, app.now(), shipmentId, { kind: 'transport', name });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   closedShipmentRefusal,
   centsToString,
   checkStatusChange,
+  displayName,
   dominantProductType,
   formatShipmentCode,
   limaDay,
@@ -33,6 +34,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, customers, shipmentEvents, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { addShipmentEvent, type ShipmentEventInput } from '../../lib/shipment-events.ts';
 import { AppError, badRequest, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { SessionUser } from '../../types.ts';
@@ -52,8 +54,6 @@ import {
 } from './repository.ts';
 
 export { canManage, canSee };
-
-const actorName = (actor: SessionUser) => [actor.firstName, actor.lastName].filter(Boolean).join(' ') || actor.username;
 
 function toCheckpoint(e: EventRow) {
   return {
@@ -242,27 +242,8 @@ function snapshot(dto: ShipmentDto) {
   return rest;
 }
 
-function addEvent(
-  tx: Tx,
-  app: FastifyInstance,
-  actor: SessionUser,
-  shipmentId: number,
-  event: { kind: string; name: string; note?: string | null; statusFrom?: string | null; statusTo?: string | null },
-) {
-  return tx
-    .insert(shipmentEvents)
-    .values({
-      shipmentId,
-      kind: event.kind,
-      name: event.name,
-      note: event.note ?? null,
-      statusFrom: event.statusFrom ?? null,
-      statusTo: event.statusTo ?? null,
-      at: app.now(),
-      userId: actor.id,
-      userName: actorName(actor),
-    })
-    .returning({ id: shipmentEvents.id });
+function addEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId: number, event: ShipmentEventInput) {
+  return addShipmentEvent(tx, actor, app.now(), shipmentId, event);
 }
 
 function foreignKeyAsRule(err: unknown): never {
@@ -289,7 +270,7 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
           createdAt: now,
           updatedAt: now,
           createdBy: actor.id,
-          createdByName: actorName(actor),
+          createdByName: displayName(actor),
           ...formColumns(data, priced),
           secretCodeHash,
         })

@@ -1,0 +1,33 @@
+import { displayName } from '@tramo/domain';
+import type { Tx } from '../db/client.ts';
+import { shipmentEvents } from '../db/schema.ts';
+import type { SessionUser } from '../types.ts';
+
+export interface ShipmentEventInput {
+  kind: string;
+  name: string;
+  note?: string | null;
+  statusFrom?: string | null;
+  statusTo?: string | null;
+}
+
+/**
+ * One line of a shipment's history, written in the transaction of the change it records, with who
+ * did it named as they were then (the history outlives a renamed or deleted user).
+ */
+export function addShipmentEvent(tx: Tx, actor: SessionUser, at: Date, shipmentId: number, event: ShipmentEventInput) {
+  return tx
+    .insert(shipmentEvents)
+    .values({
+      shipmentId,
+      kind: event.kind,
+      name: event.name,
+      note: event.note ?? null,
+      statusFrom: event.statusFrom ?? null,
+      statusTo: event.statusTo ?? null,
+      at,
+      userId: actor.id,
+      userName: displayName(actor),
+    })
+    .returning({ id: shipmentEvents.id });
+}
