@@ -69,15 +69,4 @@ export default tseslint.config(
       ],
     },
   },
-  // Debts the boundaries issue (#11) pays off: every file here is refactored and leaves this list.
-  {
-    files: [
-      'apps/api/src/modules/auth/{routes,service}.ts',
-      'apps/api/src/modules/branches/service.ts',
-      'apps/api/src/modules/deliveries/service.ts',
-      'apps/api/src/modules/fleet/assignments.ts',
-      'apps/api/src/modules/shipments/service.ts',
-    ],
-    rules: { 'boundaries/dependencies': 'off' },
-  },
 );

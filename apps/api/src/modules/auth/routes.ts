@@ -1,7 +1,7 @@
 import { answers, changePasswordSchema, loginSchema, sessionSchema, userAnswerSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { currentUser, type App } from '../../types.ts';
-import { toUserDto } from '../users/dto.ts';
+import { toUserDto } from '../users/index.ts';
 import { changePassword, login } from './service.ts';
 
 export default async function authRoutes(app: App) {

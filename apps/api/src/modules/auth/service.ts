@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { audit } from '../../lib/audit.ts';
 import { loadSessionUser, signToken } from '../../plugins/auth.ts';
 import type { SessionUser } from '../../types.ts';
-import { toUserDto } from '../users/dto.ts';
+import { toUserDto } from '../users/index.ts';
 import { countAttempt, countSuccess, throttleKeys } from './throttle.ts';
 
 // Verifying against a fixed hash when the user does not exist keeps the answer time the same,

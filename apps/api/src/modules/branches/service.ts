@@ -8,7 +8,7 @@ import { branches, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { refreshRoutesOf } from '../fleet/transports.ts';
+import { refreshRoutesOf } from '../fleet/index.ts';
 
 type BranchData = z.output<typeof branchSchema>;
 

@@ -18,8 +18,7 @@ import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
 import type { SessionUser } from '../../types.ts';
-import { findEvents, findRow } from '../shipments/repository.ts';
-import { toShipmentDto, type ShipmentDto } from '../shipments/service.ts';
+import { findEvents, findRow, toShipmentDto, type ShipmentDto } from '../shipments/index.ts';
 
 const windowMs = DELIVERY_LOCK.windowMinutes * 60_000;
 const lockMs = DELIVERY_LOCK.lockMinutes * 60_000;

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   alreadyLoadedOn,
+  canSee,
   FLEET_MESSAGES,
   loadedEventName,
   onlyCreatedLoadable,
@@ -19,8 +20,7 @@ import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { branchScope, textSearch } from '../shipments/repository.ts';
-import { canSee, shipmentKey } from '../shipments/service.ts';
+import { branchScope, shipmentKey, textSearch } from '../shipments/index.ts';
 import { lockTransport } from './transports.ts';
 
 /**

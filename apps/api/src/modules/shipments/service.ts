@@ -38,7 +38,7 @@ import { addShipmentEvent, type ShipmentEventInput } from '../../lib/shipment-ev
 import { AppError, badRequest, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { SessionUser } from '../../types.ts';
-import { quoteRoute } from '../pricing/quote.ts';
+import { quoteRoute } from '../pricing/index.ts';
 import {
   branchScope,
   countByDayAndStatus,
