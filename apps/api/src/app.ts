@@ -27,6 +27,7 @@ import pricingRoutes from './modules/pricing/routes.ts';
 import deliveryRoutes from './modules/deliveries/routes.ts';
 import fleetRoutes from './modules/fleet/routes.ts';
 import { billingRoutes } from './modules/billing/index.ts';
+import { dashboardRoutes } from './modules/dashboard/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -99,6 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(userRoutes);
       await api.register(branchRoutes);
       await api.register(shipmentRoutes);
+      await api.register(dashboardRoutes);
       await api.register(customerRoutes);
       await api.register(pricingRoutes);
       await api.register(deliveryRoutes);

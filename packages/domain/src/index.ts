@@ -10,6 +10,7 @@ export * from './auth.ts';
 export * from './users.ts';
 export * from './branches.ts';
 export * from './dates.ts';
+export * from './calendar.ts';
 export * from './pagination.ts';
 export * from './money.ts';
 export * from './pricing.ts';

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import {
   answers,
   checkpointSchema,
-  dashboardQuerySchema,
-  dashboardSchema,
   descriptionChangeSchema,
   newShipmentSchema,
   recordIdFilter,
@@ -29,7 +27,6 @@ import {
   changeSecretCode,
   changeStatus,
   createShipment,
-  dashboard,
   deleteCheckpoint,
   getShipment,
   getShipmentByCode,
@@ -188,18 +185,5 @@ export default async function shipmentRoutes(app: App) {
       preHandler: anyUser,
     },
     async (request) => cancelShipment(app, currentUser(request), request.params.id),
-  );
-  app.get(
-    '/dashboard',
-    {
-      schema: {
-        tags: ['dashboard'],
-        response: answers({ 200: dashboardSchema }),
-        summary: 'Panel: contadores y serie diaria por estado',
-        querystring: dashboardQuerySchema,
-      },
-      preHandler: anyUser,
-    },
-    async (request) => dashboard(app, currentUser(request), request.query),
   );
 }

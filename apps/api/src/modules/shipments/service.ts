@@ -13,14 +13,11 @@ import {
   displayName,
   dominantProductType,
   formatShipmentCode,
-  limaDay,
   normalizeShipmentCode,
   PRICING_MESSAGES,
   SHIPMENT_MESSAGES,
-  SHIPMENT_STATUSES,
   sumCents,
   totalLines,
-  type DashboardQuery,
   type DeliveredInfo,
   type ProductType,
   type NewShipment,
@@ -41,8 +38,6 @@ import type { SessionUser } from '../../types.ts';
 import { quoteRoute } from '../pricing/index.ts';
 import {
   branchScope,
-  countByDayAndStatus,
-  dailyCountsByStatus,
   filterConditions,
   findEvents,
   findRow,
@@ -487,106 +482,4 @@ export async function changeDescription(app: FastifyInstance, actor: SessionUser
     });
     return loadDto(tx, actor, { id: current.id });
   });
-}
-
-/** With no lower bound and little data, the chart still shows at least the last 30 days. */
-const MIN_CHART_DAYS = 30;
-/** The chart keeps at most this many bars: days, then weeks, months or years as the span grows. */
-const MAX_CHART_BARS = 92;
-const DAY_MS = 86_400_000;
-const CHART_BUCKETS = ['day', 'week', 'month', 'year'] as const;
-type ChartBucket = (typeof CHART_BUCKETS)[number];
-
-// Calendar arithmetic on `YYYY-MM-DD` days (Lima days are plain dates here), through UTC midnights.
-const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
-const msDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const addDays = (day: string, n: number) => msDay(dayMs(day) + n * DAY_MS);
-const earliest = (...days: string[]) => days.reduce((a, b) => (b < a ? b : a));
-const latest = (...days: string[]) => days.reduce((a, b) => (b > a ? b : a));
-
-/** The first day of the calendar bucket (Monday-started week, month, year) that holds `day`. */
-function bucketStart(day: string, bucket: ChartBucket): string {
-  if (bucket === 'week') return addDays(day, -((new Date(dayMs(day)).getUTCDay() + 6) % 7));
-  if (bucket === 'month') return `${day.slice(0, 7)}-01`;
-  if (bucket === 'year') return `${day.slice(0, 4)}-01-01`;
-  return day;
-}
-
-/** The first day of the bucket after the one that starts on `start`, as a UTC instant. */
-function nextBucketMs(start: string, bucket: ChartBucket): number {
-  const d = new Date(dayMs(start));
-  if (bucket === 'day') d.setUTCDate(d.getUTCDate() + 1);
-  else if (bucket === 'week') d.setUTCDate(d.getUTCDate() + 7);
-  else if (bucket === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
-  else d.setUTCFullYear(d.getUTCFullYear() + 1);
-  return d.getTime();
-}
-
-function bucketCount(from: string, to: string, bucket: ChartBucket): number {
-  const [a, b] = [bucketStart(from, bucket), bucketStart(to, bucket)];
-  if (bucket === 'day') return Math.round((dayMs(b) - dayMs(a)) / DAY_MS) + 1;
-  if (bucket === 'week') return Math.round((dayMs(b) - dayMs(a)) / (7 * DAY_MS)) + 1;
-  const years = Number(b.slice(0, 4)) - Number(a.slice(0, 4));
-  return bucket === 'year' ? years + 1 : years * 12 + Number(b.slice(5, 7)) - Number(a.slice(5, 7)) + 1;
-}
-
-/**
- * The Panel in one round trip: counters for exactly the filtered set the latest-shipments list
- * shows (a missing date bound is open, as in the list), and shipments per period by status.
- * The chart spans the given range; an open end stops at today (or the last shipment), an open
- * start at the first shipment (at least 30 days back). Long spans are grouped by week, month or
- * year so the chart keeps a readable number of bars.
- */
-export async function dashboard(app: FastifyInstance, actor: SessionUser, query: DashboardQuery) {
-  if (query.dateFrom && query.dateTo && query.dateFrom > query.dateTo) {
-    throw badRequest(SHIPMENT_MESSAGES.invalidRange, { dateTo: SHIPMENT_MESSAGES.invalidRange });
-  }
-  // A text search needs the shipments themselves; every other filter reads the daily counts.
-  const counts = query.q
-    ? await countByDayAndStatus(app.db, and(branchScope(actor), ...filterConditions(query)))
-    : await dailyCountsByStatus(app.db, actor, query);
-
-  const zero = () => Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, 0])) as Record<ShipmentStatus, number>;
-  const byStatus = zero();
-  for (const c of counts) byStatus[c.status] += c.n;
-
-  const today = limaDay(app.now());
-  const dataDays = counts.map((c) => c.day);
-  const dateTo = query.dateTo ?? latest(today, ...dataDays, ...(query.dateFrom ? [query.dateFrom] : []));
-  let dateFrom = query.dateFrom ?? earliest(addDays(dateTo, -(MIN_CHART_DAYS - 1)), ...dataDays);
-  const bucket = CHART_BUCKETS.find((b) => bucketCount(dateFrom, dateTo, b) <= MAX_CHART_BARS) ?? 'year';
-  // Only a span of more than 92 years gets here: the chart keeps its last 92 years.
-  if (bucketCount(dateFrom, dateTo, bucket) > MAX_CHART_BARS) {
-    dateFrom = `${String(Number(dateTo.slice(0, 4)) - MAX_CHART_BARS + 1).padStart(4, '0')}-01-01`;
-  }
-
-  // Each bucket is keyed by its first day within the span (the first one may start mid-bucket).
-  const keyOf = (day: string) => latest(dateFrom, bucketStart(day, bucket));
-  const byBucket = new Map<string, Record<ShipmentStatus, number>>();
-  for (const c of counts) {
-    if (c.day < dateFrom || c.day > dateTo) continue;
-    const key = keyOf(c.day);
-    const entry = byBucket.get(key) ?? zero();
-    entry[c.status] += c.n;
-    byBucket.set(key, entry);
-  }
-  const series: { day: string; total: number; byStatus: Record<ShipmentStatus, number> }[] = [];
-  for (let start = dateFrom; dayMs(start) <= dayMs(dateTo); start = msDay(nextBucketMs(bucketStart(start, bucket), bucket))) {
-    const inBucket = byBucket.get(start) ?? zero();
-    series.push({ day: start, total: SHIPMENT_STATUSES.reduce((a, s) => a + inBucket[s], 0), byStatus: inBucket });
-  }
-  return {
-    /** The span the series covers, and the size of each of its bars. */
-    dateFrom,
-    dateTo,
-    bucket,
-    counters: {
-      total: SHIPMENT_STATUSES.reduce((a, s) => a + byStatus[s], 0),
-      Creado: byStatus.Creado,
-      'En tránsito': byStatus['En tránsito'],
-      Entregado: byStatus.Entregado,
-      Anulado: byStatus.Anulado,
-    },
-    series,
-  };
 }

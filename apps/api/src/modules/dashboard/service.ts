@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import { and } from 'drizzle-orm';
+import {
+  addDays,
+  bucketCount,
+  bucketStart,
+  CHART_BUCKETS,
+  dayMs,
+  earliest,
+  latest,
+  limaDay,
+  msDay,
+  nextBucketMs,
+  SHIPMENT_MESSAGES,
+  SHIPMENT_STATUSES,
+  type DashboardQuery,
+  type ShipmentStatus,
+} from '@tramo/domain';
+import { badRequest } from '../../lib/errors.ts';
+import type { SessionUser } from '../../types.ts';
+import { branchScope, countByDayAndStatus, dailyCountsByStatus, filterConditions } from '../shipments/index.ts';
+
+/** With no lower bound and little data, the chart still shows at least the last 30 days. */
+const MIN_CHART_DAYS = 30;
+/** The chart keeps at most this many bars: days, then weeks, months or years as the span grows. */
+const MAX_CHART_BARS = 92;
+/**
+ * The Panel in one round trip: counters for exactly the filtered set the latest-shipments list
+ * shows (a missing date bound is open, as in the list), and shipments per period by status.
+ * The chart spans the given range; an open end stops at today (or the last shipment), an open
+ * start at the first shipment (at least 30 days back). Long spans are grouped by week, month or
+ * year so the chart keeps a readable number of bars.
+ */
+export async function dashboard(app: FastifyInstance, actor: SessionUser, query: DashboardQuery) {
+  if (query.dateFrom && query.dateTo && query.dateFrom > query.dateTo) {
+    throw badRequest(SHIPMENT_MESSAGES.invalidRange, { dateTo: SHIPMENT_MESSAGES.invalidRange });
+  }
+  // A text search needs the shipments themselves; every other filter reads the daily counts.
+  const counts = query.q
+    ? await countByDayAndStatus(app.db, and(branchScope(actor), ...filterConditions(query)))
+    : await dailyCountsByStatus(app.db, actor, query);
+
+  const zero = () => Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, 0])) as Record<ShipmentStatus, number>;
+  const byStatus = zero();
+  for (const c of counts) byStatus[c.status] += c.n;
+
+  const today = limaDay(app.now());
+  const dataDays = counts.map((c) => c.day);
+  const dateTo = query.dateTo ?? latest(today, ...dataDays, ...(query.dateFrom ? [query.dateFrom] : []));
+  let dateFrom = query.dateFrom ?? earliest(addDays(dateTo, -(MIN_CHART_DAYS - 1)), ...dataDays);
+  const bucket = CHART_BUCKETS.find((b) => bucketCount(dateFrom, dateTo, b) <= MAX_CHART_BARS) ?? 'year';
+  // Only a span of more than 92 years gets here: the chart keeps its last 92 years.
+  if (bucketCount(dateFrom, dateTo, bucket) > MAX_CHART_BARS) {
+    dateFrom = `${String(Number(dateTo.slice(0, 4)) - MAX_CHART_BARS + 1).padStart(4, '0')}-01-01`;
+  }
+
+  // Each bucket is keyed by its first day within the span (the first one may start mid-bucket).
+  const keyOf = (day: string) => latest(dateFrom, bucketStart(day, bucket));
+  const byBucket = new Map<string, Record<ShipmentStatus, number>>();
+  for (const c of counts) {
+    if (c.day < dateFrom || c.day > dateTo) continue;
+    const key = keyOf(c.day);
+    const entry = byBucket.get(key) ?? zero();
+    entry[c.status] += c.n;
+    byBucket.set(key, entry);
+  }
+  const series: { day: string; total: number; byStatus: Record<ShipmentStatus, number> }[] = [];
+  for (let start = dateFrom; dayMs(start) <= dayMs(dateTo); start = msDay(nextBucketMs(bucketStart(start, bucket), bucket))) {
+    const inBucket = byBucket.get(start) ?? zero();
+    series.push({ day: start, total: SHIPMENT_STATUSES.reduce((a, s) => a + inBucket[s], 0), byStatus: inBucket });
+  }
+  return {
+    /** The span the series covers, and the size of each of its bars. */
+    dateFrom,
+    dateTo,
+    bucket,
+    counters: {
+      total: SHIPMENT_STATUSES.reduce((a, s) => a + byStatus[s], 0),
+      Creado: byStatus.Creado,
+      'En tránsito': byStatus['En tránsito'],
+      Entregado: byStatus.Entregado,
+      Anulado: byStatus.Anulado,
+    },
+    series,
+  };
+}

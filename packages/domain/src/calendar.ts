@@ -1,0 +1,40 @@
+/**
+ * Calendar arithmetic on `YYYY-MM-DD` days (Lima days are plain dates), through UTC midnights: the
+ * Panel's chart groups its days by day, week (from Monday), month or year.
+ */
+const DAY_MS = 86_400_000;
+export const CHART_BUCKETS = ['day', 'week', 'month', 'year'] as const;
+export type ChartBucket = (typeof CHART_BUCKETS)[number];
+
+export const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+export const msDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const addDays = (day: string, n: number) => msDay(dayMs(day) + n * DAY_MS);
+export const earliest = (...days: string[]) => days.reduce((a, b) => (b < a ? b : a));
+export const latest = (...days: string[]) => days.reduce((a, b) => (b > a ? b : a));
+
+/** The first day of the calendar bucket (Monday-started week, month, year) that holds `day`. */
+export function bucketStart(day: string, bucket: ChartBucket): string {
+  if (bucket === 'week') return addDays(day, -((new Date(dayMs(day)).getUTCDay() + 6) % 7));
+  if (bucket === 'month') return `${day.slice(0, 7)}-01`;
+  if (bucket === 'year') return `${day.slice(0, 4)}-01-01`;
+  return day;
+}
+
+/** The first day of the bucket after the one that starts on `start`, as a UTC instant. */
+export function nextBucketMs(start: string, bucket: ChartBucket): number {
+  const d = new Date(dayMs(start));
+  if (bucket === 'day') d.setUTCDate(d.getUTCDate() + 1);
+  else if (bucket === 'week') d.setUTCDate(d.getUTCDate() + 7);
+  else if (bucket === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
+  else d.setUTCFullYear(d.getUTCFullYear() + 1);
+  return d.getTime();
+}
+
+/** How many buckets of this size the span from `from` to `to` (inclusive) touches. */
+export function bucketCount(from: string, to: string, bucket: ChartBucket): number {
+  const [a, b] = [bucketStart(from, bucket), bucketStart(to, bucket)];
+  if (bucket === 'day') return Math.round((dayMs(b) - dayMs(a)) / DAY_MS) + 1;
+  if (bucket === 'week') return Math.round((dayMs(b) - dayMs(a)) / (7 * DAY_MS)) + 1;
+  const years = Number(b.slice(0, 4)) - Number(a.slice(0, 4));
+  return bucket === 'year' ? years + 1 : years * 12 + Number(b.slice(5, 7)) - Number(a.slice(5, 7)) + 1;
+}
