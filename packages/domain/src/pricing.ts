@@ -4,6 +4,8 @@ import { divRoundHalfUp, toCents, toScaled, type Cents } from './money.ts';
 
 export const PRODUCT_TYPES = ['liviano', 'medio', 'alto'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
+/** The weight classes as staff read them (forms, detail, Factor Peso). */
+export const PRODUCT_TYPE_LABELS: Record<ProductType, string> = { liviano: 'Liviano', medio: 'Medio', alto: 'Alto' };
 export const productTypeSchema = z.enum(PRODUCT_TYPES, { error: 'Categoría inválida' });
 
 export const DEFAULT_CURRENCY = 'PEN';

@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { z } from 'zod';
+import { optionalText as cleanOptionalText } from '../primitives.ts';
 import { isIsoDay } from '../dates.ts';
 import { decimalPlaces, parseDecimal } from './amounts.ts';
 import {
@@ -77,7 +78,8 @@ const text = z
   .union([z.string(), z.number()])
   .transform((v) => String(v).trim())
   .default('');
-const optionalText = z.string().trim().nullish();
+/** Free text of a document: trimmed, blank → null, no control characters (they would break the signed XML). */
+const optionalText = cleanOptionalText(500);
 const decimalField = z.union([z.number(), z.string()]);
 const code = z
   .union([z.string(), z.number()])

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { z } from 'zod';
 import { CUSTOMER_MESSAGES, documentError, rucError } from '../customers.ts';
 import { isIsoDay } from '../dates.ts';
+import { optionalText as cleanOptionalText } from '../primitives.ts';
 import type { Cents } from '../money.ts';
 import {
   bigToCents,
@@ -121,7 +122,8 @@ export const INVOICE_MESSAGES = {
 
 const decimalField = z.union([z.number(), z.string()]);
 const optionalDecimal = decimalField.nullish();
-const optionalText = z.string().trim().nullish();
+/** Free text of a document: trimmed, blank → null, no control characters (they would break the signed XML). */
+const optionalText = cleanOptionalText(500);
 /** A catalogue code the form may send as text ('06') or as a number (6). */
 const optionalCode = z
   .union([z.string(), z.number()])
@@ -193,14 +195,14 @@ export const invoicePayloadSchema = z.object({
   items: z.array(itemSchema).default([]),
   customerId: z.number().int().positive().nullish(),
   customer: customerSchema.nullish(),
-  extras: extrasSchema.default({ guias: [], detraccion: false }),
+  extras: extrasSchema.prefault({}),
   payment: z
     .object({
       type: z.string().trim().toLowerCase().default('contado'),
       condiciones: optionalText,
       installments: z.array(instalmentSchema).nullish(),
     })
-    .default({ type: 'contado' }),
+    .prefault({}),
   /** Spec section 3 also names these at the top level; `payment.condiciones`/`installments` win when both come. */
   condiciones_de_pago: optionalText,
   venta_al_credito: z.array(instalmentSchema).nullish(),

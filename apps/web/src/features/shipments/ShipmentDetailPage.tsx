@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { canManage as mayManage, closedShipmentRefusal, SHIPMENT_MESSAGES } from '@tramo/domain';
+import { canManage as mayManage, closedShipmentRefusal, PRODUCT_TYPE_LABELS, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -17,7 +17,7 @@ import { LabelModal } from './components/LabelModal.tsx';
 import { ShipmentHistory } from './components/ShipmentHistory.tsx';
 import { DescriptionModal, ManagePanel, SecretCodeModal } from './components/ManagePanel.tsx';
 import { useCancelAction } from './components/useShipmentActions.tsx';
-import { PRODUCT_TYPE_LABELS, type Shipment, type ShipmentEvent } from './types.ts';
+import type { Shipment, ShipmentEvent } from './types.ts';
 
 function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Group, Input, NumberInput, Paper, SegmentedControl, Skeleton, Table, Text, Title } from '@mantine/core';
-import { MAX_FACTOR_PER_KG, MAX_TIER_KG, PRODUCT_TYPES, type Branch, type ProductType } from '@tramo/domain';
+import { MAX_FACTOR_PER_KG, MAX_TIER_KG, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type Branch, type ProductType } from '@tramo/domain';
 import { BranchSelect } from '../../branches/index.ts';
 import { addRow, removeRow, swapRow, type TierRow } from './tierRows.ts';
 
@@ -18,7 +18,7 @@ interface ConfigCardProps {
   saved: boolean;
 }
 
-const CLASS_LABELS: Record<ProductType, string> = { liviano: 'Liviano', medio: 'Medio', alto: 'Alto' };
+const CLASS_LABELS = PRODUCT_TYPE_LABELS;
 
 const asNumber = (v: string | number): number | '' => (v === '' || v === '-' ? '' : Number(v));
 

@@ -1,10 +1,9 @@
 import { ActionIcon, Alert, Button, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
-import { PRICING_MESSAGES, PRODUCT_TYPES, type NewShipment, type Quote } from '@tramo/domain';
+import { PRICING_MESSAGES, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type NewShipment, type Quote } from '@tramo/domain';
 import { ApiError } from '../../../lib/api.ts';
 import { formatMoney, formatNumber } from '../../../lib/format.ts';
-import { PRODUCT_TYPE_LABELS } from '../types.ts';
 import type { ShipmentFormValues } from './shipment-form.ts';
 
 export type LineQuoteState =
