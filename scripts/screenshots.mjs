@@ -16,7 +16,7 @@ await page.goto(`${base}/login`);
 await page.waitForLoadState('networkidle');
 await page.screenshot({ path: 'screenshots/login.png' });
 await page.getByLabel('Usuario').fill(user);
-await page.getByLabel('Contraseña').fill(passwords[user] ?? user);
+await page.getByLabel('Contraseña', { exact: true }).fill(passwords[user] ?? user);
 await page.getByRole('button', { name: 'Ingresar' }).click();
 await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 for (const p of paths) {
