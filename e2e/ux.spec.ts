@@ -67,3 +67,17 @@ test('a negative capacity is refused with a Spanish message and nothing is saved
   await expect(page.getByRole('row').filter({ hasText: plate })).toHaveCount(0);
   void unique;
 });
+
+test('placeholders carry their real title and say what they will be; no Pagar leads to one', async ({ page }) => {
+  await loginAndWait(page, 'ADMIN');
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Movimientos' }).click();
+  await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
+  await expect(page.getByText(/movimientos de caja/)).toBeVisible();
+  await page.goto('/pagos');
+  await expect(page.getByRole('heading', { name: 'Pagos', level: 2 })).toBeVisible();
+  await page.goto('/shipments');
+  await expect(page.locator('main table tbody tr').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Pagar / })).toHaveCount(0);
+  await expect(page.getByText(/^\d[\d,]* envíos?$/)).toBeVisible();
+});
