@@ -185,7 +185,10 @@ export default function ShipmentDetailPage() {
                   </Text>
                 </Field>
                 <Field label="Moneda">{s.quotedCurrency}</Field>
-                <Field label="Factor por kg">{formatNumber(s.quotedFactorPerKg)}</Field>
+                {/* A shipment of several lines is priced at each line's factor: one figure here would mislead. */}
+                <Field label="Factor por kg">
+                  {(s.multiLineDetail?.length ?? 0) > 1 ? 'Por línea (ver Líneas de peso)' : formatNumber(s.quotedFactorPerKg)}
+                </Field>
               </SimpleGrid>
               {s.usingReverse && (
                 <Text size="xs" c="dimmed" mt="xs">
