@@ -81,3 +81,14 @@ test('placeholders carry their real title and say what they will be; no Pagar le
   await expect(page.getByRole('link', { name: /^Pagar / })).toHaveCount(0);
   await expect(page.getByText(/^\d[\d,]* envíos?$/)).toBeVisible();
 });
+
+test('new shipment: a weight is rounded to 2 decimals, and a new line takes the focus on its weight', async ({ page }) => {
+  await loginAndWait(page, 'AGENTE1');
+  await page.goto('/shipments/new');
+  const weight1 = page.getByLabel('Peso de la línea 1');
+  await weight1.fill('3.456');
+  await weight1.press('Tab');
+  await expect(weight1).toHaveValue('3.46');
+  await page.getByRole('button', { name: 'Agregar línea' }).click();
+  await expect(page.getByLabel('Peso de la línea 2')).toBeFocused();
+});
