@@ -6,7 +6,7 @@ test('the login page shows the demo hint and refuses wrong credentials in Spanis
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('Credenciales de demostración')).toBeVisible();
   await page.getByLabel('Usuario').fill('ab');
-  await page.getByLabel('Contraseña').fill('123');
+  await page.getByLabel('Contraseña', { exact: true }).fill('123');
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await expect(page.getByText('Mínimo 3 caracteres')).toBeVisible();
   await expect(page.getByText('Mínimo 6 caracteres')).toBeVisible();
@@ -131,7 +131,7 @@ test('a protected page remembers where the user was going; unknown routes say so
   await page.goto('/branches');
   await expect(page).toHaveURL(/\/login$/);
   await page.getByLabel('Usuario').fill('admin');
-  await page.getByLabel('Contraseña').fill('admin123');
+  await page.getByLabel('Contraseña', { exact: true }).fill('admin123');
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await expect(page).toHaveURL(/\/branches$/);
   await page.goto('/no-existe');

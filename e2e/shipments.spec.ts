@@ -36,7 +36,7 @@ async function createTwoLineShipment(page: Page, recipient: string): Promise<str
   const [a, b] = await prices.allTextContents();
   const sum = cents(a!) + cents(b!);
   expect(sum).toBeGreaterThan(0);
-  await expect(page.getByTestId('shipment-total')).toHaveText(new RegExp(`S/ ${Math.floor(sum / 100)}\\.${String(sum % 100).padStart(2, '0')}`));
+  await expect(page.getByTestId('shipment-total')).toHaveText(new RegExp(`S/\\s${Math.floor(sum / 100)}\\.${String(sum % 100).padStart(2, '0')}`));
 
   await expect(create).toBeEnabled();
   await create.click();

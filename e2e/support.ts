@@ -10,7 +10,7 @@ export const DEMO = {
 export async function login(page: Page, username: string, password: string = DEMO[username as keyof typeof DEMO]) {
   await page.goto('/login');
   await page.getByLabel('Usuario').fill(username);
-  await page.getByLabel('Contraseña').fill(password);
+  await page.getByLabel('Contraseña', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Ingresar' }).click();
 }
 

@@ -147,7 +147,7 @@ describe('TransportistasPage', { timeout: 30_000 }, () => {
     vi.stubGlobal('fetch', fakeServer(answers).fetch);
     const user = userEvent.setup();
     renderRoutes([{ path: '/transportistas', element: <TransportistasPage /> }], '/transportistas');
-    await user.click((await screen.findAllByRole('button', { name: 'Ver carga' }))[0]!);
+    await user.click((await screen.findAllByRole('button', { name: /^Ver carga / }))[0]!);
     expect(await screen.findByRole('tab', { name: 'Asignaciones · ABC-123' })).toHaveAttribute('aria-selected', 'true');
 
     // Someone edits the plate; the list answers the new version when the user comes back to it.

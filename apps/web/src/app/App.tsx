@@ -12,13 +12,13 @@ import { RouterProvider } from 'react-router';
 import { TOAST_MS } from '../lib/notify.ts';
 import { queryClient } from './queryClient.ts';
 import { router } from './router.tsx';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 const modalLabels = { confirm: 'Confirmar', cancel: 'Cancelar' };
 
 export function App() {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <DatesProvider settings={{ locale: 'es', firstDayOfWeek: 1 }}>
         <QueryClientProvider client={queryClient}>
           <ModalsProvider labels={modalLabels}>

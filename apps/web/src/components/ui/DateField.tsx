@@ -32,6 +32,7 @@ export function DateField({ value, onChange, ...props }: DateFieldProps) {
       placeholder="dd/mm/aaaa"
       dateParser={parseDayInput}
       clearable
+      clearButtonProps={{ 'aria-label': 'Borrar fecha' }}
       {...props}
       value={value || null}
       onChange={onChange}

@@ -1,5 +1,6 @@
 import { Group, NumberInput, Pagination, Select, Text } from '@mantine/core';
 import { pageCount } from '@tramo/domain';
+import { formatNumber } from '../../lib/format.ts';
 
 interface PagerProps {
   page: number;
@@ -34,8 +35,7 @@ export function Pager({ page, pageSize, total, pageSizes, onPage, onPageSize, wi
           onChange={(v) => v && onPageSize(Number(v))}
         />
         <Text size="sm" c="dimmed">
-          {from}–{to} de {totalCapped ? 'más de ' : ''}
-          {total}
+          {total === 0 ? '0 de 0' : `${from}–${to} de ${totalCapped ? 'más de ' : ''}${formatNumber(total)}`}
         </Text>
       </Group>
       <Group gap="xs">

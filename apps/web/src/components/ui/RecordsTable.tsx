@@ -64,11 +64,14 @@ export function RecordsTable<T>({
             {loading ? (
               <TableSkeleton cols={span} />
             ) : rows.length === 0 ? (
-              <Table.Tr>
-                <Table.Td colSpan={span} ta="center" c="dimmed">
-                  {empty}
-                </Table.Td>
-              </Table.Tr>
+              // After a failed load the alert above says why: no 'Sin registros' under it.
+              error == null && (
+                <Table.Tr>
+                  <Table.Td colSpan={span} ta="center" c="dimmed">
+                    {empty}
+                  </Table.Td>
+                </Table.Tr>
+              )
             ) : (
               rows.map((row) => (
                 <Table.Tr key={rowKey(row)}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Code, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { loginSchema, type LoginInput } from '@tramo/domain';
@@ -57,7 +57,11 @@ export default function LoginPage() {
         </Stack>
       </form>
       {health.data?.demo && (
-        <Alert color="teal" variant="light" title="Credenciales de demostración">
+        // Information, not an alert: nothing went wrong, so it is not announced.
+        <Paper component="section" aria-labelledby="demo-credentials" withBorder bg="teal.0" p="sm" mt="md">
+          <Text id="demo-credentials" size="sm" fw={600} mb={4}>
+            Credenciales de demostración
+          </Text>
           <Stack gap={2}>
             {DEMO_CREDENTIALS.map(([user, pass]) => (
               <Text size="sm" key={user}>
@@ -65,7 +69,7 @@ export default function LoginPage() {
               </Text>
             ))}
           </Stack>
-        </Alert>
+        </Paper>
       )}
     </AuthCard>
   );

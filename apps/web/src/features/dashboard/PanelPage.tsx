@@ -33,7 +33,7 @@ const PANEL_COLUMNS: ShipmentColumn[] = ['code', 'createdAt', 'origin', 'destina
 
 const COUNTERS = [
   { key: 'total', label: 'Total', color: 'dark' },
-  { key: 'Creado', label: 'Creado', color: 'yellow.8' },
+  { key: 'Creado', label: 'Creado', color: 'orange.9' },
   { key: 'En tránsito', label: 'En tránsito', color: 'blue.7' },
   { key: 'Entregado', label: 'Entregado', color: 'teal.7' },
 ] as const;

@@ -8,7 +8,7 @@ import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { formatDateTime, formatMoney, formatNumber } from '../../lib/format.ts';
+import { formatDateTime, formatMoney, formatNumber, formatWeight } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ShipmentTransportBox } from '../fleet/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
@@ -52,7 +52,7 @@ function WeightSection({ shipment }: { shipment: Shipment }) {
               <Table.Tr key={i}>
                 <Table.Td>{i + 1}</Table.Td>
                 <Table.Td>{PRODUCT_TYPE_LABELS[l.productType]}</Table.Td>
-                <Table.Td ta="right">{formatNumber(l.weightKg)} kg</Table.Td>
+                <Table.Td ta="right">{formatWeight(l.weightKg)}</Table.Td>
                 <Table.Td ta="right">{l.billableWeightKg}</Table.Td>
                 <Table.Td ta="right">{formatNumber(l.factorPerKg)}</Table.Td>
                 <Table.Td ta="right">{formatMoney(l.price)}</Table.Td>
@@ -62,7 +62,7 @@ function WeightSection({ shipment }: { shipment: Shipment }) {
         </Table>
       ) : null}
       <SimpleGrid cols={3}>
-        <Field label="Peso real">{formatNumber(shipment.weightKg)} kg</Field>
+        <Field label="Peso real">{formatWeight(shipment.weightKg)}</Field>
         <Field label="Peso facturable">{shipment.billableWeightKg} kg</Field>
         <Field label="Categoría">{PRODUCT_TYPE_LABELS[shipment.productType] ?? shipment.productType}</Field>
       </SimpleGrid>
@@ -188,7 +188,10 @@ export default function ShipmentDetailPage() {
                   </Text>
                 </Field>
                 <Field label="Moneda">{s.quotedCurrency}</Field>
-                <Field label="Factor por kg">{formatNumber(s.quotedFactorPerKg)}</Field>
+                {/* A shipment of several lines is priced at each line's factor: one figure here would mislead. */}
+                <Field label="Factor por kg">
+                  {(s.multiLineDetail?.length ?? 0) > 1 ? 'Por línea (ver Líneas de peso)' : formatNumber(s.quotedFactorPerKg)}
+                </Field>
               </SimpleGrid>
               {s.usingReverse && (
                 <Text size="xs" c="dimmed" mt="xs">

@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { formatNumber } from '../../lib/format.ts';
+import { countOf } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useUrlState } from '../../lib/url-state.ts';
 import { AssignTransportModal } from '../fleet/index.ts';
@@ -18,6 +18,9 @@ import { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable
 import { FILTER_KEYS, isRangeInvalid, LIST_URL_DEFAULTS, listParamsFrom, type FilterKey } from './components/list-params.ts';
 import { useCancelAction } from './components/useShipmentActions.tsx';
 import type { Shipment } from './types.ts';
+
+/** Pagos is still a placeholder (issue 16 item 1): until it lands the list offers no 'Pagar'. */
+const PAYMENTS_READY = false as boolean;
 
 /** Search waits for a 1 s pause here (spec section 9): the list is the heaviest query. */
 const SEARCH_DEBOUNCE_MS = 1000;
@@ -122,7 +125,7 @@ export default function ShipmentsPage() {
     <>
       <PageHeader
         title="Envíos"
-        description={data && !rangeInvalid ? `${data.totalCapped ? 'Más de ' : ''}${formatNumber(data.total)} envíos` : undefined}
+        description={data && !rangeInvalid ? `${data.totalCapped ? 'Más de ' : ''}${countOf(data.total, 'envío')}` : undefined}
       >
         <SearchInput
           value={params.q ?? ''}
@@ -180,7 +183,7 @@ export default function ShipmentsPage() {
           loading={shipments.isPending}
           skeletonRows={Math.min(params.pageSize, 10)}
           columns={LIST_COLUMNS}
-          wideOnly={['sender', 'weight']}
+          wideOnly={['createdAt', 'sender', 'weight']}
           linkCode
           nameWidth={100}
           horizontalSpacing={4}
@@ -192,7 +195,8 @@ export default function ShipmentsPage() {
               onPrint={() => setPrinting(s)}
               onCancel={() => void cancel.run(s)}
               onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
-              canPay={user.role !== 'courier'}
+              // No button leads to a screen that cannot do what it says: 'Pagar' waits for Pagos.
+              canPay={PAYMENTS_READY && user.role !== 'courier'}
             />
           )}
         />

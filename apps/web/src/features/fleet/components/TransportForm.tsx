@@ -135,14 +135,30 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
           control={form.control}
           name="capacity_kg"
           render={({ field }) => (
-            <NumberInput label="Capacidad (kg)" min={0} decimalScale={2} thousandSeparator="," {...field} error={errors.capacity_kg?.message} />
+            <NumberInput
+              label="Capacidad (kg)"
+              min={0}
+              clampBehavior="none"
+              decimalScale={2}
+              thousandSeparator=","
+              {...field}
+              error={errors.capacity_kg?.message}
+            />
           )}
         />
         <Controller
           control={form.control}
           name="net_weight_kg"
           render={({ field }) => (
-            <NumberInput label="Peso neto (kg)" min={0} decimalScale={2} thousandSeparator="," {...field} error={errors.net_weight_kg?.message} />
+            <NumberInput
+              label="Peso neto (kg)"
+              min={0}
+              clampBehavior="none"
+              decimalScale={2}
+              thousandSeparator=","
+              {...field}
+              error={errors.net_weight_kg?.message}
+            />
           )}
         />
       </SimpleGrid>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Drawer, Group, Paper, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Button, Drawer, Group, Paper, Select, Table, Text, Tooltip } from '@mantine/core';
+import { IconPackages, IconPencil, IconTrash } from '@tabler/icons-react';
 import { TRANSPORT_PAGE_SIZES, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUSES, type Transport, type TransportStatus } from '@tramo/domain';
 import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
 import { Pager } from '../../../components/ui/Pager.tsx';
@@ -77,7 +77,7 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
             <Table.Tr>
               <Table.Th>Placas</Table.Th>
               <Table.Th visibleFrom="lg">Marca / modelo</Table.Th>
-              <Table.Th ta="right" style={NOWRAP}>
+              <Table.Th ta="right" style={NOWRAP} visibleFrom="lg">
                 Capacidad
               </Table.Th>
               <Table.Th ta="right" style={NOWRAP} visibleFrom="lg">
@@ -113,7 +113,7 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
                     )}
                   </Table.Td>
                   <Table.Td visibleFrom="lg">{[t.make, t.model].filter(Boolean).join(' ') || '—'}</Table.Td>
-                  <Table.Td ta="right" style={NOWRAP}>
+                  <Table.Td ta="right" style={NOWRAP} visibleFrom="lg">
                     {formatKg(t.capacity_kg)}
                   </Table.Td>
                   <Table.Td ta="right" style={NOWRAP} visibleFrom="lg">
@@ -121,19 +121,10 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
                   </Table.Td>
                   <Table.Td style={NOWRAP}>{t.route ?? '—'}</Table.Td>
                   <Table.Td>
-                    <Stack gap={0}>
-                      {t.driver1 || t.driver2 ? (
-                        [t.driver1, t.driver2].filter(Boolean).map((d) => (
-                          <Text key={d!.id} size="sm" lh={1.3}>
-                            {d!.full_name}
-                          </Text>
-                        ))
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          {driverNames()}
-                        </Text>
-                      )}
-                    </Stack>
+                    {/* Two drivers read as two names, with a separator, however they wrap. */}
+                    <Text size="sm" lh={1.3} c={t.driver1 || t.driver2 ? undefined : 'dimmed'}>
+                      {driverNames(t.driver1, t.driver2)}
+                    </Text>
                   </Table.Td>
                   <Table.Td style={NOWRAP}>
                     <TransportStatusPill status={t.status} />
@@ -146,9 +137,11 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
-                      <Button size="compact-sm" variant="light" onClick={() => onViewLoad(t)}>
-                        Ver carga
-                      </Button>
+                      <Tooltip label="Ver carga">
+                        <ActionIcon variant="subtle" aria-label={`Ver carga ${t.plate_primary}`} onClick={() => onViewLoad(t)}>
+                          <IconPackages size={16} />
+                        </ActionIcon>
+                      </Tooltip>
                       <Tooltip label="Editar">
                         <ActionIcon variant="subtle" aria-label={`Editar ${t.plate_primary}`} onClick={() => setEditing(t)}>
                           <IconPencil size={16} />

@@ -1,8 +1,8 @@
 import type { DriverRef } from '@tramo/domain';
-import { formatNumber } from '../../../lib/format.ts';
+import { formatWeight } from '../../../lib/format.ts';
 
-/** '12,000 kg', or a dash when unknown. */
-export const formatKg = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${formatNumber(value)} kg`);
+/** '12,000.00 kg' (the one weight format), or a dash when unknown. */
+export const formatKg = (value: number | null | undefined) => formatWeight(value);
 
 export const driverNames = (...drivers: (DriverRef | null)[]) =>
   drivers

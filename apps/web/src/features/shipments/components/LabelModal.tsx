@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
-import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { formatDateTime, formatWeight } from '../../../lib/format.ts';
 import type { Shipment } from '../types.ts';
 import { Barcode } from './Barcode.tsx';
 
@@ -48,7 +48,7 @@ function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWid
         <b>Fecha:</b> {formatDateTime(shipment.createdAt)}
       </div>
       <div>
-        <b>Peso:</b> {formatNumber(shipment.weightKg)} kg · {lines} {lines === 1 ? 'bulto' : 'bultos'}
+        <b>Peso:</b> {formatWeight(shipment.weightKg)} · {lines} {lines === 1 ? 'bulto' : 'bultos'}
       </div>
     </div>
   );

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { Link, useNavigate } from 'react-router';
 import { customerName, newShipmentSchema, SHIPMENT_MESSAGES, shipmentUpdateSchema, type Customer, type NewShipment } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
-import { formatMoney, formatNumber } from '../../../lib/format.ts';
+import { formatMoney, formatWeight } from '../../../lib/format.ts';
 import { applyServerErrors } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -241,7 +241,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
               <WeightLines control={form.control} errors={errors} quotes={quote.quotes} />
               <Group justify="flex-end" mt="sm" gap="xl">
                 <Text size="sm" c="dimmed">
-                  Peso total: {formatNumber(quote.totalWeightKg)} kg
+                  Peso total: {formatWeight(quote.totalWeightKg)}
                 </Text>
                 <Text fw={700} size="lg" data-testid="shipment-total" aria-live="polite">
                   Total: {formatMoney(quote.totalPrice)}

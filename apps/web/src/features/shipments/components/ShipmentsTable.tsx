@@ -3,7 +3,7 @@ import { Table, Text, type TableProps, type TableTdProps } from '@mantine/core';
 import { Link } from 'react-router';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { StatusChip } from '../../../components/ui/StatusChip.tsx';
-import { formatDateTime, formatMoney, formatNumber } from '../../../lib/format.ts';
+import { formatDateTime, formatMoney, formatWeight } from '../../../lib/format.ts';
 import type { Shipment } from '../types.ts';
 
 export type ShipmentColumn =
@@ -49,7 +49,7 @@ const COLUMNS: Record<ShipmentColumn, Column> = {
   sender: { header: 'Remitente', cell: (s, { nameWidth }) => <Name text={s.senderName} width={nameWidth} /> },
   recipient: { header: 'Destinatario', cell: (s, { nameWidth }) => <Name text={s.recipientName} width={nameWidth} /> },
   recipientDoc: { header: 'DNI/RUC', cell: (s) => s.recipientDoc },
-  weight: { header: 'Peso', cell: (s) => `${formatNumber(s.weightKg)} kg`, td: AMOUNT, right: true },
+  weight: { header: 'Peso', cell: (s) => formatWeight(s.weightKg), td: AMOUNT, right: true },
   price: { header: 'Precio', cell: (s) => formatMoney(s.quotedPrice), td: AMOUNT, right: true },
   status: { header: 'Estado', cell: (s) => <StatusChip status={s.status} />, td: NOWRAP },
 };

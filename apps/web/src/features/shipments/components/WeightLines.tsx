@@ -48,6 +48,9 @@ interface WeightLinesProps {
 }
 
 /** Class and weight per package; one line is always kept; each line shows its own quote. */
+/** 2 decimals, rounded half up on the decimal digits (`1.005` → 1.01, where `* 100` would give 1.00). */
+const roundKg = (kg: number) => Number(`${Math.round(Number(`${kg}e2`))}e-2`);
+
 export function WeightLines({ control, errors, quotes }: WeightLinesProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'lines' });
   const outOfRange = quotes.some((q) => q.state === 'error' && q.outOfRange);
@@ -96,13 +99,17 @@ export function WeightLines({ control, errors, quotes }: WeightLinesProps) {
                         size="xs"
                         min={0}
                         step={0.01}
-                        decimalScale={2}
                         decimalSeparator="."
                         allowNegative={false}
                         hideControls
+                        ref={f.ref}
                         value={f.value}
                         onChange={(v) => f.onChange(typeof v === 'number' ? v : v === '' ? '' : Number(v))}
-                        onBlur={f.onBlur}
+                        // The spec rounds weights to 2 decimals (3.456 → 3.46), it does not cut them.
+                        onBlur={() => {
+                          if (typeof f.value === 'number') f.onChange(roundKg(f.value));
+                          f.onBlur();
+                        }}
                         error={errors.lines?.[i]?.weightKg?.message}
                       />
                     )}
@@ -128,7 +135,12 @@ export function WeightLines({ control, errors, quotes }: WeightLinesProps) {
         </Table>
       </Paper>
       <Group justify="space-between">
-        <Button variant="light" size="xs" leftSection={<IconPlus size={14} />} onClick={() => append({ productType: 'liviano', weightKg: '' })}>
+        <Button
+          variant="light"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => append({ productType: 'liviano', weightKg: '' }, { focusName: `lines.${fields.length}.weightKg` })}
+        >
           Agregar línea
         </Button>
         {linesError && (

@@ -54,6 +54,7 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
     },
   });
   const { errors } = form.formState;
+  const usernameField = form.register('username');
   const typed = normalizeUsername(useWatch({ control: form.control, name: 'username' }) ?? '');
   const duplicate = typed.length >= 3 && typed !== user?.username && !!allUsers.data?.some((u) => u.username === typed);
 
@@ -93,7 +94,12 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
         description="Código en mayúsculas, sin espacios"
         withAsterisk
         autoFocus
-        {...form.register('username')}
+        {...usernameField}
+        // Shown as it will be saved: no spaces, capitals.
+        onChange={(e) => {
+          e.target.value = normalizeUsername(e.target.value);
+          return usernameField.onChange(e);
+        }}
         error={errors.username?.message ?? (duplicate ? USER_MESSAGES.duplicateLive : undefined)}
       />
       <Group grow>
