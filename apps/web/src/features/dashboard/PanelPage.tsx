@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart } from '@tramo/domain';
+import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -124,7 +124,7 @@ export default function PanelPage() {
         </Group>
         {rangeInvalid && (
           <Alert color="yellow" variant="light" role="alert" mt="sm" py="xs">
-            La fecha “Desde” es posterior a “Hasta”.
+            {SHIPMENT_MESSAGES.invalidRange}
           </Alert>
         )}
       </Paper>
