@@ -159,7 +159,7 @@ export default function ShipmentDetailPage() {
                 <Field label="Destinatario">{s.recipientName}</Field>
                 <Field label="DNI/RUC del destinatario">{s.recipientDoc}</Field>
               </SimpleGrid>
-              <Group justify="space-between" align="flex-start" mt="sm" wrap="nowrap">
+              <Group justify="space-between" align="flex-start" mt="sm" wrap="wrap" gap="xs">
                 <Field label="Descripción">
                   {s.description || (
                     <Text span c="dimmed" size="sm">
