@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { User } from '@tramo/domain';
+import { SHIPMENT_MESSAGES, type User } from '@tramo/domain';
 import { sessionStore } from '../src/lib/session.ts';
 import PanelPage from '../src/features/dashboard/PanelPage.tsx';
 import { signedUser, testBranches } from './fixtures.ts';
@@ -102,6 +102,16 @@ describe('Panel', { timeout: 30_000 }, () => {
     expect(await screen.findByRole('heading', { name: 'Envíos por mes' })).toBeInTheDocument();
     // Below Mantine's lg breakpoint (a 1024 px tablet) the sender column gives way so 'Ver' fits.
     expect(screen.getByRole('columnheader', { name: 'Remitente' })).toHaveClass('mantine-visible-from-lg');
+  });
+
+  it("with 'Desde' after 'Hasta' says so once, asks nothing, and shows no endless skeletons", async () => {
+    const api = server();
+    vi.stubGlobal('fetch', api.fetch);
+    renderPanel('admin', '/?dateFrom=2026-11-20&dateTo=2026-11-01');
+    expect(await screen.findByText(SHIPMENT_MESSAGES.invalidRange)).toBeInTheDocument();
+    expect(screen.getByText('Corrige el rango de fechas para ver el gráfico.')).toBeInTheDocument();
+    expect(screen.getAllByLabelText('Sin datos')).toHaveLength(4);
+    expect(api.calls.filter((u) => u.pathname === '/api/dashboard')).toHaveLength(0);
   });
 
   it('keeps its filters and page in the address: a link opens on them, and a cleared date stays open', async () => {

@@ -144,7 +144,12 @@ export default function PanelPage() {
                   <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                     {c.label}
                   </Text>
-                  {counters && !rangeInvalid ? (
+                  {rangeInvalid ? (
+                    // No figures for a range that cannot be asked: a dash, not a skeleton that never ends.
+                    <Text fz={26} fw={700} c="dimmed" aria-label="Sin datos">
+                      —
+                    </Text>
+                  ) : counters ? (
                     <Text fz={26} fw={700} c={c.color} data-testid={`counter-${c.key}`}>
                       {formatNumber(counters[c.key])}
                     </Text>
@@ -185,7 +190,11 @@ export default function PanelPage() {
             <Title order={5} mb="xs">
               Envíos por {PERIOD[dashboard.data?.bucket ?? 'day']}
             </Title>
-            {dashboard.data && !rangeInvalid ? (
+            {rangeInvalid ? (
+              <Text c="dimmed" size="sm" py="xl" ta="center">
+                Corrige el rango de fechas para ver el gráfico.
+              </Text>
+            ) : dashboard.data ? (
               <Suspense fallback={<Skeleton height={200} />}>
                 <ShipmentsChart days={dashboard.data.series} bucket={dashboard.data.bucket} />
               </Suspense>
