@@ -23,6 +23,8 @@ test('admin creates a DNI customer filled by the lookup, meets the duplicate, ed
   await expect(page.getByText(/^1–10 de \d+$/)).toBeVisible();
 
   let drawer = await openNewCustomer(page);
+  // The form opens on its first field, ready to type (issue 16, item 11).
+  await expect(drawer.getByRole('combobox', { name: 'Tipo de documento' })).toBeFocused();
   await drawer.getByLabel('Número de documento').fill('41526374');
   await expect(drawer.getByLabel('Nombres')).toHaveValue('Milagros Elena');
   await expect(drawer.getByLabel('Apellidos')).toHaveValue('Paredes Cárdenas');

@@ -168,6 +168,8 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
           render={({ field }) => (
             <Select
               label="Tipo de documento"
+              // The drawer opens on the first field, not on its close button (issue 16, item 11).
+              data-autofocus
               withAsterisk
               data={docTypeOptions}
               allowDeselect={false}
