@@ -5,6 +5,7 @@
  * at most 2 decimals (see money.ts); dates are Lima calendar days (YYYY-MM-DD), instants ISO strings.
  */
 import { z } from 'zod';
+import { recordIdFilter } from '../primitives.ts';
 import { DOCUMENT_STATUSES, INVOICE_DOCUMENT_TYPES, PAYMENT_FORMS } from './catalogs.ts';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -120,6 +121,8 @@ export const documentFiltersSchema = z.object({
   /** Name or document number of the customer. */
   customer: z.string().max(100).optional(),
   status: z.enum(DOCUMENT_STATUSES).optional(),
+  /** The documents a shipment is billed on (its detail page lists them). */
+  shipmentId: recordIdFilter(),
 });
 export type DocumentFilters = z.infer<typeof documentFiltersSchema>;
 

@@ -9,3 +9,4 @@ export * from './invoice.ts';
 export * from './documents.ts';
 export * from './guides.ts';
 export * from './vouchers.ts';
+export * from './invoice-form.ts';

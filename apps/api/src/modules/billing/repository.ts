@@ -82,6 +82,11 @@ export function registerWhere(filters: DocumentFilters, branchId: number | null 
   if (filters.status) conditions.push(eq(documents.status, filters.status));
   if (filters.dateFrom) conditions.push(gte(documents.issueDate, filters.dateFrom));
   if (filters.dateTo) conditions.push(lte(documents.issueDate, filters.dateTo));
+  if (filters.shipmentId) {
+    conditions.push(
+      sql`exists (select 1 from ${documentShipments} where ${documentShipments.documentId} = ${documents.id} and ${documentShipments.shipmentId} = ${filters.shipmentId})`,
+    );
+  }
   const q = filters.customer?.trim();
   if (q) {
     const pattern = containsPattern(q);

@@ -1,0 +1,289 @@
+import Big from 'big.js';
+import { toCents, type Cents } from '../money.ts';
+import { bigToCents, decimalPlaces, documentTotals, lineAmounts, parseDecimal, UNIT_VALUE_DECIMALS, type DocumentTotals } from './amounts.ts';
+import {
+  IGV_PERCENT,
+  isIgvType,
+  type IgvType,
+  type InvoiceDocumentType,
+  type ModifiableDocumentType,
+  type PaymentForm,
+} from './catalogs.ts';
+import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies } from './detraction.ts';
+import { shipmentLineDescription, type DocumentDetail, type UnbilledShipment } from './documents.ts';
+import type { BillingCustomer, InvoicePayloadInput } from './invoice.ts';
+import { isContingency, suggestedSeries } from './series.ts';
+
+/*
+ * The issuing form of /billing/preview as plain values (every field text, as inputs hold it), the
+ * payload it sends, and the three ways it is pre-filled: empty, from a customer's shipments, and as
+ * a credit note of an issued document. The web renders these values; the rules stay in
+ * `checkInvoice`, which the form runs on the payload before sending it.
+ */
+
+export interface InvoiceFormItem {
+  /** The seller's item code: a billed shipment's TMT-000123. */
+  code: string;
+  description: string;
+  unit: string;
+  quantity: string;
+  unitValue: string;
+  igvType: string;
+  discount: string;
+}
+
+export interface InvoiceFormValues {
+  type: InvoiceDocumentType;
+  serie: string;
+  issueDate: string;
+  paymentType: PaymentForm;
+  /** A registered customer; when set, `customer` holds their data (read-only in the form). */
+  customerId: number | null;
+  customer: { docType: string; docNumber: string; name: string; address: string; email: string };
+  items: InvoiceFormItem[];
+  guides: { type: string; serie: string; numero: string }[];
+  creditNote: { modifiedType: string; modifiedSeries: string; modifiedNumber: string; reason: string };
+  detraction: { enabled: boolean; percent: string; amount: string; bankAccount: string; paymentMeans: string };
+  instalments: { dueDate: string; amount: string }[];
+  /** Shipments this document bills (one line each). */
+  shipmentIds: number[];
+  observations: string;
+}
+
+export const emptyInvoiceItem = (): InvoiceFormItem => ({
+  code: '',
+  description: '',
+  unit: 'ZZ',
+  quantity: '1',
+  unitValue: '',
+  igvType: '10',
+  discount: '',
+});
+
+/** A new boleta dated today, series BBB1, one empty line. */
+export function emptyInvoiceForm(today: string): InvoiceFormValues {
+  return {
+    type: '03',
+    serie: suggestedSeries('03', { contingency: false }),
+    issueDate: today,
+    paymentType: 'contado',
+    customerId: null,
+    customer: { docType: '1', docNumber: '', name: '', address: '', email: '' },
+    items: [emptyInvoiceItem()],
+    guides: [],
+    creditNote: { modifiedType: '', modifiedSeries: '', modifiedNumber: '', reason: '' },
+    detraction: { enabled: false, percent: '', amount: '', bankAccount: '', paymentMeans: '' },
+    instalments: [],
+    shipmentIds: [],
+    observations: '',
+  };
+}
+
+/** The series the form proposes for its type, date and (credit note) modified document. */
+export function formSeries(values: Pick<InvoiceFormValues, 'type' | 'issueDate' | 'creditNote'>, today: string): string {
+  const modified = values.creditNote.modifiedType;
+  return suggestedSeries(values.type, {
+    contingency: /^\d{4}-\d{2}-\d{2}$/.test(values.issueDate) && isContingency(values.issueDate, today),
+    modifiedType: modified === '01' || modified === '03' ? modified : null,
+  });
+}
+
+/** The customer as a document carries it, from the form's fields (what `checkInvoice` compares with). */
+export function formCustomer(values: Pick<InvoiceFormValues, 'customer'>): BillingCustomer {
+  const c = values.customer;
+  return {
+    docType: Number(c.docType) as BillingCustomer['docType'],
+    docNumber: c.docNumber.trim(),
+    name: c.name.trim(),
+    address: c.address.trim() || null,
+    email: c.email.trim() || null,
+  };
+}
+
+const blankToNull = (v: string) => (v.trim() === '' ? null : v.trim());
+
+/** What 'Crear Documento' sends to POST /billing/create-emit. */
+export function invoicePayloadFromForm(values: InvoiceFormValues, uniqueCode: string | null = null): InvoicePayloadInput & { shipmentIds: number[] } {
+  const creditNote = values.type === '07';
+  const d = values.detraction;
+  const credit = values.paymentType === 'credito';
+  return {
+    type: values.type,
+    issueDate: values.issueDate,
+    currency: 'PEN',
+    serie: values.serie,
+    items: values.items.map((item) => ({
+      code: blankToNull(item.code),
+      description: item.description,
+      unit: item.unit,
+      quantity: item.quantity.trim(),
+      unitValue: item.unitValue.trim(),
+      igvType: item.igvType,
+      discount: blankToNull(item.discount),
+    })),
+    customerId: values.customerId,
+    customer: values.customerId
+      ? null
+      : {
+          doc_type: values.customer.docType,
+          doc_number: values.customer.docNumber,
+          name: values.customer.name,
+          address: blankToNull(values.customer.address),
+          email: blankToNull(values.customer.email),
+        },
+    extras: {
+      documento_que_se_modifica_tipo: creditNote ? blankToNull(values.creditNote.modifiedType) : null,
+      documento_que_se_modifica_serie: creditNote ? blankToNull(values.creditNote.modifiedSeries) : null,
+      documento_que_se_modifica_numero: creditNote ? blankToNull(values.creditNote.modifiedNumber) : null,
+      tipo_de_nota_de_credito: creditNote ? blankToNull(values.creditNote.reason) : null,
+      guias: values.guides.map((g) => ({ guia_tipo: g.type, serie: g.serie, numero: g.numero })),
+      detraccion: d.enabled,
+      ...(d.enabled
+        ? {
+            detraccion_tipo: DETRACTION_FREIGHT.serviceCode,
+            detraccion_porcentaje: blankToNull(d.percent),
+            detraccion_total: blankToNull(d.amount),
+            medio_de_pago_detraccion: blankToNull(d.paymentMeans),
+            cuenta_detraccion: blankToNull(d.bankAccount),
+          }
+        : {}),
+      codigo_unico: uniqueCode,
+    },
+    payment: {
+      type: values.paymentType,
+      installments: credit ? values.instalments.map((c, i) => ({ cuota: i + 1, fecha_de_pago: c.dueDate, importe: c.amount.trim() })) : null,
+    },
+    observaciones: blankToNull(values.observations),
+    shipmentIds: values.shipmentIds,
+  };
+}
+
+/**
+ * The totals as the user types: every line that already reads as a valid line counts, the others
+ * count as nothing yet. The same function as the API's (`lineAmounts`), so what the form shows is
+ * what the document will say, to the céntimo.
+ */
+export function previewTotals(items: readonly Pick<InvoiceFormItem, 'quantity' | 'unitValue' | 'discount' | 'igvType'>[]): DocumentTotals {
+  const lines = items.flatMap((item) => {
+    const quantity = parseDecimal(item.quantity.trim());
+    const unitValue = parseDecimal(item.unitValue.trim());
+    const discount = item.discount.trim() === '' ? new Big(0) : parseDecimal(item.discount.trim());
+    if (!quantity || !unitValue || !discount || !isIgvType(item.igvType)) return [];
+    if (!quantity.gt(0) || !unitValue.gt(0) || discount.lt(0) || discount.gt(quantity.times(unitValue))) return [];
+    if (decimalPlaces(discount) > 2) return [];
+    return [lineAmounts({ quantity: quantity.toFixed(), unitValue: unitValue.toFixed(), discount: discount.toFixed(), igvType: item.igvType })];
+  });
+  return documentTotals(lines);
+}
+
+/** The valor unitario (without IGV) of a price that includes it: price / 1.18 to 10 decimals. */
+export function unitValueOfPrice(priceCents: Cents): string {
+  return new Big(priceCents)
+    .div(100 + IGV_PERCENT)
+    .round(UNIT_VALUE_DECIMALS, Big.roundHalfUp)
+    .toFixed()
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+}
+
+/**
+ * The detracción block a factura of this total needs, pre-filled (SPOT 027, 4 %, the amount in
+ * whole soles); the user adds the bank account and the payment means. Null when none applies.
+ */
+export function detractionPrefill(type: InvoiceDocumentType, totalCents: Cents): InvoiceFormValues['detraction'] | null {
+  if (!detractionApplies(type, totalCents)) return null;
+  return {
+    enabled: true,
+    percent: String(DETRACTION_FREIGHT.percent),
+    amount: (detractionAmountCents(totalCents) / 100).toFixed(2),
+    bankAccount: '',
+    paymentMeans: '',
+  };
+}
+
+/** A registered customer, as the form needs them to bill. */
+export interface FormCustomerSource {
+  id: number;
+  doc_type: number;
+  doc_number: string;
+  name: string;
+  address?: string | null;
+  email?: string | null;
+}
+
+/** The customer block filled from a registered customer. */
+export function customerFields(c: FormCustomerSource): Pick<InvoiceFormValues, 'customerId' | 'customer'> {
+  return {
+    customerId: c.id,
+    customer: { docType: String(c.doc_type), docNumber: c.doc_number, name: c.name, address: c.address ?? '', email: c.email ?? '' },
+  };
+}
+
+/**
+ * Billing a sender's shipments: a factura for a RUC, else a boleta; one line per shipment
+ * ('Servicio de transporte de carga TMT-000123 Lima → Arequipa', unit ZZ, gravado) whose price,
+ * IGV included, is the shipment's; the detracción block pre-filled when the factura exceeds S/ 400.
+ */
+export function invoiceFromShipments(customer: FormCustomerSource, shipments: readonly UnbilledShipment[], today: string): InvoiceFormValues {
+  const type: InvoiceDocumentType = customer.doc_type === 6 ? '01' : '03';
+  const items = shipments.map((s) => ({
+    code: s.code,
+    description: shipmentLineDescription(s),
+    unit: 'ZZ',
+    quantity: '1',
+    unitValue: unitValueOfPrice(toCents(s.price)),
+    igvType: '10' as IgvType,
+    discount: '',
+  }));
+  const base = emptyInvoiceForm(today);
+  const totals = previewTotals(items);
+  return {
+    ...base,
+    ...customerFields(customer),
+    type,
+    serie: suggestedSeries(type, { contingency: false }),
+    items,
+    detraction: detractionPrefill(type, totals.totalCents) ?? base.detraction,
+    shipmentIds: shipments.map((s) => s.id),
+  };
+}
+
+/**
+ * 'Emitir nota de crédito' from an issued factura or boleta: its customer and lines, the related
+ * document, the forced series (FFF1 for a factura, BBB1 for a boleta), reason left to choose.
+ */
+export function creditNoteFrom(doc: DocumentDetail, today: string): InvoiceFormValues | null {
+  if (doc.type !== '01' && doc.type !== '03') return null;
+  const modifiedType: ModifiableDocumentType = doc.type;
+  const base = emptyInvoiceForm(today);
+  return {
+    ...base,
+    type: '07',
+    serie: suggestedSeries('07', { contingency: false, modifiedType }),
+    customerId: doc.customerId,
+    customer: {
+      docType: doc.customerDocType,
+      docNumber: doc.customerDocNumber,
+      name: doc.customerName,
+      address: doc.customerAddress ?? '',
+      email: doc.customerEmail ?? '',
+    },
+    creditNote: { modifiedType, modifiedSeries: doc.series, modifiedNumber: String(doc.number), reason: '' },
+    items: doc.lines.map((l) => ({
+      code: '',
+      description: l.description,
+      unit: l.unit,
+      quantity: l.quantity,
+      unitValue: l.unitValue,
+      igvType: l.igvType,
+      discount: l.discount > 0 ? l.discount.toFixed(2) : '',
+    })),
+  };
+}
+
+/** Céntimos of a typed amount, or null when it is not an amount with at most 2 decimals. */
+export function typedCents(text: string): Cents | null {
+  const parsed = parseDecimal(text.trim());
+  if (!parsed || decimalPlaces(parsed) > 2) return null;
+  return bigToCents(parsed);
+}

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkInvoice,
+  creditNoteFrom,
+  emptyInvoiceForm,
+  formCustomer,
+  formSeries,
+  invoiceFromShipments,
+  invoicePayloadFromForm,
+  previewTotals,
+  unitValueOfPrice,
+  type DocumentDetail,
+  type UnbilledShipment,
+} from '../src/index.ts';
+
+const TODAY = '2026-05-15';
+const RUC = '20100070970';
+const corporate = { id: 7, doc_type: 6, doc_number: RUC, name: 'Textiles Andinos SAC', address: 'Av. Argentina 100', email: null };
+const person = { id: 8, doc_type: 1, doc_number: '45678912', name: 'Rosa Quispe' };
+
+const shipment = (id: number, price: number, code = `TMT-${String(id).padStart(6, '0')}`): UnbilledShipment => ({
+  id,
+  code,
+  createdAt: '2026-05-10T15:00:00.000Z',
+  originName: 'Lima',
+  destinationName: 'Arequipa',
+  status: 'Creado',
+  price,
+});
+
+describe('the issuing form', () => {
+  it('starts as a boleta BBB1 dated today and sends a payload the rules accept once filled', () => {
+    const v = emptyInvoiceForm(TODAY);
+    expect([v.type, v.serie, v.issueDate]).toEqual(['03', 'BBB1', TODAY]);
+    v.customer = { docType: '1', docNumber: '45678912', name: 'Rosa Quispe', address: '', email: '' };
+    v.items = [{ code: '', description: 'Embalaje', unit: 'NIU', quantity: '2', unitValue: '10', igvType: '10', discount: '' }];
+    const check = checkInvoice(invoicePayloadFromForm(v, 'abc'), { today: TODAY });
+    expect(check.ok).toBe(true);
+    if (check.ok) expect(check.draft.totals.totalCents).toBe(2360);
+  });
+
+  it('proposes the series of its type, the credit note of a factura, and 0001 in contingency', () => {
+    const v = emptyInvoiceForm(TODAY);
+    expect(formSeries({ ...v, type: '01' }, TODAY)).toBe('FFF1');
+    expect(formSeries({ ...v, type: '07', creditNote: { ...v.creditNote, modifiedType: '03' } }, TODAY)).toBe('BBB1');
+    expect(formSeries({ ...v, type: '07', creditNote: { ...v.creditNote, modifiedType: '01' } }, TODAY)).toBe('FFF1');
+    expect(formSeries({ ...v, issueDate: '2026-05-14' }, TODAY)).toBe('0001');
+  });
+
+  it('totals what already reads as a line and ignores the rest while the user types', () => {
+    const t = previewTotals([
+      { quantity: '1', unitValue: '100', discount: '', igvType: '10' },
+      { quantity: '3', unitValue: '', discount: '', igvType: '10' },
+      { quantity: '2', unitValue: '5.50', discount: '1', igvType: '20' },
+      { quantity: '1', unitValue: '20', discount: '', igvType: '30' },
+      { quantity: 'x', unitValue: '20', discount: '', igvType: '30' },
+      { quantity: '1', unitValue: '20', discount: '25', igvType: '10' },
+    ]);
+    expect(t).toMatchObject({ gravadaCents: 10000, exoneradaCents: 1000, inafectaCents: 2000, igvCents: 1800, totalCents: 14800 });
+  });
+
+  it('sends the customer either by id or by its fields, never both', () => {
+    const v = { ...emptyInvoiceForm(TODAY), customerId: 7 };
+    expect(invoicePayloadFromForm(v).customer).toBeNull();
+    expect(invoicePayloadFromForm({ ...v, customerId: null }).customerId).toBeNull();
+    expect(formCustomer({ customer: { docType: '6', docNumber: ` ${RUC} `, name: 'X', address: '', email: '' } })).toEqual({
+      docType: 6,
+      docNumber: RUC,
+      name: 'X',
+      address: null,
+      email: null,
+    });
+  });
+});
+
+describe('billing a customer’s shipments', () => {
+  it('makes a factura for a RUC with one line per shipment at its price, IGV included', () => {
+    const v = invoiceFromShipments(corporate, [shipment(1, 118), shipment(2, 59)], TODAY);
+    expect(v.type).toBe('01');
+    expect(v.serie).toBe('FFF1');
+    expect(v.customerId).toBe(7);
+    expect(v.shipmentIds).toEqual([1, 2]);
+    expect(v.items[0]).toMatchObject({ code: 'TMT-000001', description: 'Servicio de transporte de carga TMT-000001 Lima → Arequipa', unit: 'ZZ', unitValue: '100' });
+    expect(previewTotals(v.items).totalCents).toBe(17700);
+    expect(v.detraction.enabled).toBe(false);
+  });
+
+  it('makes a boleta for a DNI', () => {
+    expect(invoiceFromShipments(person, [shipment(1, 30)], TODAY).type).toBe('03');
+  });
+
+  it('pre-fills the freight detracción above S/ 400: 027, 4 %, whole soles; the user adds account and means', () => {
+    const v = invoiceFromShipments(corporate, [shipment(1, 236), shipment(2, 236)], TODAY);
+    expect(previewTotals(v.items).totalCents).toBe(47200);
+    expect(v.detraction).toEqual({ enabled: true, percent: '4', amount: '19.00', bankAccount: '', paymentMeans: '' });
+    const incomplete = checkInvoice(invoicePayloadFromForm(v), { today: TODAY, customer: formCustomer(v) });
+    expect(incomplete.ok).toBe(false);
+    const done = checkInvoice(invoicePayloadFromForm({ ...v, detraction: { ...v.detraction, bankAccount: '00012345678', paymentMeans: '1' } }), {
+      today: TODAY,
+      customer: formCustomer(v),
+    });
+    expect(done.ok).toBe(true);
+    if (done.ok) expect(done.draft.detraction?.amountCents).toBe(1900);
+  });
+
+  it('keeps exactly S/ 400.00 without detracción (the rule is "more than")', () => {
+    expect(invoiceFromShipments(corporate, [shipment(1, 400)], TODAY).detraction.enabled).toBe(false);
+  });
+
+  it('turns odd prices into a unit value whose line totals the price to the céntimo', () => {
+    for (const price of [25, 12.5, 33.33, 7.77, 1999.99]) {
+      const cents = Math.round(price * 100);
+      const total = previewTotals([{ quantity: '1', unitValue: unitValueOfPrice(cents), discount: '', igvType: '10' }]).totalCents;
+      expect(Math.abs(total - cents)).toBeLessThanOrEqual(1);
+    }
+    expect(unitValueOfPrice(11800)).toBe('100');
+  });
+});
+
+describe('a credit note from an issued document', () => {
+  const doc = {
+    id: 3,
+    type: '01',
+    series: 'FFF1',
+    number: 12,
+    customerId: 7,
+    customerDocType: '6',
+    customerDocNumber: RUC,
+    customerName: 'Textiles Andinos SAC',
+    customerAddress: null,
+    customerEmail: null,
+    lines: [{ description: 'Flete', unit: 'ZZ', quantity: '1', unitValue: '100', igvType: '10', discount: 0, taxable: 100, igv: 18, total: 118 }],
+  } as unknown as DocumentDetail;
+
+  it('relates the document, forces FFF1 for a factura and copies customer and lines', () => {
+    const v = creditNoteFrom(doc, TODAY);
+    expect(v).not.toBeNull();
+    expect(v!.type).toBe('07');
+    expect(v!.serie).toBe('FFF1');
+    expect(v!.creditNote).toEqual({ modifiedType: '01', modifiedSeries: 'FFF1', modifiedNumber: '12', reason: '' });
+    expect(v!.items).toHaveLength(1);
+    const check = checkInvoice(invoicePayloadFromForm({ ...v!, creditNote: { ...v!.creditNote, reason: '01' } }), {
+      today: TODAY,
+      customer: formCustomer(v!),
+    });
+    expect(check.ok).toBe(true);
+  });
+
+  it('is not offered on a credit note', () => {
+    expect(creditNoteFrom({ ...doc, type: '07' }, TODAY)).toBeNull();
+  });
+});
