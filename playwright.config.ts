@@ -34,7 +34,15 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), DATA_DIR: dataDir, WEB_DIST: path.join(os.tmpdir(), `tramo-e2e-web-${port}`), DEMO: '1', LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIST: path.join(os.tmpdir(), `tramo-e2e-web-${port}`),
+      DEMO: '1',
+      LOG_LEVEL: 'warn',
+      BILLING_SANDBOX_BOLETA_DELAY_MS: '1500',
+      BILLING_SANDBOX_VOID_DELAY_MS: '1500',
+    },
     stdout: 'pipe',
   },
 });

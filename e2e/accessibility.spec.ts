@@ -45,6 +45,8 @@ for (const { username, role } of USERS) {
     test.setTimeout(180_000);
     await loginAndWait(page, username);
     const paths: string[] = MENU.filter((m) => (m.roles as readonly Role[]).includes(role)).map((m) => m.path);
+    // Screens behind a tab of a menu entry.
+    if (paths.includes('/billing/preview')) paths.push('/billing/preview?tab=comprobantes');
     const found: Record<string, string[]> = {};
     for (const path of paths) {
       await page.goto(path);

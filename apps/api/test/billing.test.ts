@@ -214,6 +214,11 @@ describe.each(engines)('billing documents (%s)', (engine) => {
       expect(billed.statusCode).toBe(201);
       const detail = (await t.call('GET', `/api/billing/lookup/${billed.json().id}`, { token: agent })).json();
       expect(detail.shipmentIds).toEqual(shipmentIds.slice(0, 2));
+      // The shipment's detail page lists the documents it is on.
+      const onShipment = (await t.call('GET', `/api/billing/documents?shipmentId=${shipmentIds[1]}`, { token: agent })).json();
+      expect(onShipment.items.map((d: { id: number }) => d.id)).toEqual([billed.json().id]);
+      const notBilled = (await t.call('GET', `/api/billing/documents?shipmentId=${shipmentIds[3]}`, { token: agent })).json();
+      expect(notBilled.total).toBe(0);
 
       const again = await emit(billBody([shipmentIds[1]!]));
       expect(again.statusCode).toBe(409);

@@ -80,7 +80,12 @@ describe('billing a customer’s shipments', () => {
     expect(v.serie).toBe('FFF1');
     expect(v.customerId).toBe(7);
     expect(v.shipmentIds).toEqual([1, 2]);
-    expect(v.items[0]).toMatchObject({ code: 'TMT-000001', description: 'Servicio de transporte de carga TMT-000001 Lima → Arequipa', unit: 'ZZ', unitValue: '100' });
+    expect(v.items[0]).toMatchObject({
+      code: 'TMT-000001',
+      description: 'Servicio de transporte de carga TMT-000001 Lima → Arequipa',
+      unit: 'ZZ',
+      unitValue: '100',
+    });
     expect(previewTotals(v.items).totalCents).toBe(17700);
     expect(v.detraction.enabled).toBe(false);
   });

@@ -17,6 +17,9 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'script-src': ["'self'"],
+        // A document's PDF is shown inside the page from a blob: address (fetched with the session).
+        'frame-src': ["'self'", 'blob:'],
+        'object-src': ["'self'", 'blob:'],
         'upgrade-insecure-requests': null,
       },
     },

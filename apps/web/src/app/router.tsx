@@ -23,6 +23,7 @@ const NewShipmentPage = page(() => import('../features/shipments/NewShipmentPage
 const ShipmentDetailPage = page(() => import('../features/shipments/ShipmentDetailPage.tsx'));
 const TrackingPage = page(() => import('../features/tracking/TrackingPage.tsx'));
 const DeliveriesPage = page(() => import('../features/deliveries/DeliveriesPage.tsx'));
+const BillingPage = page(() => import('../features/billing/BillingPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -54,7 +55,7 @@ function guarded(path: string, Component: LazyExoticComponent<ComponentType>): R
 }
 
 /** Screens that later issues replace; each says plainly that it is not available yet. */
-const upcoming = ['/pagos', '/billing/preview', '/cuentas-por-cobrar', '/reports/movimientos'];
+const upcoming = ['/pagos', '/cuentas-por-cobrar', '/reports/movimientos'];
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <RedirectIfAuthed>{render(LoginPage)}</RedirectIfAuthed>, errorElement: <PageLoadError /> },
@@ -79,6 +80,7 @@ export const routes: RouteObject[] = [
           guarded('/factor-peso', FactorPesoPage),
           guarded('/tracking', TrackingPage),
           guarded('/deliveries', DeliveriesPage),
+          guarded('/billing/preview', BillingPage),
           ...upcoming.map((path) => guarded(path, ComingSoonPage)),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code?: string,
     readonly fields: Record<string, string> = {},
+    /** The whole answer, for calls whose refusals carry more than a message (billing's issue result). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -91,9 +93,26 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     // The login form shows its own 401 message; everywhere else a 401 ends the session.
     if (res.status === 401 && token) onUnauthorized();
     const body = (payload ?? {}) as { error?: string; message?: string; code?: string; fields?: Record<string, string> };
-    throw new ApiError(body.error ?? body.message ?? fallbackMessage(res.status), res.status, body.code, body.fields ?? {});
+    throw new ApiError(body.error ?? body.message ?? fallbackMessage(res.status), res.status, body.code, body.fields ?? {}, payload);
   }
   return { data: payload as T, headers: res.headers };
+}
+
+/** A file the API serves behind the session (a document's PDF or XML), as a Blob the page can show or save. */
+export async function apiFile(path: string, query?: RequestOptions['query']): Promise<Blob> {
+  const token = sessionStore.get()?.token;
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, query), { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch {
+    throw new ApiError('Error de red', 0, 'NETWORK');
+  }
+  if (!res.ok) {
+    if (res.status === 401 && token) onUnauthorized();
+    const body = (await res.json().catch(() => ({}))) as { error?: string };
+    throw new ApiError(body.error ?? fallbackMessage(res.status), res.status);
+  }
+  return res.blob();
 }
 
 export const api = {

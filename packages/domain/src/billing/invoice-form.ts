@@ -1,14 +1,7 @@
 import Big from 'big.js';
 import { toCents, type Cents } from '../money.ts';
 import { bigToCents, decimalPlaces, documentTotals, lineAmounts, parseDecimal, UNIT_VALUE_DECIMALS, type DocumentTotals } from './amounts.ts';
-import {
-  IGV_PERCENT,
-  isIgvType,
-  type IgvType,
-  type InvoiceDocumentType,
-  type ModifiableDocumentType,
-  type PaymentForm,
-} from './catalogs.ts';
+import { IGV_PERCENT, isIgvType, type IgvType, type InvoiceDocumentType, type ModifiableDocumentType, type PaymentForm } from './catalogs.ts';
 import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies } from './detraction.ts';
 import { shipmentLineDescription, type DocumentDetail, type UnbilledShipment } from './documents.ts';
 import type { BillingCustomer, InvoicePayloadInput } from './invoice.ts';

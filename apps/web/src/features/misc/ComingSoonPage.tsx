@@ -9,7 +9,6 @@ const UPCOMING: Record<string, { title: string; will: string }> = {
     title: 'Pagos',
     will: 'Aquí se registrarán los pagos de los envíos (efectivo, tarjeta, transferencia) y se emitirán sus comprobantes.',
   },
-  '/billing/preview': { title: 'Facturación', will: 'Aquí se prepararán, emitirán y consultarán las boletas y facturas de los envíos.' },
   '/cuentas-por-cobrar': { title: 'Cuentas por cobrar', will: 'Aquí se verán los saldos pendientes de cada cliente y sus vencimientos.' },
   '/reports/movimientos': { title: 'Movimientos', will: 'Aquí se verán los movimientos de caja y de envíos por día, agencia y usuario.' },
 };

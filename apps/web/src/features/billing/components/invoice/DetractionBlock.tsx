@@ -1,0 +1,79 @@
+import { Checkbox, Group, Paper, Select, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
+import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
+import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies, previewTotals, type InvoiceFormValues } from '@tramo/domain';
+import { formatMoney } from '../../../../lib/format.ts';
+import { MEANS_OPTIONS } from './options.ts';
+
+/**
+ * The SPOT block of a freight factura above S/ 400: service 027 and 4 % are fixed, the amount is
+ * 4 % of the total rounded to whole soles; the user adds the Banco de la Nación account and means.
+ */
+export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
+  const [type, items, enabled] = useWatch({ control: form.control, name: ['type', 'items', 'detraction.enabled'] });
+  const totalCents = previewTotals(items ?? []).totalCents;
+  const applies = detractionApplies(type, totalCents);
+  const expected = detractionAmountCents(totalCents);
+
+  return (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb={enabled ? 'sm' : 0}>
+        <Title order={4}>Detracción</Title>
+        <Controller
+          control={form.control}
+          name="detraction.enabled"
+          render={({ field }) => (
+            <Checkbox
+              label="Operación sujeta a detracción (transporte de carga)"
+              checked={field.value}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                field.onChange(on);
+                if (on) {
+                  form.setValue('detraction.percent', String(DETRACTION_FREIGHT.percent));
+                  form.setValue('detraction.amount', (expected / 100).toFixed(2));
+                }
+              }}
+            />
+          )}
+        />
+      </Group>
+      {!enabled && applies && (
+        <Text size="sm" c="orange.8">
+          Esta factura supera S/ 400.00: el transporte de carga está sujeto a detracción del 4 % ({formatMoney(expected / 100)}).
+        </Text>
+      )}
+      {enabled && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm">
+          <TextInput label="Código del servicio" value={`${DETRACTION_FREIGHT.serviceCode} · Transporte de carga`} readOnly />
+          <TextInput label="Porcentaje (%)" inputMode="decimal" {...form.register('detraction.percent')} />
+          <TextInput
+            label="Monto de la detracción"
+            inputMode="decimal"
+            description={`4 % del total, redondeado: ${formatMoney(expected / 100)}`}
+            {...form.register('detraction.amount')}
+          />
+          <TextInput
+            label="Cuenta de detracciones (Banco de la Nación)"
+            inputMode="numeric"
+            maxLength={20}
+            {...form.register('detraction.bankAccount')}
+          />
+          <Controller
+            control={form.control}
+            name="detraction.paymentMeans"
+            render={({ field }) => (
+              <Select
+                label="Medio de pago"
+                placeholder="Elige"
+                data={MEANS_OPTIONS}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                comboboxProps={{ width: 360 }}
+              />
+            )}
+          />
+        </SimpleGrid>
+      )}
+    </Paper>
+  );
+}

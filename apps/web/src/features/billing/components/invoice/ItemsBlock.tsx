@@ -1,0 +1,125 @@
+import { ActionIcon, Button, Group, NumberFormatter, Paper, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
+import { emptyInvoiceItem, previewTotals, type InvoiceFormValues } from '@tramo/domain';
+import { IGV_OPTIONS, UNIT_OPTIONS } from './options.ts';
+
+/** The items table: one row per line, its total computed as the user types (same rule as the API). */
+export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
+  const items = useFieldArray({ control: form.control, name: 'items' });
+  const watched = useWatch({ control: form.control, name: 'items' });
+  return (
+    <Paper withBorder p="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Ítems</Title>
+        <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => items.append(emptyInvoiceItem())}>
+          Agregar ítem
+        </Button>
+      </Group>
+      <div style={{ overflowX: 'auto' }}>
+        <Table verticalSpacing={4} horizontalSpacing={6} miw={900}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Descripción</Table.Th>
+              <Table.Th w={150}>Unidad</Table.Th>
+              <Table.Th w={90}>Cantidad</Table.Th>
+              <Table.Th w={120}>Valor unitario</Table.Th>
+              <Table.Th w={130}>IGV</Table.Th>
+              <Table.Th w={100}>Descuento</Table.Th>
+              <Table.Th w={100} ta="right">
+                Total
+              </Table.Th>
+              <Table.Th w={40} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.fields.map((field, i) => {
+              const line = watched?.[i];
+              const total = line ? previewTotals([line]).totalCents : 0;
+              const n = i + 1;
+              return (
+                <Table.Tr key={field.id}>
+                  <Table.Td>
+                    <TextInput size="xs" aria-label={`Descripción del ítem ${n}`} maxLength={250} {...form.register(`items.${i}.description`)} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Controller
+                      control={form.control}
+                      name={`items.${i}.unit`}
+                      render={({ field: f }) => (
+                        <Select
+                          size="xs"
+                          aria-label={`Unidad del ítem ${n}`}
+                          data={UNIT_OPTIONS}
+                          allowDeselect={false}
+                          value={f.value}
+                          onChange={(v) => f.onChange(v ?? 'ZZ')}
+                        />
+                      )}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput size="xs" inputMode="decimal" aria-label={`Cantidad del ítem ${n}`} {...form.register(`items.${i}.quantity`)} />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      size="xs"
+                      inputMode="decimal"
+                      aria-label={`Valor unitario del ítem ${n}`}
+                      placeholder="0.00"
+                      {...form.register(`items.${i}.unitValue`)}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Controller
+                      control={form.control}
+                      name={`items.${i}.igvType`}
+                      render={({ field: f }) => (
+                        <Select
+                          size="xs"
+                          aria-label={`IGV del ítem ${n}`}
+                          data={IGV_OPTIONS}
+                          allowDeselect={false}
+                          value={f.value}
+                          onChange={(v) => f.onChange(v ?? '10')}
+                        />
+                      )}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      size="xs"
+                      inputMode="decimal"
+                      aria-label={`Descuento del ítem ${n}`}
+                      placeholder="0.00"
+                      {...form.register(`items.${i}.discount`)}
+                    />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Text size="sm" ff="monospace">
+                      <NumberFormatter value={(total / 100).toFixed(2)} thousandSeparator="," decimalScale={2} fixedDecimalScale />
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Quitar el ítem ${n}`}
+                      disabled={items.fields.length === 1}
+                      onClick={() => items.remove(i)}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </div>
+      <Text size="xs" c="dimmed" mt={4}>
+        Valor unitario sin IGV. El IGV (18 %) se calcula por ítem y se redondea al céntimo.
+      </Text>
+    </Paper>
+  );
+}

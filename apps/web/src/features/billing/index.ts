@@ -1,0 +1,2 @@
+// What other features may use from billing (DESIGN.md section 2: never reach into internals).
+export { ShipmentDocuments } from './components/ShipmentDocuments.tsx';
