@@ -142,19 +142,25 @@ export async function seedDemoDocuments(database: Database, config: Config, log:
     const marks = async () =>
       (
         await db.execute(
-          sql`select (select coalesce(max(id), 0) from documents)::int as d, (select coalesce(max(id), 0) from document_events)::int as e, (select coalesce(max(id), 0) from audit_log)::int as a`,
+          sql`select (select coalesce(max(id), 0) from document_events)::int as e, (select coalesce(max(id), 0) from audit_log)::int as a`,
         )
-      ).rows[0] as { d: number; e: number; a: number };
-    /** Runs one operation at `moment`; what it wrote carries that moment (the database stamps its own clock). */
-    const at = async <T>(moment: Date, op: () => Promise<T>): Promise<T> => {
+      ).rows[0] as { e: number; a: number };
+    /**
+     * Runs one operation on one document at `moment` (`op` answers the document's id); what it wrote
+     * of that document carries that moment, not the database's clock. Only that document's rows:
+     * another process may already be serving the same database.
+     */
+    const at = async (moment: Date, op: () => Promise<number>): Promise<number> => {
       clock.set(moment);
       const before = await marks();
-      const result = await op();
+      const id = await op();
       const iso = moment.toISOString();
-      await db.execute(sql`update documents set created_at = ${iso}::timestamptz, updated_at = ${iso}::timestamptz where id > ${before.d}`);
-      await db.execute(sql`update document_events set at = ${iso}::timestamptz where id > ${before.e}`);
-      await db.execute(sql`update audit_log set at = ${iso}::timestamptz where id > ${before.a}`);
-      return result;
+      await db.execute(sql`update documents set updated_at = ${iso}::timestamptz where id = ${id}`);
+      await db.execute(sql`update document_events set at = ${iso}::timestamptz where document_id = ${id} and id > ${before.e}`);
+      await db.execute(
+        sql`update audit_log set at = ${iso}::timestamptz where entity = 'document' and entity_id = ${String(id)} and id > ${before.a}`,
+      );
+      return id;
     };
 
     const customerOf = async (docNumber: string): Promise<FormCustomerSource> => {
@@ -222,17 +228,18 @@ export async function seedDemoDocuments(database: Database, config: Config, log:
         }
         id = await at(moment, () => emit(user, values));
       }
+      await db.execute(sql`update documents set created_at = ${moment.toISOString()}::timestamptz where id = ${id}`);
       issued.push(id);
       if (plan.kind === 'factura' && plan.label) labelled.set(plan.label, id);
       const doc = (await findDocument(db, id))!;
       // A boleta travels in SUNAT's daily summary: accepted a while later, when consulted.
       if (doc.status === 'pendiente' && !(plan.kind === 'boleta' && plan.pending)) {
-        await at(new Date(moment.getTime() + boletaDelayMs + 60_000), () => syncDocument(app, null, doc));
+        await at(new Date(moment.getTime() + boletaDelayMs + 60_000), async () => (await syncDocument(app, null, doc)).id);
       }
       if (plan.kind === 'shipments' && plan.void) {
         const voidAt = new Date(moment.getTime() + plan.void.daysLater * DAY);
-        await at(voidAt, () => voidDocument(app, user, id, plan.void!.reason));
-        await at(new Date(voidAt.getTime() + voidDelayMs + 60_000), () => voidStatus(app, user, id));
+        await at(voidAt, async () => (await voidDocument(app, user, id, plan.void!.reason)).id);
+        await at(new Date(voidAt.getTime() + voidDelayMs + 60_000), async () => (await voidStatus(app, user, id)).id);
       }
     }
     log(`Comprobantes de demostración emitidos: ${issued.length} (${Math.round(performance.now() - started)} ms).`);
