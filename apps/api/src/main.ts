@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { openEmbedded, openPostgres, type Database } from './db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from './db/lock.ts';
 import { seedIfEmpty } from './seed/index.ts';
+import { seedDemoDocuments } from './seed/documents.ts';
 import { buildApp } from './app.ts';
 import { loggableError } from './plugins/logging.ts';
 
@@ -28,6 +29,12 @@ async function main() {
     throw err;
   }
   await seedIfEmpty(database.db, config, (msg) => console.log(msg));
+  // Demo comprobantes go through the billing service and the sandbox, which need an app: after the seed.
+  try {
+    await seedDemoDocuments(database, config, (msg) => console.log(msg));
+  } catch (err) {
+    console.warn('No se pudieron emitir los comprobantes de demostración:', loggableError(err));
+  }
   const app = await buildApp({
     database,
     config,

@@ -9,7 +9,8 @@ import { BILLING_MESSAGES, limaDay } from '@tramo/domain';
 const today = limaDay(new Date());
 import { DEMO_ISSUER, memorySandboxStore, sandboxBillingProvider, type SandboxFailures } from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { engines, startTestApp, type TestContext } from './harness.ts';
+import { createPostgresDatabase, engines, startTestApp, type TestContext } from './harness.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 /** A boleta for a DNI customer: one taxed line of S/ 118.00 (100 + 18 IGV). */
 const boleta = (over: Record<string, unknown> = {}) => ({
@@ -288,5 +289,112 @@ describe.each(engines)('billing documents (%s)', (engine) => {
       body: { amount: 59, customer: { doc_type: 6, doc_number: '20100070970', name: 'SUPERMERCADOS PERUANOS S.A.', address: 'Lima' } },
     });
     expect(ruc.json().serie).toBe('FFF1');
+  });
+});
+
+/**
+ * `npm start` on an empty database in demo mode (the real server process, on each engine): the
+ * register already holds the demo comprobantes, issued through the service and the sandbox.
+ */
+describe.each(engines)('demo start issues demo documents (%s)', (engine) => {
+  let server: ServerProcess;
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  let admin: string;
+
+  const get = async (url: string, token = admin) => {
+    const res = await fetch(server.url + url, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.arrayBuffer() };
+  };
+  const login = async (username: string, password: string) =>
+    (
+      await (
+        await fetch(`${server.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password }),
+        })
+      ).json()
+    ).token as string;
+
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'tramo-demo-documents-'));
+    // Never the real provider: demo documents are only issued to the sandbox.
+    env = { DATA_DIR: dataDir, NUBEFACT_URL: '', NUBEFACT_TOKEN: '' };
+    let drop = async () => {};
+    if (engine === 'postgres') {
+      const created = await createPostgresDatabase();
+      env.DATABASE_URL = created.url;
+      drop = created.drop;
+    }
+    cleanup = async () => {
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+    server = await startServerProcess(env);
+    admin = await login('ADMIN', 'admin123');
+  });
+  afterAll(async () => {
+    await server?.stop('SIGTERM');
+    await cleanup?.();
+  });
+
+  it('has ~15 documents over the last 30 days: boletas, facturas billing corporate shipments, a credit note, one voided, one pending', async () => {
+    expect(server.output()).toMatch(/Comprobantes de demostración emitidos: \d+/);
+    const page = (await get('/api/billing/documents?pageSize=100')).body;
+    expect(page.total).toBeGreaterThanOrEqual(12);
+    expect(page.total).toBeLessThanOrEqual(20);
+    const items = page.items as { id: number; type: string; status: string; issueDate: string; customerDocType: string; branchName: string }[];
+    const ofType = (type: string) => items.filter((d) => d.type === type).length;
+    expect(ofType('03')).toBeGreaterThanOrEqual(4);
+    expect(ofType('01')).toBeGreaterThanOrEqual(4);
+    expect(ofType('07')).toBe(1);
+    expect(items.filter((d) => d.status === 'anulado')).toHaveLength(1);
+    expect(items.filter((d) => d.status === 'pendiente')).toHaveLength(1);
+    expect(items.filter((d) => d.status === 'aceptado')).toHaveLength(items.length - 2);
+    // Spread over the last 30 days (Lima), never in the future, not contingency.
+    const today = limaDay(new Date());
+    const monthAgo = limaDay(new Date(Date.now() - 30 * 86_400_000));
+    expect(items.every((d) => d.issueDate >= monthAgo && d.issueDate <= today)).toBe(true);
+    expect(new Set(items.map((d) => d.issueDate)).size).toBeGreaterThanOrEqual(10);
+    expect(new Set(items.map((d) => d.branchName)).size).toBeGreaterThanOrEqual(2);
+
+    // Facturas of corporate senders linked to their shipments (document_shipments).
+    const details = await Promise.all(items.map(async (d) => (await get(`/api/billing/lookup/${d.id}`)).body));
+    const billing = details.filter((d) => d.shipmentCodes.length > 0);
+    expect(billing.length).toBeGreaterThanOrEqual(3);
+    expect(billing.every((d) => d.type === '01' && d.customerDocType === '6' && d.customerId !== null)).toBe(true);
+    expect(billing.some((d) => d.detraction?.code === '027')).toBe(true);
+    // The voided one freed its shipments: they are back among the customer's unbilled ones.
+    const voided = details.find((d) => d.status === 'anulado');
+    expect(voided.history.map((h: { kind: string }) => h.kind)).toEqual(expect.arrayContaining(['emitido', 'anulación solicitada', 'anulado']));
+    if (voided.shipmentCodes.length > 0) {
+      const unbilled = (await get(`/api/billing/unbilled-shipments?customerId=${voided.customerId}`)).body as { code: string }[];
+      expect(unbilled.map((s) => s.code)).toEqual(expect.arrayContaining(voided.shipmentCodes));
+    }
+    // The credit note modifies one of them; documents carry their signed XML and print.
+    const note = details.find((d) => d.type === '07');
+    expect(details.some((d) => d.type === '01' && d.fullNumber === note.modifies)).toBe(true);
+    // The oldest boleta, accepted later (daily summary): its history says so, dated weeks ago, not at start.
+    const accepted = details.findLast((d) => d.type === '03' && d.status === 'aceptado');
+    expect(accepted.history.map((h: { kind: string }) => h.kind)).toContain('aceptado');
+    expect(accepted.history[0].at < new Date(Date.now() - 14 * 86_400_000).toISOString()).toBe(true);
+    expect((await get(`/api/billing/documents/${accepted.id}/xml`)).status).toBe(200);
+    expect((await get(`/api/billing/documents/${accepted.id}/pdf?format=ticket`)).status).toBe(200);
+
+    // An agent sees their branch's.
+    const agent = await login('AGENTE2', 'agente123');
+    const mine = (await get('/api/billing/documents?pageSize=100', agent)).body;
+    expect(mine.total).toBeGreaterThan(0);
+    expect(mine.items.every((d: { branchName: string }) => d.branchName === 'Arequipa')).toBe(true);
+  });
+
+  it('issues them once: a restart on the same data finds the register as it was', async () => {
+    const before = (await get('/api/billing/documents?pageSize=1')).body.total;
+    await server.stop('SIGTERM');
+    server = await startServerProcess(env);
+    admin = await login('ADMIN', 'admin123');
+    expect(server.output()).not.toMatch(/Comprobantes de demostración/);
+    expect((await get('/api/billing/documents?pageSize=1')).body.total).toBe(before);
   });
 });
