@@ -112,13 +112,19 @@ describe('billing a customer’s shipments', () => {
     expect(invoiceFromShipments(corporate, [shipment(1, 400)], TODAY).detraction.enabled).toBe(false);
   });
 
-  it('turns odd prices into a unit value whose line totals the price to the céntimo', () => {
-    for (const price of [25, 12.5, 33.33, 7.77, 1999.99]) {
-      const cents = Math.round(price * 100);
-      const total = previewTotals([{ quantity: '1', unitValue: unitValueOfPrice(cents), discount: '', igvType: '10' }]).totalCents;
-      expect(Math.abs(total - cents)).toBeLessThanOrEqual(1);
+  it('turns a price into a unit value whose line totals it to the céntimo when SUNAT rounding allows it', () => {
+    const total = (cents: number) => previewTotals([{ quantity: '1', unitValue: unitValueOfPrice(cents), discount: '', igvType: '10' }]).totalCents;
+    // Every total a one-unit gravado line can reach (net n → n + round(0.18 n)), found by brute force.
+    const reachable = new Set(Array.from({ length: 5000 }, (_, n) => n + Math.floor((n * 18 + 50) / 100)));
+    for (let cents = 1; cents < 5000; cents++) {
+      if (reachable.has(cents)) expect(total(cents)).toBe(cents);
     }
+    for (const cents of [2500, 11800]) expect(total(cents)).toBe(cents);
+    // No net n has n + round(0.18 n) = 39.50 (3347 → 39.49, 3348 → 39.51): one céntimo off, never more.
+    expect(Math.abs(total(3950) - 3950)).toBe(1);
+    for (let cents = 1; cents < 5000; cents++) expect(Math.abs(total(cents) - cents)).toBeLessThanOrEqual(1);
     expect(unitValueOfPrice(11800)).toBe('100');
+    expect(unitValueOfPrice(2500)).toBe('21.19');
   });
 });
 

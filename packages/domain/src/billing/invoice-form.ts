@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { toCents, type Cents } from '../money.ts';
-import { bigToCents, decimalPlaces, documentTotals, lineAmounts, parseDecimal, UNIT_VALUE_DECIMALS, type DocumentTotals } from './amounts.ts';
+import { bigToCents, decimalPlaces, documentTotals, igvOf, lineAmounts, parseDecimal, type DocumentTotals } from './amounts.ts';
 import { IGV_PERCENT, isIgvType, type IgvType, type InvoiceDocumentType, type ModifiableDocumentType, type PaymentForm } from './catalogs.ts';
 import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies } from './detraction.ts';
 import { shipmentLineDescription, type DocumentDetail, type UnbilledShipment } from './documents.ts';
@@ -169,14 +169,18 @@ export function previewTotals(items: readonly Pick<InvoiceFormItem, 'quantity' |
   return documentTotals(lines);
 }
 
-/** The valor unitario (without IGV) of a price that includes it: price / 1.18 to 10 decimals. */
+/**
+ * The valor unitario (without IGV) of a one-unit gravado line whose total is the price, IGV included.
+ * IGV is 18 % of the rounded subtotal, so not every price is reachable to the céntimo: the net closest
+ * to price / 1.18 whose line totals the price exactly is taken when there is one (most prices), else
+ * the one whose total misses it by the least (one céntimo; S/ 39.50 has no exact net).
+ */
 export function unitValueOfPrice(priceCents: Cents): string {
-  return new Big(priceCents)
-    .div(100 + IGV_PERCENT)
-    .round(UNIT_VALUE_DECIMALS, Big.roundHalfUp)
-    .toFixed()
-    .replace(/(\.\d*?)0+$/, '$1')
-    .replace(/\.$/, '');
+  const approx = Math.floor((priceCents * 100) / (100 + IGV_PERCENT));
+  const candidates = [approx - 1, approx, approx + 1, approx + 2].filter((n) => n > 0);
+  const miss = (net: Cents) => Math.abs(net + igvOf(net) - priceCents);
+  const best = candidates.reduce((a, b) => (miss(b) < miss(a) ? b : a), candidates[0] ?? 1);
+  return new Big(best).div(100).toFixed();
 }
 
 /**
