@@ -300,18 +300,22 @@ async function complete(app: App, user: SessionUser, id: number): Promise<{ stat
 async function confirm(app: App, user: SessionUser, id: number): Promise<void> {
   await app.db.transaction(async (tx) => {
     const now = app.now();
+    // Sessions are locked before the payment row, in every transaction here: a creation holds its
+    // session and then waits on the shipment's live payment, so the other order would deadlock.
+    const current = await repo.findPayment(tx, id);
+    if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
+    const own = await repo.lockSession(tx, current.cashSessionId);
+    const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(app, tx, user)).id;
     const [row] = await tx
       .update(payments)
       .set({ status: 'paid', paidAt: now, lastError: null, updatedAt: now })
       .where(and(eq(payments.id, id), eq(payments.status, 'pending')))
       .returning();
     if (!row) {
-      const current = await repo.findPayment(tx, id);
-      if (current?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+      const after = await repo.findPayment(tx, id);
+      if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
       return; // already paid by a concurrent confirmation
     }
-    const own = await repo.lockSession(tx, row.cashSessionId);
-    const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(app, tx, user)).id;
     await tx
       .insert(paymentMovements)
       .values({ paymentId: id, kind: 'cobro', method: row.method, amountCents: row.amountCents, cashSessionId: sessionId, userId: user.id, at: now });
@@ -342,15 +346,16 @@ export async function cancelPayment(app: App, user: SessionUser, id: number, mot
     if (doc.status === 'aceptado') voidReceipt = true;
     else if (doc.status === 'pendiente' && before.status === 'paid') throw conflict(PAYMENT_MESSAGES.receiptPending, undefined, 'RECEIPT_PENDING');
   }
-  const claimed = await app.db.transaction(async (tx) => {
+  await app.db.transaction(async (tx) => {
     const now = app.now();
+    const session = await sessionForPayment(app, tx, user); // the session first, then the payment (see confirm)
     const [row] = await tx
       .update(payments)
       .set({ status: 'canceled', canceledAt: now, cancelReason: motivo, updatedAt: now })
       .where(and(eq(payments.id, id), eq(payments.status, before.status)))
       .returning();
-    if (!row) return false;
-    const session = await sessionForPayment(app, tx, user);
+    // Taken by a concurrent void: throwing rolls back whatever this transaction opened.
+    if (!row) throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
     const [charge] = await tx
       .select({ cents: paymentMovements.amountCents })
       .from(paymentMovements)
@@ -372,9 +377,7 @@ export async function cancelPayment(app: App, user: SessionUser, id: number, mot
       before: { status: before.status },
       after: { status: 'canceled', reason: motivo },
     });
-    return true;
   });
-  if (!claimed) throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
   if (voidReceipt) {
     try {
       await voidDocument(app, user, before.documentId!, motivo);
