@@ -241,7 +241,7 @@ export function movementWhere(f: MovementFilters, scope: Scope): SQL {
 
 /** The report's rows: the payment with its shipment, branch, transport and drivers. */
 export const movementSelect = (where: SQL) => sql`
-  select p.id, p.created_at, p.branch_id, b.name as branch_name, p.user_name, p.user_id, p.method, p.amount_cents, p.currency, p.status,
+  select p.id, p.created_at, p.created_at::text as created_at_key, p.branch_id, b.name as branch_name, p.user_name, p.user_id, p.method, p.amount_cents, p.currency, p.status,
     p.customer_name, p.cancel_reason, p.provider_tx_id, s.id as shipment_id, s.code as shipment_code, s.sender_name, s.description,
     c.doc_number as sender_doc, t.plate_primary, t.plate_secondary, d1.full_name as driver1, d2.full_name as driver2,
     case when doc.id is null then null else doc.series || '-' || lpad(doc.number::text, 8, '0') end as reference
@@ -260,6 +260,8 @@ export const movementSelect = (where: SQL) => sql`
 export interface MovementSqlRow {
   id: number;
   created_at: Date | string;
+  /** The instant to the microsecond, for seeking past this row. */
+  created_at_key: string;
   branch_id: number | null;
   branch_name: string | null;
   user_name: string;
@@ -281,6 +283,12 @@ export interface MovementSqlRow {
   driver1: string | null;
   driver2: string | null;
   reference: string | null;
+}
+
+/** The next rows after (createdAtKey, id) in the report's order: a seek, no offset. */
+export async function movementBatchAfter(db: Db, where: SQL, after: { key: string; id: number } | null, size: number) {
+  const seek = after ? sql`${where} and (p.created_at, p.id) < (${after.key}::timestamptz, ${after.id})` : where;
+  return (await db.execute(sql`${movementSelect(seek)} limit ${size}`)).rows as unknown as MovementSqlRow[];
 }
 
 export async function movementPage(db: Db, where: SQL, page: number, pageSize: number) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import {
@@ -555,8 +556,11 @@ export async function movements(app: App, user: SessionUser, filters: MovementFi
 const CSV_BATCH = 1000;
 
 /**
- * The whole filtered set as CSV, read through a database cursor in batches of 1000 and written with
- * back-pressure: memory stays flat whatever the size. Stops when the client goes away.
+ * The whole filtered set as CSV in batches of 1000, written with back-pressure: memory stays flat
+ * whatever the size, and the export stops when the client goes away. PostgreSQL reads through a
+ * server-side cursor on its own connection. The embedded engine has a single connection that a
+ * transaction would hold for the whole download (a slow client would stall every other request),
+ * so there each batch is a seek past the last row, in the same order.
  */
 export function movementsCsv(app: App, user: SessionUser, filters: MovementFilters, locale: string): Readable {
   checkBranchFilter(user, filters);
@@ -577,23 +581,36 @@ export function movementsCsv(app: App, user: SessionUser, filters: MovementFilte
           out.on('drain', done);
           out.on('close', done);
         });
+  const writeBatch = (batch: repo.MovementSqlRow[]) => {
+    let chunk = '';
+    for (const r of batch) chunk += movementCsvLine(toMovement(r), dialect);
+    return write(chunk);
+  };
   void (async () => {
     try {
       await write(movementCsvPreamble(dialect));
-      const cursor = `movements_csv_${Math.random().toString(36).slice(2, 10)}`;
-      await app.db.transaction(async (tx) => {
-        await tx.execute(sql`declare ${sql.raw(cursor)} no scroll cursor for ${repo.movementSelect(where)}`);
+      if (app.dbKind === 'postgres') {
+        const cursor = `movements_csv_${randomBytes(6).toString('hex')}`;
+        await app.db.transaction(async (tx) => {
+          await tx.execute(sql`declare ${sql.raw(cursor)} no scroll cursor for ${repo.movementSelect(where)}`);
+          while (!closed) {
+            const batch = (await tx.execute(sql`fetch forward ${sql.raw(String(CSV_BATCH))} from ${sql.raw(cursor)}`))
+              .rows as unknown as repo.MovementSqlRow[];
+            if (batch.length > 0) await writeBatch(batch);
+            if (batch.length < CSV_BATCH) break;
+          }
+          await tx.execute(sql`close ${sql.raw(cursor)}`);
+        });
+      } else {
+        let after: { key: string; id: number } | null = null;
         while (!closed) {
-          const batch = (await tx.execute(sql`fetch forward ${sql.raw(String(CSV_BATCH))} from ${sql.raw(cursor)}`))
-            .rows as unknown as repo.MovementSqlRow[];
-          if (batch.length === 0) break;
-          let chunk = '';
-          for (const r of batch) chunk += movementCsvLine(toMovement(r), dialect);
-          await write(chunk);
+          const batch = await repo.movementBatchAfter(app.db, where, after, CSV_BATCH);
+          if (batch.length > 0) await writeBatch(batch);
           if (batch.length < CSV_BATCH) break;
+          const last = batch[batch.length - 1]!;
+          after = { key: last.created_at_key, id: Number(last.id) };
         }
-        await tx.execute(sql`close ${sql.raw(cursor)}`);
-      });
+      }
       out.end();
     } catch (err) {
       app.log.error({ err }, 'movements CSV export failed');
