@@ -85,6 +85,25 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/billing/documents/{id}/pdf': { roles: STAFF, scope: 'document' },
   'GET /api/billing/documents/{id}/xml': { roles: STAFF, scope: 'document' },
   'GET /api/billing/unbilled-shipments': { roles: STAFF },
+  // Payments, receivables, movements and cash sessions (issue 14): admins and agents; agents see their branch.
+  'GET /api/payments/methods': { roles: STAFF },
+  'GET /api/payments/manual': { roles: STAFF },
+  'POST /api/payments/manual': { roles: STAFF },
+  'GET /api/payments/manual/{id}': { roles: STAFF },
+  'POST /api/payments/manual/{id}/confirm': { roles: STAFF },
+  'POST /api/payments/manual/{id}/cancel': { roles: STAFF },
+  'POST /api/payments/payments/{id}/cancel': { roles: STAFF },
+  'GET /api/payments/customers-lookup': { roles: STAFF },
+  'GET /api/payments/customers/{id}': { roles: STAFF },
+  'GET /api/payments/receivables': { roles: STAFF },
+  'GET /api/receivables/customers': { roles: STAFF },
+  'GET /api/payments/report/movements': { roles: STAFF },
+  'GET /api/payments/report/movements.csv': { roles: STAFF },
+  'GET /api/payments/report/daily': { roles: STAFF },
+  'GET /api/payments/cash-sessions/current': { roles: STAFF },
+  'GET /api/payments/cash-sessions': { roles: STAFF },
+  'POST /api/payments/cash-sessions': { roles: STAFF },
+  'POST /api/payments/cash-sessions/{id}/close': { roles: STAFF },
 };
 
 /** Valid bodies, so that what refuses another branch is the scope and not validation. */

@@ -19,4 +19,5 @@ export * from './shipments.ts';
 export * from './deliveries.ts';
 export * from './fleet.ts';
 export * from './billing/index.ts';
+export * from './payments/index.ts';
 export * from './answers.ts';

@@ -466,3 +466,113 @@ export const sandboxDocuments = pgTable('sandbox_documents', {
   key: text('key').primaryKey(),
   record: jsonb('record').notNull(),
 });
+
+/**
+ * A collector's cash drawer (DESIGN.md section 5a): opened with a float, closed with the counted
+ * cash; one open session per user (a partial unique index). A closed session is immutable.
+ */
+export const cashSessions = pgTable(
+  'cash_sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    userName: text('user_name').notNull(),
+    branchId: integer('branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    floatCents: integer('float_cents').notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    countedCashCents: integer('counted_cash_cents'),
+    /** The closing as computed when it closed: per method expected, counted, difference (céntimos). */
+    closing: jsonb('closing'),
+    closedBy: integer('closed_by'),
+  },
+  (t) => [
+    uniqueIndex('cash_sessions_one_open_uq')
+      .on(t.userId)
+      .where(sql`${t.closedAt} is null`),
+    index('cash_sessions_opened_idx').on(t.openedAt),
+    index('cash_sessions_branch_idx').on(t.branchId, t.openedAt),
+    check('cash_sessions_float_ck', sql`${t.floatCents} >= 0`),
+  ],
+);
+
+/**
+ * A manual payment taken at the counter (DESIGN.md section 5). Amounts in integer céntimos. At most
+ * one pending-or-paid payment per shipment: a partial unique index, not a prior read.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('pending'),
+    method: text('method').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('PEN'),
+    providerTxId: text('provider_tx_id'),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
+    customerDocType: smallint('customer_doc_type').notNull(),
+    customerDocNumber: text('customer_doc_number').notNull(),
+    customerName: text('customer_name').notNull(),
+    branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
+    // No foreign key, as on shipments.created_by: the record outlives staff accounts.
+    userId: integer('user_id').notNull(),
+    userName: text('user_name').notNull(),
+    cashSessionId: integer('cash_session_id')
+      .notNull()
+      .references(() => cashSessions.id, { onDelete: 'restrict' }),
+    documentId: integer('document_id').references(() => documents.id, { onDelete: 'restrict' }),
+    /** How many receipts were tried after a rejection (the next key is PAGO-{id}-{attempts}). */
+    receiptAttempts: integer('receipt_attempts').notNull().default(0),
+    lastError: text('last_error'),
+    cancelReason: text('cancel_reason'),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_one_live_per_shipment_uq')
+      .on(t.shipmentId)
+      .where(sql`${t.status} in ('pending', 'paid')`),
+    index('payments_created_idx').on(t.createdAt, t.id),
+    index('payments_branch_created_idx').on(t.branchId, t.createdAt),
+    index('payments_session_idx').on(t.cashSessionId),
+    check('payments_status_ck', sql`${t.status} in ('pending', 'paid', 'canceled')`),
+    check('payments_method_ck', sql`${t.method} in ('cash', 'card_pos', 'bank_transfer', 'yape_qr', 'plin_qr', 'card_online')`),
+    check('payments_amount_ck', sql`${t.amountCents} > 0`),
+    check('payments_currency_ck', sql`${t.currency} = 'PEN'`),
+  ],
+);
+
+/**
+ * The cash ledger: a payment's charge when it is paid, its reversal when a paid one is voided, each in
+ * the acting collector's open session (a void after closing lands in the next one as an adjustment).
+ */
+export const paymentMovements = pgTable(
+  'payment_movements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull(),
+    method: text('method').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    cashSessionId: integer('cash_session_id')
+      .notNull()
+      .references(() => cashSessions.id, { onDelete: 'restrict' }),
+    userId: integer('user_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One charge and at most one reversal per payment.
+    uniqueIndex('payment_movements_kind_uq').on(t.paymentId, t.kind),
+    index('payment_movements_session_idx').on(t.cashSessionId, t.id),
+    check('payment_movements_kind_ck', sql`${t.kind} in ('cobro', 'anulacion')`),
+  ],
+);

@@ -1,0 +1,2 @@
+/** The payments module: counter payments with receipts, movements, receivables and cash sessions. */
+export { default as paymentRoutes } from './routes.ts';
