@@ -68,7 +68,7 @@ test('a negative capacity is refused with a Spanish message and nothing is saved
   void unique;
 });
 
-test('placeholders carry their real title and say what they will be; no Pagar leads to one', async ({ page }) => {
+test('placeholders carry their real title and say what they will be; Pagar leads to the payment of that shipment', async ({ page }) => {
   await loginAndWait(page, 'ADMIN');
   await page.goto('/');
   await page.getByRole('link', { name: 'Movimientos' }).click();
@@ -78,7 +78,9 @@ test('placeholders carry their real title and say what they will be; no Pagar le
   await expect(page.getByRole('heading', { name: 'Pagos', level: 2 })).toBeVisible();
   await page.goto('/shipments');
   await expect(page.locator('main table tbody tr').first()).toBeVisible();
-  await expect(page.getByRole('link', { name: /^Pagar / })).toHaveCount(0);
+  for (const href of await page.getByRole('link', { name: /^Pagar / }).evaluateAll((els) => els.map((e) => e.getAttribute('href')))) {
+    expect(href).toMatch(/^\/pagos\?shipmentId=\d+$/);
+  }
   await expect(page.getByText(/^\d[\d,]* envíos?$/)).toBeVisible();
 });
 

@@ -5,10 +5,6 @@ import { PageHeader } from '../../components/ui/PageHeader.tsx';
 
 /** What each screen still to come will do: its real title, and a sentence on its purpose. */
 const UPCOMING: Record<string, { title: string; will: string }> = {
-  '/pagos': {
-    title: 'Pagos',
-    will: 'Aquí se registrarán los pagos de los envíos (efectivo, tarjeta, transferencia) y se emitirán sus comprobantes.',
-  },
   '/cuentas-por-cobrar': { title: 'Cuentas por cobrar', will: 'Aquí se verán los saldos pendientes de cada cliente y sus vencimientos.' },
   '/reports/movimientos': { title: 'Movimientos', will: 'Aquí se verán los movimientos de caja y de envíos por día, agencia y usuario.' },
 };

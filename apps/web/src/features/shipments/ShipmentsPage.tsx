@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES } from '@tramo/domain';
+import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -18,9 +18,6 @@ import { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable
 import { FILTER_KEYS, isRangeInvalid, LIST_URL_DEFAULTS, listParamsFrom, type FilterKey } from './components/list-params.ts';
 import { useCancelAction } from './components/useShipmentActions.tsx';
 import type { Shipment } from './types.ts';
-
-/** Pagos is still a placeholder (issue 16 item 1): until it lands the list offers no 'Pagar'. */
-const PAYMENTS_READY = false as boolean;
 
 /** Search waits for a 1 s pause here (spec section 9): the list is the heaviest query. */
 const SEARCH_DEBOUNCE_MS = 1000;
@@ -55,6 +52,8 @@ interface RowActionsProps {
 
 function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowActionsProps) {
   const isCreated = shipment.status === 'Creado';
+  // The counter collects today's shipments only (spec section 4): an older one is billed instead.
+  const payable = isCreated && limaDay(new Date(shipment.createdAt)) === limaDay(new Date());
   return (
     <Group gap={2} justify="flex-start" wrap="nowrap">
       <Tooltip label="Ver">
@@ -81,7 +80,7 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowAction
           </ActionIcon>
         </Tooltip>
       )}
-      {isCreated && canPay && (
+      {payable && canPay && (
         <Tooltip label="Pagar">
           <ActionIcon
             size="sm"
@@ -195,8 +194,7 @@ export default function ShipmentsPage() {
               onPrint={() => setPrinting(s)}
               onCancel={() => void cancel.run(s)}
               onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
-              // No button leads to a screen that cannot do what it says: 'Pagar' waits for Pagos.
-              canPay={PAYMENTS_READY && user.role !== 'courier'}
+              canPay={user.role !== 'courier'}
             />
           )}
         />

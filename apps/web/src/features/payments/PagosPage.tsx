@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Stack, Tabs, Title } from '@mantine/core';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { PAYMENT_MESSAGES, type ManualPayment, type ManualPaymentResult } from '@tramo/domain';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { notify } from '../../lib/notify.ts';
+import { useUrlState } from '../../lib/url-state.ts';
+import { PdfViewer, type PdfRequest } from '../billing/index.ts';
+import { useShipmentsToCollect, useTodayPayments, type CollectShipment } from './api/payments.ts';
+import { CashSessionPanel } from './components/CashSessionPanel.tsx';
+import { CollectTable } from './components/CollectTable.tsx';
+import { DaySessions } from './components/DaySessions.tsx';
+import { PaymentModal } from './components/PaymentModal.tsx';
+import { PaymentsTable } from './components/PaymentsTable.tsx';
+
+const TABS = ['cobros', 'caja', 'cierres'] as const;
+type Tab = (typeof TABS)[number];
+
+/**
+ * /pagos: today's shipments to collect and today's payments (spec section 2), the collector's cash
+ * session, and the day's closings. /pagos?shipmentId=… (the shipments list's 'Pagar') opens the
+ * payment modal for that shipment.
+ */
+export default function PagosPage() {
+  const [url, setUrl] = useUrlState({ tab: 'cobros', shipmentId: '' });
+  const tab: Tab = (TABS as readonly string[]).includes(url.tab) ? (url.tab as Tab) : 'cobros';
+  const toCollect = useShipmentsToCollect();
+  const payments = useTodayPayments();
+  const [manual, setManual] = useState(false);
+  const [receipt, setReceipt] = useState<PdfRequest | null>(null);
+
+  const rows = toCollect.data?.items ?? [];
+  const unpaid = rows.filter((s) => !s.paid && s.paymentStatus !== 'pending');
+  const linked = url.shipmentId ? (rows.find((s) => String(s.id) === url.shipmentId) ?? null) : null;
+  const modalShipment: CollectShipment | null = linked;
+  const modalOpen = manual || linked !== null;
+  const closeModal = () => {
+    setManual(false);
+    if (url.shipmentId) setUrl({ shipmentId: null });
+  };
+
+  const paid = (result: ManualPaymentResult) => {
+    closeModal();
+    notify.success(`Pago registrado${result.payment.documentNumber ? `: ${result.payment.documentNumber}` : ''}.`);
+    if (result.cashSessionOpened) notify.info(PAYMENT_MESSAGES.sessionOpened);
+    if (result.warning) notify.error(result.warning);
+    // The receipt prints on the counter's thermal printer: the 80 mm ticket opens at once.
+    if (result.payment.documentId && result.payment.documentNumber) {
+      setReceipt({ id: result.payment.documentId, format: 'ticket', name: result.payment.documentNumber });
+    } else notify.error(PAYMENT_MESSAGES.noPdf);
+  };
+  const openReceipt = (p: ManualPayment, format: 'a4' | 'ticket') =>
+    p.documentId && p.documentNumber && setReceipt({ id: p.documentId, format, name: p.documentNumber });
+
+  // A 'Pagar' link to a shipment that is not among today's to collect says why instead of doing nothing.
+  const missing = url.shipmentId !== '' && toCollect.isSuccess && linked === null;
+
+  return (
+    <>
+      <PageHeader title="Pagos" description="Cobros del día en mostrador, con su boleta o factura">
+        <Button
+          variant="default"
+          leftSection={<IconRefresh size={16} />}
+          loading={toCollect.isFetching || payments.isFetching}
+          onClick={() => void Promise.all([toCollect.refetch(), payments.refetch()])}
+        >
+          Actualizar
+        </Button>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setManual(true)}>
+          Pago manual
+        </Button>
+      </PageHeader>
+      <Tabs value={tab} onChange={(v) => v && setUrl({ tab: v })} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="cobros">Cobros de hoy</Tabs.Tab>
+          <Tabs.Tab value="caja">Mi caja</Tabs.Tab>
+          <Tabs.Tab value="cierres">Cierres del día</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="cobros">
+          <Stack gap="md">
+            {missing && (
+              <Alert color="orange" variant="light" role="alert" withCloseButton onClose={() => setUrl({ shipmentId: null })}>
+                Ese envío no está entre los de hoy por cobrar (solo se cobran envíos en estado Creado, creados hoy).
+              </Alert>
+            )}
+            {(toCollect.isError || payments.isError) && (
+              <Alert color="red" variant="light" role="alert">
+                {errorMessage(toCollect.error ?? payments.error)}
+              </Alert>
+            )}
+            <Title order={4}>Envíos por cobrar hoy</Title>
+            <CollectTable rows={rows} loading={toCollect.isPending} onCollect={(s) => setUrl({ shipmentId: String(s.id) })} />
+            <Group justify="space-between">
+              <Title order={4}>Pagos de hoy</Title>
+            </Group>
+            <PaymentsTable rows={payments.data?.items ?? []} loading={payments.isPending} onReceipt={openReceipt} />
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="caja">
+          <CashSessionPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="cierres">
+          <DaySessions />
+        </Tabs.Panel>
+      </Tabs>
+      {modalOpen && <PaymentModal opened shipment={modalShipment} choices={unpaid} onClose={closeModal} onPaid={paid} />}
+      <PdfViewer request={receipt} onClose={() => setReceipt(null)} />
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  CashSession,
+  cashSessionListSchema,
+  collectShipmentPageSchema,
+  currentCashSessionSchema,
+  dailyReportSchema,
+  ManualPayment,
+  manualPaymentPageSchema,
+  ManualPaymentResult,
+} from '@tramo/domain';
+import { api, apiRequest } from '../../../lib/api.ts';
+
+export type CollectShipment = z.infer<typeof collectShipmentPageSchema>['items'][number];
+export type DailyReport = z.infer<typeof dailyReportSchema>;
+
+export const paymentsKey = ['payments'] as const;
+
+/** Spec section 9: the shipments to collect come in one page of 200 (status Creado, created today). */
+const COLLECT_PAGE_SIZE = 200;
+
+export const useShipmentsToCollect = () =>
+  useQuery({
+    queryKey: [...paymentsKey, 'to-collect'],
+    queryFn: ({ signal }) => api.get<z.infer<typeof collectShipmentPageSchema>>('/payments/receivables', { pageSize: COLLECT_PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useTodayPayments = () =>
+  useQuery({
+    queryKey: [...paymentsKey, 'today'],
+    queryFn: ({ signal }) => api.get<z.infer<typeof manualPaymentPageSchema>>('/payments/manual', { pageSize: 200 }, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useCurrentCashSession = () =>
+  useQuery({
+    queryKey: [...paymentsKey, 'cash', 'current'],
+    queryFn: ({ signal }) => api.get<z.infer<typeof currentCashSessionSchema>>('/payments/cash-sessions/current', undefined, signal),
+  });
+
+export const useDaySessions = (date: string) =>
+  useQuery({
+    queryKey: [...paymentsKey, 'cash', 'day', date],
+    queryFn: ({ signal }) => api.get<z.infer<typeof cashSessionListSchema>>('/payments/cash-sessions', { date }, signal),
+  });
+
+export const useDailyReport = (date: string) =>
+  useQuery({
+    queryKey: [...paymentsKey, 'daily', date],
+    queryFn: ({ signal }) => api.get<DailyReport>('/payments/report/daily', { date }, signal),
+  });
+
+/** Everything on /pagos moves together after a payment, a void, a retry or a closing. */
+function useInvalidatePayments() {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: paymentsKey });
+    // A receipt was issued or voided: the documents register too.
+    void client.invalidateQueries({ queryKey: ['billing'] });
+  };
+}
+
+export interface PaymentInput {
+  shipmentId: number;
+  customerId: number | null;
+  customerName: string;
+  customerDocType: 1 | 6;
+  customerDocNumber: string;
+  amount: string;
+  currency: string;
+  methodCode: string;
+  providerTxId: string | null;
+}
+
+/** 201 paid, 202 pending (the receipt failed: `error`, and a retry confirms); a refusal throws with the server's message. */
+async function sendPayment(path: string, body?: unknown): Promise<ManualPaymentResult> {
+  const { data } = await apiRequest<ManualPaymentResult>(path, { method: 'POST', body: body ?? {} });
+  return data;
+}
+
+export function useRegisterPayment() {
+  const invalidate = useInvalidatePayments();
+  return useMutation({ mutationFn: (input: PaymentInput) => sendPayment('/payments/manual', input), onSettled: invalidate });
+}
+
+export function useRetryPayment() {
+  const invalidate = useInvalidatePayments();
+  return useMutation({ mutationFn: (id: number) => sendPayment(`/payments/manual/${id}/confirm`), onSettled: invalidate });
+}
+
+export function useCancelPayment() {
+  const invalidate = useInvalidatePayments();
+  return useMutation({
+    mutationFn: (input: { id: number; motivo: string }) => api.post<ManualPayment>(`/payments/manual/${input.id}/cancel`, { motivo: input.motivo }),
+    onSettled: invalidate,
+  });
+}
+
+export function useOpenCashSession() {
+  const invalidate = useInvalidatePayments();
+  return useMutation({ mutationFn: (float: string) => api.post<CashSession>('/payments/cash-sessions', { float }), onSettled: invalidate });
+}
+
+export interface CloseInput {
+  id: number;
+  countedCash?: string;
+  denominations?: { value: string; quantity: number }[];
+  countedByMethod?: Record<string, string>;
+}
+
+export function useCloseCashSession() {
+  const invalidate = useInvalidatePayments();
+  return useMutation({
+    mutationFn: ({ id, ...body }: CloseInput) => api.post<CashSession>(`/payments/cash-sessions/${id}/close`, body),
+    onSettled: invalidate,
+  });
+}

@@ -1,0 +1,81 @@
+import { Badge, Button, Paper, Table, Text } from '@mantine/core';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import type { CollectShipment } from '../api/payments.ts';
+
+/** Today's shipments to collect (Creado, created today): the pill says whether each is paid. */
+export function CollectTable({
+  rows,
+  loading,
+  onCollect,
+}: {
+  rows: readonly CollectShipment[];
+  loading: boolean;
+  onCollect(s: CollectShipment): void;
+}) {
+  return (
+    <Paper withBorder style={{ overflowX: 'auto' }}>
+      <Table verticalSpacing={6} aria-label="Envíos por cobrar hoy">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Código</Table.Th>
+            <Table.Th>Hora</Table.Th>
+            <Table.Th>Remitente</Table.Th>
+            <Table.Th>Ruta</Table.Th>
+            <Table.Th ta="right">Precio</Table.Th>
+            <Table.Th>Estado de pago</Table.Th>
+            <Table.Th w={110} />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.length === 0 ? (
+            <Table.Tr>
+              <Table.Td colSpan={7}>
+                <Text c="dimmed" ta="center" py="md">
+                  {loading ? 'Cargando…' : 'Sin registros.'}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : (
+            rows.map((s) => (
+              <Table.Tr key={s.id}>
+                <Table.Td ff="monospace">{s.code}</Table.Td>
+                <Table.Td>{formatDateTime(s.createdAt).slice(11)}</Table.Td>
+                <Table.Td>
+                  <Text size="sm">{s.senderName}</Text>
+                  {s.senderDoc && (
+                    <Text size="xs" c="dimmed">
+                      {s.senderDoc}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {s.originBranch.name} → {s.destinationBranch.name}
+                </Table.Td>
+                <Table.Td ta="right" ff="monospace">
+                  {formatMoney(s.quotedPrice)}
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" tt="none" color={s.paid ? 'teal' : 'gray'}>
+                    {s.pill}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {!s.paid && s.paymentStatus !== 'pending' && (
+                    <Button size="xs" variant="light" onClick={() => onCollect(s)}>
+                      Cobrar
+                    </Button>
+                  )}
+                  {s.paymentStatus === 'pending' && (
+                    <Text size="xs" c="orange.8">
+                      Pago pendiente
+                    </Text>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))
+          )}
+        </Table.Tbody>
+      </Table>
+    </Paper>
+  );
+}

@@ -1,0 +1,259 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  manualPaymentRequestSchema,
+  needsVoucher,
+  PAYMENT_MESSAGES,
+  PAYMENT_METHOD_NAMES,
+  PAYMENT_METHODS,
+  type ManualPaymentResult,
+  type PaymentMethod,
+} from '@tramo/domain';
+import { errorMessage } from '../../../lib/api.ts';
+import { formatMoney } from '../../../lib/format.ts';
+import { useDocumentLookup } from '../../customers/index.ts';
+import { useRegisterPayment, useRetryPayment, type CollectShipment } from '../api/payments.ts';
+
+/** Spec section 9: the DNI/RUC lookup waits for a 600 ms pause. */
+const LOOKUP_DEBOUNCE_MS = 600;
+const METHOD_OPTIONS = PAYMENT_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_NAMES[m] }));
+const DOC_OPTIONS = [
+  { value: '1', label: 'DNI' },
+  { value: '6', label: 'RUC' },
+];
+const CURRENCY_OPTIONS = [
+  { value: 'PEN', label: 'PEN · Soles' },
+  { value: 'USD', label: 'USD · Dólares' },
+];
+
+type Field = 'shipmentId' | 'amount' | 'customerDocType' | 'customerDocNumber' | 'customerName' | 'currency' | 'methodCode' | 'providerTxId';
+
+interface Values {
+  shipmentId: string;
+  amount: string;
+  customerDocType: '1' | '6';
+  customerDocNumber: string;
+  customerName: string;
+  currency: string;
+  methodCode: PaymentMethod;
+  providerTxId: string;
+}
+
+function initialValues(shipment: CollectShipment | null): Values {
+  return {
+    shipmentId: shipment ? String(shipment.id) : '',
+    amount: shipment ? shipment.quotedPrice.toFixed(2) : '',
+    customerDocType: shipment?.senderDocType === 6 || shipment?.senderDoc?.length === 11 ? '6' : '1',
+    customerDocNumber: shipment?.senderDoc ?? '',
+    customerName: shipment?.senderName ?? '',
+    currency: 'PEN',
+    methodCode: 'cash',
+    providerTxId: '',
+  };
+}
+
+/**
+ * 'Registrar pago del envío': the payment is created pending, its receipt (boleta for a DNI, factura
+ * for a RUC) is issued, then it is confirmed; the receipt opens for printing. A failed receipt leaves
+ * the payment pending with the reason and a retry that never charges twice.
+ */
+export function PaymentModal({
+  opened,
+  shipment,
+  choices,
+  onClose,
+  onPaid,
+}: {
+  opened: boolean;
+  /** The shipment the modal was opened for ('Cobrar', /pagos?shipmentId=); null → choose one. */
+  shipment: CollectShipment | null;
+  /** Today's unpaid shipments to choose from. */
+  choices: readonly CollectShipment[];
+  onClose(): void;
+  onPaid(result: ManualPaymentResult): void;
+}) {
+  const [values, setValues] = useState<Values>(() => initialValues(shipment));
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [failure, setFailure] = useState<{ message: string; pendingId: number | null } | null>(null);
+  const register = useRegisterPayment();
+  const retry = useRetryPayment();
+
+  const chosen = shipment ?? choices.find((s) => String(s.id) === values.shipmentId) ?? null;
+  const set = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
+
+  // The lookup fills the name of a complete DNI (8) or RUC (11).
+  const [doc] = useDebouncedValue(values.customerDocNumber.trim(), LOOKUP_DEBOUNCE_MS);
+  const request = /^\d{8}$/.test(doc) ? { kind: 'dni' as const, number: doc } : /^\d{11}$/.test(doc) ? { kind: 'ruc' as const, number: doc } : null;
+  const lookup = useDocumentLookup(request);
+  const [filledFor, setFilledFor] = useState<string | null>(null);
+  if (lookup.data && request && lookup.data.docNumber === request.number && filledFor !== request.number) {
+    setFilledFor(request.number);
+    if (lookup.data.name) set({ customerName: lookup.data.name });
+  }
+
+  const finish = (result: ManualPaymentResult) => {
+    if (result.ok && result.payment.status === 'paid') {
+      onPaid(result);
+      return;
+    }
+    setFailure({ message: result.error ?? PAYMENT_MESSAGES.createFailed, pendingId: result.payment.id });
+  };
+
+  const submit = () => {
+    setFailure(null);
+    const docNumber = values.customerDocNumber.trim();
+    const input = {
+      shipmentId: values.shipmentId,
+      customerId: chosen?.senderCustomerId && chosen.senderDoc === docNumber ? chosen.senderCustomerId : null,
+      customerName: values.customerName,
+      customerDocType: Number(values.customerDocType),
+      customerDocNumber: docNumber,
+      amount: values.amount.trim(),
+      currency: values.currency,
+      methodCode: values.methodCode,
+      providerTxId: values.providerTxId.trim() || null,
+    };
+    const parsed = manualPaymentRequestSchema.safeParse(input);
+    if (!parsed.success) {
+      const found: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field;
+        found[field] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    register.mutate(
+      { ...input, shipmentId: parsed.data.shipmentId, customerDocType: parsed.data.customerDocType },
+      { onSuccess: finish, onError: (err) => setFailure({ message: errorMessage(err, PAYMENT_MESSAGES.createFailed), pendingId: null }) },
+    );
+  };
+
+  const retryPending = (id: number) =>
+    retry.mutate(id, {
+      onSuccess: finish,
+      onError: (err) => setFailure({ message: errorMessage(err, PAYMENT_MESSAGES.createFailed), pendingId: id }),
+    });
+
+  const voucher = needsVoucher(values.methodCode);
+  return (
+    <Modal opened={opened} onClose={onClose} title="Registrar pago del envío" size="lg">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="sm">
+          {shipment ? (
+            <Text size="sm">
+              Envío <b>{shipment.code}</b> · {shipment.originBranch.name} → {shipment.destinationBranch.name} · {formatMoney(shipment.quotedPrice)}
+            </Text>
+          ) : (
+            <Select
+              label="Envío"
+              placeholder={choices.length ? 'Elige el envío a cobrar' : 'No hay envíos por cobrar hoy'}
+              searchable
+              data={choices.map((s) => ({ value: String(s.id), label: `${s.code} · ${s.senderName} · ${formatMoney(s.quotedPrice)}` }))}
+              value={values.shipmentId || null}
+              error={errors.shipmentId}
+              onChange={(v) => {
+                const next = choices.find((s) => String(s.id) === v) ?? null;
+                setValues((prev) => ({ ...initialValues(next), methodCode: prev.methodCode, providerTxId: prev.providerTxId }));
+              }}
+            />
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput
+              label="Monto"
+              inputMode="decimal"
+              value={values.amount}
+              error={errors.amount}
+              onChange={(e) => set({ amount: e.currentTarget.value })}
+            />
+            <Select
+              label="Moneda"
+              data={CURRENCY_OPTIONS}
+              allowDeselect={false}
+              value={values.currency}
+              error={errors.currency}
+              onChange={(v) => set({ currency: v ?? 'PEN' })}
+            />
+            <Select
+              label="Tipo de documento"
+              data={DOC_OPTIONS}
+              allowDeselect={false}
+              value={values.customerDocType}
+              onChange={(v) => set({ customerDocType: v === '6' ? '6' : '1' })}
+            />
+            <TextInput
+              label="Documento del cliente (DNI o RUC)"
+              inputMode="numeric"
+              maxLength={11}
+              value={values.customerDocNumber}
+              error={errors.customerDocNumber}
+              description={
+                lookup.isFetching
+                  ? 'Consultando…'
+                  : values.customerDocNumber.trim().length === 11
+                    ? 'Se emitirá una factura'
+                    : 'Se emitirá una boleta'
+              }
+              onChange={(e) => set({ customerDocNumber: e.currentTarget.value })}
+            />
+            <TextInput
+              label="Nombre del cliente"
+              maxLength={200}
+              value={values.customerName}
+              error={errors.customerName}
+              onChange={(e) => set({ customerName: e.currentTarget.value })}
+            />
+            <Select
+              label="Método de pago"
+              data={METHOD_OPTIONS}
+              allowDeselect={false}
+              value={values.methodCode}
+              error={errors.methodCode}
+              onChange={(v) => set({ methodCode: (v ?? 'cash') as PaymentMethod })}
+            />
+            {voucher && (
+              <TextInput
+                label="ID del voucher u operación"
+                maxLength={100}
+                value={values.providerTxId}
+                error={errors.providerTxId}
+                onChange={(e) => set({ providerTxId: e.currentTarget.value })}
+              />
+            )}
+          </SimpleGrid>
+          {failure && (
+            <Alert color="red" variant="light" role="alert">
+              <Stack gap="xs">
+                <Text size="sm">{failure.message}</Text>
+                {failure.pendingId !== null && (
+                  <Group>
+                    <Text size="xs">El pago quedó pendiente: reintentar no cobra dos veces.</Text>
+                    <Button size="xs" variant="light" loading={retry.isPending} onClick={() => retryPending(failure.pendingId!)}>
+                      Reintentar
+                    </Button>
+                  </Group>
+                )}
+              </Stack>
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancelar
+            </Button>
+            <Button type="submit" loading={register.isPending} disabled={failure?.pendingId != null}>
+              Registrar pago
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,133 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { DEMO, loginAndWait } from './support.ts';
+
+/*
+ * Money at the counter: a cash payment for a new shipment gives its boleta, the payment can be voided,
+ * and the cashier closes the drawer with a difference. Boletas are accepted after 1.5 s here
+ * (playwright.config.ts), as SUNAT's daily summary does later in real life.
+ */
+
+async function token(request: APIRequestContext, username: keyof typeof DEMO) {
+  const res = await request.post('/api/auth/login', { data: { username, password: DEMO[username] } });
+  expect(res.ok()).toBeTruthy();
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** A shipment created now at AGENTE1's branch (Lima), in status Creado: one to collect today. */
+async function newShipment(request: APIRequestContext): Promise<{ id: number; code: string }> {
+  const auth = { authorization: `Bearer ${await token(request, 'AGENTE1')}` };
+  const branches = (await (await request.get('/api/branches', { headers: auth })).json()) as { id: number; name: string }[];
+  const id = (name: string) => branches.find((b) => b.name === name)!.id;
+  const res = await request.post('/api/shipments', {
+    headers: auth,
+    data: {
+      senderName: 'Rosa Quispe Mamani',
+      recipientDoc: '45879612',
+      recipientFirstName: 'María',
+      recipientLastName: 'Flores Ccori',
+      originBranchId: id('Lima'),
+      destinationBranchId: id('Arequipa'),
+      lines: [{ productType: 'liviano', weightKg: 2.5 }],
+      secretCode: 'clave-7',
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()) as { id: number; code: string };
+}
+
+async function openModalFromList(page: Page, code: string) {
+  await page.goto('/shipments');
+  await page.getByRole('link', { name: `Pagar ${code}` }).click();
+  await expect(page).toHaveURL(/\/pagos\?shipmentId=\d+/);
+  const modal = page.getByRole('dialog', { name: 'Registrar pago del envío' });
+  await expect(modal).toContainText(code);
+  return modal;
+}
+
+test('the payment modal refuses bad input with the spec’s messages and charges nothing', async ({ page, request }) => {
+  const shipment = await newShipment(request);
+  await loginAndWait(page, 'AGENTE1');
+  const modal = await openModalFromList(page, shipment.code);
+  await expect(modal.getByLabel('Monto')).not.toHaveValue('');
+  await modal.getByLabel('Monto').fill('0');
+  await modal.getByLabel('Documento del cliente (DNI o RUC)').fill('1234');
+  await modal.getByRole('combobox', { name: 'Moneda' }).click();
+  await page.getByRole('option', { name: 'USD · Dólares' }).click();
+  await modal.getByRole('combobox', { name: 'Método de pago' }).click();
+  await page.getByRole('option', { name: 'Tarjeta (POS)' }).click();
+  await modal.getByRole('button', { name: 'Registrar pago' }).click();
+  await expect(modal).toContainText('Monto inválido');
+  await expect(modal).toContainText('El DNI debe tener 8 dígitos.');
+  await expect(modal).toContainText('Este modal solo soporta PEN.');
+  await expect(modal).toContainText('Debes ingresar el ID del voucher');
+  await modal.getByRole('combobox', { name: 'Tipo de documento' }).click();
+  await page.getByRole('option', { name: 'RUC' }).click();
+  await modal.getByLabel('Documento del cliente (DNI o RUC)').fill('2012345678');
+  await modal.getByRole('button', { name: 'Registrar pago' }).click();
+  await expect(modal).toContainText('El RUC debe tener 11 dígitos.');
+  await modal.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(page.getByRole('table', { name: 'Pagos de hoy' })).not.toContainText(shipment.code);
+});
+
+test('a cash payment for a new shipment issues its boleta, then is voided; the drawer closes with a difference', async ({ page, request }) => {
+  const shipment = await newShipment(request);
+  await loginAndWait(page, 'AGENTE1');
+  const modal = await openModalFromList(page, shipment.code);
+  await modal.getByLabel('Documento del cliente (DNI o RUC)').fill('45678912');
+  await modal.getByLabel('Nombre del cliente').fill('Rosa Quispe Mamani');
+  await expect(modal.getByText('Se emitirá una boleta')).toBeVisible();
+  const amount = await modal.getByLabel('Monto').inputValue();
+
+  const [ticket] = await Promise.all([
+    page.waitForResponse((r) => r.url().includes('/pdf?format=ticket')),
+    modal.getByRole('button', { name: 'Registrar pago' }).click(),
+  ]);
+  expect(ticket.status()).toBe(200);
+  expect(ticket.headers()['content-type']).toContain('application/pdf');
+  const viewer = page.getByRole('dialog', { name: /^BBB1-\d{8} · ticket$/ });
+  await expect(viewer).toBeVisible();
+  const boleta = (await viewer.locator('h2').first().textContent())!.split(' · ')[0]!;
+  await viewer.getByRole('button', { name: 'Imprimir' }).isVisible();
+  await page.keyboard.press('Escape');
+
+  const payments = page.getByRole('table', { name: 'Pagos de hoy' });
+  const row = payments.getByRole('row').filter({ hasText: shipment.code });
+  await expect(row).toContainText('Pagado');
+  await expect(row).toContainText(boleta);
+  await expect(page.getByRole('table', { name: 'Envíos por cobrar hoy' }).getByRole('row').filter({ hasText: shipment.code })).toContainText(
+    'Pagado',
+  );
+  // The shipments list offers no second 'Pagar' that would lead to a refusal... the API refuses it anyway.
+  const again = await request.post('/api/payments/manual', {
+    headers: { authorization: `Bearer ${await token(request, 'AGENTE1')}` },
+    data: { shipmentId: shipment.id, customerName: 'Rosa', customerDocNumber: '45678912', amount, methodCode: 'cash' },
+  });
+  expect(again.status()).toBe(409);
+
+  // Void: the boleta must be accepted first (1.5 s in this suite); the payment becomes Anulado.
+  await page.waitForTimeout(2_000);
+  await row.getByRole('button', { name: 'Anular' }).click();
+  const voidDialog = page.getByRole('dialog', { name: `Anular el pago de ${shipment.code}` });
+  await expect(voidDialog.getByLabel('Motivo de la anulación')).toHaveValue('ERROR DEL SISTEMA');
+  await voidDialog.getByRole('button', { name: 'Anular pago' }).click();
+  await expect(row).toContainText('Anulado');
+  await expect(row.getByRole('button', { name: 'Anular' })).toHaveCount(0);
+
+  // Closing: the payment opened the drawer with S/ 0.00; counting S/ 20.00 more than expected shows the difference.
+  await page.getByRole('tab', { name: 'Mi caja' }).click();
+  await expect(page.getByText('Abierta', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Cerrar caja' }).click();
+  const close = page.getByRole('dialog', { name: 'Cerrar caja' });
+  await close.getByText('Total contado').click();
+  await close.getByLabel('Efectivo contado').fill('20.00');
+  await expect(close.getByLabel('Diferencia')).toContainText('20.00');
+  await close.getByRole('button', { name: 'Confirmar cierre' }).click();
+  const closed = page.locator('.print-area').filter({ hasText: 'Caja cerrada' });
+  await expect(closed).toBeVisible();
+  await expect(closed.getByRole('row').filter({ hasText: 'Efectivo' })).toContainText('20.00');
+  await expect(page.getByRole('button', { name: 'Abrir caja' })).toBeVisible();
+
+  // The day's closings list it for the report.
+  await page.getByRole('tab', { name: 'Cierres del día' }).click();
+  await expect(page.getByText(/^Luis Ramírez · Lima$/).first()).toBeVisible();
+});
