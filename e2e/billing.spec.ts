@@ -122,6 +122,8 @@ test('billing a corporate customer’s shipments: one factura, detracción pre-f
   // The register lists it; the shipment's detail page shows it.
   await openBilling(page, 'comprobantes');
   await page.getByLabel('Cliente').fill('Agroexportadora');
+  // The search has settled (it rewrites the address) before the row is opened.
+  await expect(page).toHaveURL(/customer=Agroexportadora/);
   await expect(page.getByRole('link', { name: number })).toBeVisible();
   await page.getByRole('link', { name: number }).click();
   const drawer = page.getByRole('dialog', { name: 'Comprobante' });

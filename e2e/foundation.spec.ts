@@ -91,6 +91,8 @@ test('admin creates, edits and deletes a branch', async ({ page }) => {
   await page.getByRole('searchbox', { name: 'Buscar' }).fill(name);
   const row = page.getByRole('row', { name: new RegExp(name) });
   await expect(row).toHaveCount(1);
+  // The search has settled (the list is re-rendered with the match alone) before a row is clicked.
+  await expect(page.getByText('1–1 de 1')).toBeVisible();
   await row.getByRole('button', { name: 'Editar' }).click();
   drawer = page.getByRole('dialog', { name: 'Editar sucursal' });
   await drawer.getByLabel('Dirección').fill('Jr. Lima 300');

@@ -184,8 +184,8 @@ export default function ShipmentsPage() {
           columns={LIST_COLUMNS}
           wideOnly={['createdAt', 'sender', 'weight']}
           linkCode
-          nameWidth={100}
-          horizontalSpacing={4}
+          nameWidth={92}
+          horizontalSpacing={3}
           style={{ opacity: shipments.isPlaceholderData ? 0.6 : 1 }}
           actionWidth={150}
           action={(s) => (
