@@ -24,6 +24,8 @@ const ShipmentDetailPage = page(() => import('../features/shipments/ShipmentDeta
 const TrackingPage = page(() => import('../features/tracking/TrackingPage.tsx'));
 const DeliveriesPage = page(() => import('../features/deliveries/DeliveriesPage.tsx'));
 const BillingPage = page(() => import('../features/billing/BillingPage.tsx'));
+const MovimientosPage = page(() => import('../features/movements/MovimientosPage.tsx'));
+const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasPorCobrarPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -55,7 +57,7 @@ function guarded(path: string, Component: LazyExoticComponent<ComponentType>): R
 }
 
 /** Screens that later issues replace; each says plainly that it is not available yet. */
-const upcoming = ['/pagos', '/cuentas-por-cobrar', '/reports/movimientos'];
+const upcoming = ['/pagos'];
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <RedirectIfAuthed>{render(LoginPage)}</RedirectIfAuthed>, errorElement: <PageLoadError /> },
@@ -81,6 +83,8 @@ export const routes: RouteObject[] = [
           guarded('/tracking', TrackingPage),
           guarded('/deliveries', DeliveriesPage),
           guarded('/billing/preview', BillingPage),
+          guarded('/reports/movimientos', MovimientosPage),
+          guarded('/cuentas-por-cobrar', CuentasPorCobrarPage),
           ...upcoming.map((path) => guarded(path, ComingSoonPage)),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },

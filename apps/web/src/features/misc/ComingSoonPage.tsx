@@ -9,8 +9,6 @@ const UPCOMING: Record<string, { title: string; will: string }> = {
     title: 'Pagos',
     will: 'Aquí se registrarán los pagos de los envíos (efectivo, tarjeta, transferencia) y se emitirán sus comprobantes.',
   },
-  '/cuentas-por-cobrar': { title: 'Cuentas por cobrar', will: 'Aquí se verán los saldos pendientes de cada cliente y sus vencimientos.' },
-  '/reports/movimientos': { title: 'Movimientos', will: 'Aquí se verán los movimientos de caja y de envíos por día, agencia y usuario.' },
 };
 
 /** Stands in for a screen not built yet, and says so: it never pretends to work. */
