@@ -83,6 +83,8 @@ export default function MovimientosPage() {
           placeholder={isAdmin ? 'Todas' : 'Sin sucursal'}
           clearable={isAdmin}
           readOnly={!isAdmin}
+          variant={isAdmin ? 'default' : 'filled'}
+          rightSection={isAdmin ? undefined : <span />}
           value={branchId}
           onChange={(v) => isAdmin && filter({ branchId: v ?? '' })}
         />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Paper, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Table, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -103,7 +103,19 @@ export default function CuentasPorCobrarPage() {
                   title={r.customer_id !== null ? 'Facturar los envíos de este cliente' : undefined}
                 >
                   <Table.Td>
-                    <Text size="sm">{r.customer_name}</Text>
+                    {r.customer_id !== null ? (
+                      <Anchor
+                        component={Link}
+                        to={BILL_SHIPMENTS}
+                        size="sm"
+                        onClick={(e) => e.stopPropagation()}
+                        title="Facturar los envíos de este cliente"
+                      >
+                        {r.customer_name}
+                      </Anchor>
+                    ) : (
+                      <Text size="sm">{r.customer_name}</Text>
+                    )}
                     {r.customer_doc && (
                       <Text size="xs" c="dimmed">
                         {r.customer_doc}
