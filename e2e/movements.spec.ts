@@ -108,3 +108,42 @@ test('receivables: the balances per customer load, with their total, and the sea
   await page.keyboard.press('Enter');
   await expect(page.getByText('No hay saldos pendientes')).toBeVisible();
 });
+
+test('movements CSV: progress while it comes, Cancelar stops it, a failure says why', async ({ page }) => {
+  await loginAndWait(page, 'ADMIN');
+  await page.goto('/reports/movimientos');
+  await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
+  // A slow export: the progress shows and 'Cancelar' ends it without a file.
+  await page.route('**/api/payments/report/movements.csv*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await route.fulfill({ status: 200, contentType: 'text/csv', body: '\uFEFFsep=,\r\nFecha\r\n' }).catch(() => undefined);
+  });
+  let downloaded = false;
+  page.on('download', () => {
+    downloaded = true;
+  });
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  await expect(page.getByText(/Exportando… 0 filas/)).toBeVisible();
+  await page.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(downloaded).toBe(false);
+  await expect(page.getByText('No se pudo exportar el CSV')).toHaveCount(0);
+
+  // The server refuses: its message; no message: the fallback.
+  await page.unroute('**/api/payments/report/movements.csv*');
+  await page.route('**/api/payments/report/movements.csv*', (route) =>
+    route.fulfill({
+      status: 403,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'Solo puedes ver los movimientos de tu sucursal.' }),
+    }),
+  );
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Solo puedes ver los movimientos de tu sucursal.' })).toBeVisible();
+  await page.unroute('**/api/payments/report/movements.csv*');
+  await page.route('**/api/payments/report/movements.csv*', (route) => route.fulfill({ status: 500, body: '' }));
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'No se pudo exportar el CSV' })).toBeVisible();
+  expect(downloaded).toBe(false);
+});
