@@ -68,14 +68,18 @@ test('a negative capacity is refused with a Spanish message and nothing is saved
   void unique;
 });
 
-test('placeholders carry their real title and say what they will be; Pagar leads to the payment of that shipment', async ({ page }) => {
+test('every menu entry opens a working screen (no placeholder left); Pagar leads to the payment of that shipment', async ({ page }) => {
   await loginAndWait(page, 'ADMIN');
-  await page.goto('/');
+  // Movimientos and Cuentas por cobrar are not in the sidebar (spec): the Panel and Pagos lead to them.
   await page.getByRole('link', { name: 'Movimientos' }).click();
   await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
-  await expect(page.getByText(/movimientos de caja/)).toBeVisible();
-  await page.goto('/pagos');
+  await page.getByRole('link', { name: 'Pagos', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Pagos', level: 2 })).toBeVisible();
+  await page.getByRole('link', { name: 'Cuentas por cobrar' }).click();
+  await expect(page.getByRole('heading', { name: 'Cuentas por cobrar', level: 2 })).toBeVisible();
+  await page.getByRole('link', { name: 'Facturación', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Facturación', level: 2 })).toBeVisible();
+  await expect(page.getByText('Aún no disponible')).toHaveCount(0);
   await page.goto('/shipments');
   await expect(page.locator('main table tbody tr').first()).toBeVisible();
   for (const href of await page.getByRole('link', { name: /^Pagar / }).evaluateAll((els) => els.map((e) => e.getAttribute('href')))) {

@@ -16,7 +16,6 @@ const FactorPesoPage = page(() => import('../features/pricing/FactorPesoPage.tsx
 const TransportistasPage = page(() => import('../features/fleet/TransportistasPage.tsx'));
 const ForbiddenPage = page(() => import('../features/misc/ForbiddenPage.tsx'));
 const NotFoundPage = page(() => import('../features/misc/NotFoundPage.tsx'));
-const ComingSoonPage = page(() => import('../features/misc/ComingSoonPage.tsx'));
 const PanelPage = page(() => import('../features/dashboard/PanelPage.tsx'));
 const ShipmentsPage = page(() => import('../features/shipments/ShipmentsPage.tsx'));
 const NewShipmentPage = page(() => import('../features/shipments/NewShipmentPage.tsx'));
@@ -25,6 +24,8 @@ const TrackingPage = page(() => import('../features/tracking/TrackingPage.tsx'))
 const DeliveriesPage = page(() => import('../features/deliveries/DeliveriesPage.tsx'));
 const BillingPage = page(() => import('../features/billing/BillingPage.tsx'));
 const PagosPage = page(() => import('../features/payments/PagosPage.tsx'));
+const MovimientosPage = page(() => import('../features/movements/MovimientosPage.tsx'));
+const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasPorCobrarPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -55,9 +56,6 @@ function guarded(path: string, Component: LazyExoticComponent<ComponentType>): R
   } as RouteObject;
 }
 
-/** Screens that later issues replace; each says plainly that it is not available yet. */
-const upcoming = ['/cuentas-por-cobrar', '/reports/movimientos'];
-
 export const routes: RouteObject[] = [
   { path: '/login', element: <RedirectIfAuthed>{render(LoginPage)}</RedirectIfAuthed>, errorElement: <PageLoadError /> },
   { path: '/change-password', element: render(ChangePasswordPage), errorElement: <PageLoadError /> },
@@ -83,7 +81,8 @@ export const routes: RouteObject[] = [
           guarded('/deliveries', DeliveriesPage),
           guarded('/billing/preview', BillingPage),
           guarded('/pagos', PagosPage),
-          ...upcoming.map((path) => guarded(path, ComingSoonPage)),
+          guarded('/reports/movimientos', MovimientosPage),
+          guarded('/cuentas-por-cobrar', CuentasPorCobrarPage),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },
         ],

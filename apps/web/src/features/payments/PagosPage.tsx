@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Alert, Button, Group, Stack, Tabs, Title } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { PAYMENT_MESSAGES, type ManualPayment, type ManualPaymentResult } from '@tramo/domain';
@@ -59,6 +60,12 @@ export default function PagosPage() {
   return (
     <>
       <PageHeader title="Pagos" description="Cobros del día en mostrador, con su boleta o factura">
+        <Button variant="subtle" component={Link} to="/reports/movimientos">
+          Movimientos
+        </Button>
+        <Button variant="subtle" component={Link} to="/cuentas-por-cobrar">
+          Cuentas por cobrar
+        </Button>
         <Button
           variant="default"
           leftSection={<IconRefresh size={16} />}

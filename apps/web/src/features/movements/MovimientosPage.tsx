@@ -1,0 +1,155 @@
+import { Alert, Button, Group, Paper, Select, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import {
+  invalidRange,
+  MOVEMENT_FILTER_METHODS,
+  MOVEMENT_PAGE_SIZES,
+  PAYMENT_MESSAGES,
+  PAYMENT_METHOD_NAMES,
+  PAYMENT_STATUS_LABELS,
+  PAYMENT_STATUSES,
+  type MovementFilters,
+} from '@tramo/domain';
+import { DateField } from '../../components/ui/DateField.tsx';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { Pager } from '../../components/ui/Pager.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { countOf } from '../../lib/format.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { pageNumber, useUrlState } from '../../lib/url-state.ts';
+import { BranchSelect } from '../branches/index.ts';
+import { useMovements } from './api/movements.ts';
+import { CsvExport } from './components/CsvExport.tsx';
+import { MovementTotals } from './components/MovementTotals.tsx';
+import { MovementsTable } from './components/MovementsTable.tsx';
+
+/** Spec section 9: filter changes reload after 400 ms, from page 1. */
+const FILTER_DEBOUNCE_MS = 400;
+const DEFAULTS = { dateFrom: '', dateTo: '', branchId: '', userId: '', method: '', status: '', page: '1', size: '20' };
+const FILTER_KEYS = ['dateFrom', 'dateTo', 'branchId', 'userId', 'method', 'status'] as const;
+const METHOD_FILTER = MOVEMENT_FILTER_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_NAMES[m] }));
+const STATUS_FILTER = PAYMENT_STATUSES.map((s) => ({ value: s, label: PAYMENT_STATUS_LABELS[s] }));
+const ERROR_TITLE = 'Error al cargar movimientos';
+
+/**
+ * /reports/movimientos: every payment movement, filtered from the address (days, branch, user,
+ * method, status), paged, with the totals of the whole filtered set and its CSV. An admin sees any
+ * branch or all; anyone else is held to their own branch, shown read-only.
+ */
+export default function MovimientosPage() {
+  const user = useCurrentUser();
+  const [url, setUrl] = useUrlState(DEFAULTS, { replace: true });
+  const isAdmin = user.role === 'admin';
+  const ownBranch = user.branchId === null ? '' : String(user.branchId);
+  const branchId = isAdmin ? url.branchId : ownBranch;
+  const page = pageNumber(url.page, 1);
+  const pageSize = pageNumber(url.size, 20, MOVEMENT_PAGE_SIZES);
+  const badRange = invalidRange(url.dateFrom, url.dateTo);
+
+  const filters: MovementFilters = {
+    dateFrom: url.dateFrom || undefined,
+    dateTo: url.dateTo || undefined,
+    branchId: branchId ? Number(branchId) : undefined,
+    userId: url.userId ? Number(url.userId) : undefined,
+    method: (url.method || undefined) as MovementFilters['method'],
+    status: (url.status || undefined) as MovementFilters['status'],
+  };
+  // The query follows the filters once they settle (typing a user id or a date reloads once).
+  const [settledKey] = useDebouncedValue(JSON.stringify(filters), FILTER_DEBOUNCE_MS);
+  const settled = JSON.parse(settledKey) as MovementFilters;
+  const list = useMovements({ ...settled, page, pageSize }, !badRange && !invalidRange(settled.dateFrom, settled.dateTo));
+  const filter = (patch: Partial<Record<(typeof FILTER_KEYS)[number], string>>) => setUrl({ ...patch, page: null });
+  const hasFilters = FILTER_KEYS.some((k) => url[k] !== '');
+  const data = badRange ? undefined : list.data;
+
+  return (
+    <>
+      <PageHeader title="Movimientos" description={data ? countOf(data.total, 'movimiento') : 'Pagos por día, sucursal, usuario, método y estado'}>
+        <Button component={Link} to="/" variant="default" leftSection={<IconArrowLeft size={16} />}>
+          Volver al Panel
+        </Button>
+        <CsvExport filters={filters} disabled={badRange} />
+      </PageHeader>
+
+      <Group gap="xs" mb="sm" align="flex-end" wrap="wrap">
+        <DateField label="Desde" value={url.dateFrom} onChange={(d) => filter({ dateFrom: d ?? '' })} />
+        <DateField label="Hasta" value={url.dateTo} onChange={(d) => filter({ dateTo: d ?? '' })} />
+        <BranchSelect
+          size="xs"
+          w={180}
+          label="Sucursal"
+          placeholder={isAdmin ? 'Todas' : 'Sin sucursal'}
+          clearable={isAdmin}
+          readOnly={!isAdmin}
+          variant={isAdmin ? 'default' : 'filled'}
+          rightSection={isAdmin ? undefined : <span />}
+          value={branchId}
+          onChange={(v) => isAdmin && filter({ branchId: v ?? '' })}
+        />
+        <TextInput
+          size="xs"
+          w={100}
+          label="ID usuario"
+          inputMode="numeric"
+          maxLength={9}
+          value={url.userId}
+          onChange={(e) => filter({ userId: e.currentTarget.value.replace(/\D/g, '') })}
+        />
+        <Select
+          size="xs"
+          w={190}
+          label="Método"
+          placeholder="Todos"
+          clearable
+          data={METHOD_FILTER}
+          value={url.method || null}
+          onChange={(v) => filter({ method: v ?? '' })}
+        />
+        <Select
+          size="xs"
+          w={140}
+          label="Estado"
+          placeholder="Todos"
+          clearable
+          data={STATUS_FILTER}
+          value={url.status || null}
+          onChange={(v) => filter({ status: v ?? '' })}
+        />
+        <Button
+          size="xs"
+          variant="subtle"
+          disabled={!hasFilters}
+          // Non-admins keep their branch: it is not in the address, so clearing leaves it as it is.
+          onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), page: null })}
+        >
+          Limpiar
+        </Button>
+      </Group>
+
+      {badRange && (
+        <Alert color="orange" variant="light" mb="sm" role="alert">
+          {PAYMENT_MESSAGES.dateRange}
+        </Alert>
+      )}
+      {list.isError && !badRange && (
+        <Alert color="red" variant="light" mb="sm" role="alert" title={ERROR_TITLE}>
+          {errorMessage(list.error, ERROR_TITLE)}
+        </Alert>
+      )}
+      {data && <MovementTotals totals={data.totals} />}
+      <Paper withBorder style={{ overflowX: 'auto' }}>
+        <MovementsTable rows={data?.items ?? null} loading={list.isPending && !badRange && !list.isError} dimmed={list.isPlaceholderData} />
+      </Paper>
+      <Pager
+        page={page}
+        pageSize={pageSize}
+        total={data?.total ?? 0}
+        pageSizes={MOVEMENT_PAGE_SIZES}
+        onPage={(p) => setUrl({ page: String(p) })}
+        onPageSize={(s) => setUrl({ size: String(s), page: null })}
+      />
+    </>
+  );
+}

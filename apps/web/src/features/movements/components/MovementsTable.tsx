@@ -1,0 +1,116 @@
+import type { ReactNode } from 'react';
+import { Anchor, Badge, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import type { MovementRow, PaymentStatus } from '@tramo/domain';
+import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+
+const STATUS_COLORS: Record<PaymentStatus, string> = { pending: 'yellow', paid: 'teal', canceled: 'red' };
+
+const dash = (v: string | number | null | undefined): ReactNode => (v === null || v === undefined || v === '' ? '—' : v);
+
+/** Spec section 3 'Movement (report row)': the 16 columns, in the CSV's order. */
+const COLUMNS: readonly { header: string; cell(r: MovementRow): ReactNode; right?: boolean; width?: number }[] = [
+  {
+    header: 'Fecha',
+    cell: (r) => (
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(r.date)}
+      </Text>
+    ),
+  },
+  { header: 'Sucursal', cell: (r) => dash(r.branchName) },
+  { header: 'Cobrado por', cell: (r) => dash(r.collectedByName) },
+  { header: 'ID usuario', cell: (r) => dash(r.collectedByUserId), right: true },
+  { header: 'Método', cell: (r) => r.methodName },
+  {
+    header: 'Monto',
+    right: true,
+    cell: (r) => (
+      <Text size="sm" ff="monospace" td={r.status === 'canceled' ? 'line-through' : undefined}>
+        {formatMoney(r.amount)}
+      </Text>
+    ),
+  },
+  { header: 'Moneda', cell: (r) => r.currency },
+  {
+    header: 'Estado',
+    cell: (r) => (
+      <Badge variant="light" color={STATUS_COLORS[r.status]} style={{ flexShrink: 0 }}>
+        {r.statusLabel}
+      </Badge>
+    ),
+  },
+  { header: 'Pagador', cell: (r) => dash(r.payerName) },
+  { header: 'Cliente', cell: (r) => dash(r.customerName) },
+  { header: 'Referencia', cell: (r) => dash(r.reference) },
+  {
+    header: 'Envío',
+    cell: (r) =>
+      r.shipmentId && r.shipmentCode ? (
+        <Anchor component={Link} to={`/shipments/${r.shipmentId}`} size="sm" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+          {r.shipmentCode}
+        </Anchor>
+      ) : (
+        dash(r.shipmentCode)
+      ),
+  },
+  { header: 'Placa', cell: (r) => dash([r.platePrimary, r.plateSecondary].filter(Boolean).join(' / ')) },
+  { header: 'Conductores', cell: (r) => dash(r.drivers) },
+  {
+    header: 'Descripción',
+    cell: (r) => (
+      <Text size="sm" lineClamp={2} maw={220} title={r.shipmentDescription ?? undefined}>
+        {dash(r.shipmentDescription)}
+      </Text>
+    ),
+  },
+  {
+    header: 'ID operación',
+    cell: (r) => (
+      <Text size="sm" ff="monospace">
+        {dash(r.providerTxId)}
+      </Text>
+    ),
+  },
+];
+
+/** The report's page of movements; wide, so it scrolls sideways inside its Paper. */
+export function MovementsTable({ rows, loading, dimmed }: { rows: MovementRow[] | null; loading: boolean; dimmed?: boolean }) {
+  return (
+    <Table highlightOnHover verticalSpacing={6} horizontalSpacing="xs" miw={1800} style={{ opacity: dimmed ? 0.6 : 1 }}>
+      <Table.Thead>
+        <Table.Tr>
+          {COLUMNS.map((c) => (
+            <Table.Th key={c.header} ta={c.right ? 'right' : undefined} style={{ whiteSpace: 'nowrap' }}>
+              {c.header}
+            </Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {loading ? (
+          <TableSkeleton cols={COLUMNS.length} />
+        ) : !rows || rows.length === 0 ? (
+          <Table.Tr>
+            <Table.Td colSpan={COLUMNS.length}>
+              <Text c="dimmed" py="md" style={{ position: 'sticky', left: 0 }} w="min(100vw, 600px)" ta="center">
+                Sin resultados con los filtros actuales.
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ) : (
+          rows.map((r) => (
+            <Table.Tr key={r.id}>
+              {COLUMNS.map((c) => (
+                <Table.Td key={c.header} ta={c.right ? 'right' : undefined}>
+                  {c.cell(r)}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))
+        )}
+      </Table.Tbody>
+    </Table>
+  );
+}

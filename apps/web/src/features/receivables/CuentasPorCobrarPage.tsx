@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, Group, Paper, Table, Text, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { countOf, formatDateTime, formatMoney } from '../../lib/format.ts';
+import { useUrlState } from '../../lib/url-state.ts';
+import { useReceivables, type ReceivableRow } from './api/receivables.ts';
+
+const LOAD_FAILED = 'No se pudo cargar.';
+/** Where a customer's open shipments are billed: the register's 'Facturar envíos' (the shipments list has no sender filter). */
+const BILL_SHIPMENTS = '/billing/preview?tab=comprobantes';
+
+/**
+ * /cuentas-por-cobrar: per sender customer, the shipments not Anulado without a paid payment, their
+ * balance and the last one; a search by name or document (Enter or 'Buscar'). A registered
+ * customer's row leads to billing those shipments.
+ */
+export default function CuentasPorCobrarPage() {
+  const navigate = useNavigate();
+  const [url, setUrl] = useUrlState({ q: '' }, { replace: true });
+  const [text, setText] = useState(url.q);
+  const list = useReceivables(url.q);
+  const data = list.data;
+  const search = () => setUrl({ q: text.trim() });
+  const open = (row: ReceivableRow) => {
+    if (row.customer_id !== null) void navigate(BILL_SHIPMENTS);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Cuentas por cobrar"
+        description={data ? `${countOf(data.total, 'cliente')} con saldo pendiente` : 'Saldos pendientes por cliente remitente'}
+      >
+        <Group
+          gap="xs"
+          component="form"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            search();
+          }}
+        >
+          <TextInput
+            type="search"
+            aria-label="Buscar cliente"
+            placeholder="Cliente: nombre o DNI/RUC"
+            w={260}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+          />
+          <Button type="submit" leftSection={<IconSearch size={16} />}>
+            Buscar
+          </Button>
+        </Group>
+      </PageHeader>
+
+      {list.isError && (
+        <Alert color="red" variant="light" mb="sm" role="alert">
+          {errorMessage(list.error, LOAD_FAILED)}
+        </Alert>
+      )}
+      {data && (
+        <Paper withBorder p="xs" mb="sm" maw={320} aria-label="Total por cobrar" role="region">
+          <Text size="xs" c="dimmed">
+            Total por cobrar
+          </Text>
+          <Text fw={700} ff="monospace" size="lg">
+            {formatMoney(data.totalOpen)}
+          </Text>
+        </Paper>
+      )}
+      <Paper withBorder style={{ overflowX: 'auto' }}>
+        <Table highlightOnHover verticalSpacing={6} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Cliente</Table.Th>
+              <Table.Th ta="right">Envíos</Table.Th>
+              <Table.Th ta="right">Saldo</Table.Th>
+              <Table.Th>Último envío</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.isPending ? (
+              <TableSkeleton cols={4} />
+            ) : (data?.items.length ?? 0) === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={4}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {list.isError ? LOAD_FAILED : 'No hay saldos pendientes'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : (
+              data?.items.map((r) => (
+                <Table.Tr
+                  key={r.customer_key}
+                  style={r.customer_id !== null ? { cursor: 'pointer' } : undefined}
+                  onClick={() => open(r)}
+                  title={r.customer_id !== null ? 'Facturar los envíos de este cliente' : undefined}
+                >
+                  <Table.Td>
+                    {r.customer_id !== null ? (
+                      <Anchor
+                        component={Link}
+                        to={BILL_SHIPMENTS}
+                        size="sm"
+                        onClick={(e) => e.stopPropagation()}
+                        title="Facturar los envíos de este cliente"
+                      >
+                        {r.customer_name}
+                      </Anchor>
+                    ) : (
+                      <Text size="sm">{r.customer_name}</Text>
+                    )}
+                    {r.customer_doc && (
+                      <Text size="xs" c="dimmed">
+                        {r.customer_doc}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td ta="right">{r.shipments_count}</Table.Td>
+                  <Table.Td ta="right" ff="monospace">
+                    {formatMoney(r.open_amount)}
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(r.last_shipment_at)}</Table.Td>
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+    </>
+  );
+}
