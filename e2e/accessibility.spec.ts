@@ -47,6 +47,8 @@ for (const { username, role } of USERS) {
     const paths: string[] = MENU.filter((m) => (m.roles as readonly Role[]).includes(role)).map((m) => m.path);
     // Screens behind a tab of a menu entry.
     if (paths.includes('/billing/preview')) paths.push('/billing/preview?tab=comprobantes');
+    // Routes outside the sidebar (spec): reached from the Panel and Pagos.
+    if (paths.includes('/pagos')) paths.push('/reports/movimientos', '/cuentas-por-cobrar', '/pagos?tab=caja', '/pagos?tab=cierres');
     const found: Record<string, string[]> = {};
     for (const path of paths) {
       await page.goto(path);

@@ -113,13 +113,15 @@ test('a cash payment for a new shipment issues its boleta, then is voided; the d
   await expect(row).toContainText('Anulado');
   await expect(row.getByRole('button', { name: 'Anular' })).toHaveCount(0);
 
-  // Closing: the payment opened the drawer with S/ 0.00; counting S/ 20.00 more than expected shows the difference.
+  // Closing: counting S/ 20.00 more than expected shows the difference (other specs may have taken
+  // payments into the same drawer today, so the expected amount is read from the screen).
   await page.getByRole('tab', { name: 'Mi caja' }).click();
   await expect(page.getByText('Abierta', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Cerrar caja' }).click();
   const close = page.getByRole('dialog', { name: 'Cerrar caja' });
+  const expected = Number((await close.locator('b').first().textContent())!.replace(/[^\d.]/g, ''));
   await close.getByText('Total contado').click();
-  await close.getByLabel('Efectivo contado').fill('20.00');
+  await close.getByLabel('Efectivo contado').fill((expected + 20).toFixed(2));
   await expect(close.getByLabel('Diferencia')).toContainText('20.00');
   await close.getByRole('button', { name: 'Confirmar cierre' }).click();
   const closed = page.locator('.print-area').filter({ hasText: 'Caja cerrada' });

@@ -139,7 +139,8 @@ export default function MovimientosPage() {
         </Alert>
       )}
       {data && <MovementTotals totals={data.totals} />}
-      <Paper withBorder style={{ overflowX: 'auto' }}>
+      {/* 16 columns scroll sideways: the region takes keyboard focus so arrows can scroll it. */}
+      <Paper withBorder style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Tabla de movimientos">
         <MovementsTable rows={data?.items ?? null} loading={list.isPending && !badRange && !list.isError} dimmed={list.isPlaceholderData} />
       </Paper>
       <Pager

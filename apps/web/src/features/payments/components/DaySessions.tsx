@@ -59,7 +59,7 @@ export function DaySessions() {
         </SimpleGrid>
       )}
       {report.data && report.data.rows.length > 0 && (
-        <Paper withBorder style={{ overflowX: 'auto' }}>
+        <Paper withBorder style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Totales del día">
           <Table verticalSpacing={4} fz="sm" aria-label="Totales por sucursal, usuario y método">
             <Table.Thead>
               <Table.Tr>
