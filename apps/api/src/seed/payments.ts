@@ -16,11 +16,11 @@ const METHOD_WEIGHTS: [PaymentMethod, number][] = [
   ['card_online', 7],
 ];
 const FLOATS_CENTS = [10_000, 15_000, 20_000];
-/** The two closings whose drawer did not match (days ago in Lima, difference in céntimos): one short, one over. */
-const DIFFERENCES: [number, number][] = [
-  [3, -250],
-  [9, 100],
-];
+/** The two closings whose drawer did not match (the 3rd and 8th most recent before today; céntimos): one short, one over. */
+const DIFFERENCES = new Map([
+  [2, -250],
+  [7, 100],
+]);
 const RECEIPT_ERRORS = ['El servicio de SUNAT no respondió a tiempo; reintente el envío.', 'No se pudo conectar con el proveedor de facturación.'];
 
 type Staff = { id: number; name: string; branchId: number | null };
@@ -206,18 +206,17 @@ export async function seedPayments(db: Db, nowMs = Date.now()): Promise<number> 
 
   // Sessions: opened a while before the first payment, closed after the last (never open now).
   const ordered = [...sessions.entries()].sort((a, b) => a[1].first - b[1].first);
-  const differenceOn = new Map(DIFFERENCES.map(([daysAgo, cents]) => [limaDay(new Date(nowMs - daysAgo * 24 * HOUR)), cents]));
-  const sessionRows = ordered.map(([, s]) => {
+  const past = ordered.filter(([, s]) => s.day !== today).reverse();
+  const differenceOf = new Map(past.map(([key], i) => [key, DIFFERENCES.get(i) ?? 0]));
+  const sessionRows = ordered.map(([key, s]) => {
     const dayStart = limaDayEnd(s.day).getTime() - 24 * HOUR;
     const openedAt = new Date(Math.max(dayStart + MINUTE, s.first - rnd.int(10, 45) * MINUTE));
     const closedAt = new Date(Math.min(s.last + rnd.int(15, 60) * MINUTE, limaDayEnd(s.day).getTime() - MINUTE, nowMs - MINUTE));
     const floatCents = rnd.pick(FLOATS_CENTS);
     const entries = s.payments.flatMap((p) => p.moves.map((m) => ({ method: p.row.method as PaymentMethod, amountCents: m.amountCents })));
     const expectedCash = closingSummary(floatCents, entries, { cashCents: 0 }).lines[0]!.expectedCents;
-    // One session of those days (the first of it) is off by a little; every other drawer matched.
-    const difference = differenceOn.get(s.day) ?? 0;
-    if (difference) differenceOn.delete(s.day);
-    const cashCents = Math.max(0, expectedCash + difference);
+    // Two recent drawers were off by a little (the float is always there to go short from); every other matched.
+    const cashCents = expectedCash + (differenceOf.get(key) ?? 0);
     return {
       values: {
         userId: s.user.id,
