@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { MOVEMENT_CSV_COLUMNS, PAYMENT_MESSAGES, parseCsv, csvDialectFor, type MovementCsvSource } from '@tramo/domain';
+import {
+  MOVEMENT_CSV_COLUMNS,
+  PAYMENT_MESSAGES,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  csvDialectFor,
+  limaDay,
+  parseCsv,
+  type CashSession,
+  type MovementCsvSource,
+  type MovementRow,
+} from '@tramo/domain';
 import {
   BillingProviderError,
   DEMO_ISSUER,
@@ -13,10 +24,12 @@ import {
   type SandboxFailures,
 } from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
+import { createPostgresDatabase, engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 /** Lima → Arequipa at S/ 12.34 per billable kg: 1 kg 12.34, 2.5 kg (3) 37.02, 10 kg 123.40. */
 const FACTOR = '12.34';
+const DAY = 86_400_000;
 
 describe.each(engines)('payments (%s)', (engine) => {
   let t: TestContext;
@@ -492,5 +505,117 @@ describe.each(engines)('payments (%s)', (engine) => {
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json())).toBe(true);
     expect((await t.call('GET', '/api/payments/customers/999999', { token: agent })).statusCode).toBe(404);
+  });
+});
+
+/**
+ * `npm start` on an empty database in demo mode (the real server process, on each engine): 60 days
+ * of payments in every method and status, in closed cash sessions, with receivables left open and
+ * today's Creado shipments still to collect.
+ */
+describe.each(engines)('demo start has payments (%s)', (engine) => {
+  let server: ServerProcess;
+  let cleanup: () => Promise<void>;
+  let admin: string;
+
+  const get = async (url: string, token = admin) => {
+    const res = await fetch(server.url + url, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status, url).toBe(200);
+    return res.json();
+  };
+  const login = async (username: string, password: string) =>
+    (
+      await (
+        await fetch(`${server.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password }),
+        })
+      ).json()
+    ).token as string;
+
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'tramo-demo-payments-'));
+    const env: Record<string, string> = { DATA_DIR: dataDir, NUBEFACT_URL: '', NUBEFACT_TOKEN: '' };
+    let drop = async () => {};
+    if (engine === 'postgres') {
+      const created = await createPostgresDatabase();
+      env.DATABASE_URL = created.url;
+      drop = created.drop;
+    }
+    cleanup = async () => {
+      await drop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+    server = await startServerProcess(env);
+    admin = await login('ADMIN', 'admin123');
+  });
+  afterAll(async () => {
+    await server?.stop('SIGTERM');
+    await cleanup?.();
+  });
+
+  it('in every method and status over 60 days, in closed sessions (two with a difference), none with a receipt it does not have', async () => {
+    const all: MovementRow[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await get(`/api/payments/report/movements?pageSize=100&page=${page}`);
+      all.push(...answer.items);
+      if (page === 1) {
+        expect(answer.total).toBeGreaterThanOrEqual(100);
+        for (const m of answer.totals.byMethod) expect(m.count, m.methodCode).toBeGreaterThan(0);
+        for (const s of answer.totals.byStatus) expect(s.count, s.status).toBeGreaterThan(0);
+      }
+      if (all.length >= answer.total) break;
+    }
+    expect(new Set(all.map((m) => m.methodCode))).toEqual(new Set(PAYMENT_METHODS));
+    expect(new Set(all.map((m) => m.status))).toEqual(new Set(PAYMENT_STATUSES));
+    const days = all.map((m) => limaDay(new Date(m.date))).sort();
+    expect(days[0]! >= limaDay(new Date(Date.now() - 61 * DAY))).toBe(true);
+    expect(days[0]! <= limaDay(new Date(Date.now() - 40 * DAY))).toBe(true);
+    expect(days.at(-1)! <= limaDay(new Date())).toBe(true);
+    expect(new Set(all.map((m) => m.branchName)).size).toBeGreaterThanOrEqual(2);
+    // Every non-cash payment carries its voucher; none points to a document (the register holds none of them).
+    expect(all.filter((m) => m.methodCode !== 'cash').every((m) => m.providerTxId)).toBe(true);
+    expect(all.every((m) => m.reference === null)).toBe(true);
+    const pending = all.find((m) => m.status === 'pending')!;
+    const detail = await get(`/api/payments/manual/${pending.id}`);
+    expect(detail).toMatchObject({ status: 'pending', documentId: null, pdfUrl: null });
+    expect(detail.lastError).toBeTruthy();
+    const canceled = await get(`/api/payments/manual/${all.find((m) => m.status === 'canceled')!.id}`);
+    expect(canceled.canceledAt).not.toBeNull();
+    expect(canceled.cancelReason).toBeTruthy();
+
+    // Each day's sessions are closed and their ledger adds up: only two drawers differ, one short, one over.
+    const differences: number[] = [];
+    for (let d = 0; d <= 14; d++) {
+      const day = limaDay(new Date(Date.now() - d * DAY));
+      const sessions = (await get(`/api/payments/cash-sessions?date=${day}`)).items as CashSession[];
+      for (const s of sessions) {
+        expect(s.status).toBe('closed');
+        if (s.closing.difference !== 0) differences.push(s.closing.difference);
+        expect(s.closing.lines.filter((l) => l.methodCode !== 'cash').every((l) => l.difference === 0)).toBe(true);
+      }
+    }
+    expect(differences.sort()).toEqual([-2.5, 1]);
+  });
+
+  it("leaves today's Creado shipments to collect, senders with open balances, and no session open for the agents", async () => {
+    const toCollect = await get('/api/payments/receivables?pageSize=200');
+    expect(toCollect.items.every((s: { paid: boolean; paymentId: number | null }) => !s.paid && s.paymentId === null)).toBe(true);
+    const receivables = await get('/api/receivables/customers');
+    expect(receivables.total).toBeGreaterThanOrEqual(3);
+    expect(receivables.items.some((r: { customer_doc: string | null }) => r.customer_doc?.startsWith('20'))).toBe(true);
+    for (const username of ['AGENTE1', 'AGENTE2']) {
+      const token = await login(username, 'agente123');
+      expect((await get('/api/payments/cash-sessions/current', token)).session).toBeNull();
+    }
+    // So an agent opens today's own.
+    const token = await login('AGENTE1', 'agente123');
+    const opened = await fetch(`${server.url}/api/payments/cash-sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ float: 100 }),
+    });
+    expect(opened.status).toBe(201);
   });
 });

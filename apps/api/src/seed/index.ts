@@ -8,6 +8,7 @@ import { seedCustomers } from './customers.ts';
 import { seedPricing } from './pricing.ts';
 import { seedShipments } from './shipments.ts';
 import { seedFleet } from './fleet.ts';
+import { seedPayments } from './payments.ts';
 
 /**
  * Runs once, on an empty database (no users). Demo mode fills every area with believable data;
@@ -45,4 +46,5 @@ export async function seedDemo(tx: Db): Promise<void> {
   await seedPricing(tx, branchIds);
   await seedShipments(tx, branchIds);
   await seedFleet(tx, branchIds);
+  await seedPayments(tx);
 }

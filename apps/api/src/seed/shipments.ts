@@ -73,7 +73,7 @@ const DESCRIPTIONS = [
 const CHECKPOINTS = ['Llegó al almacén de destino', 'Cliente llamó para consultar', 'Embalaje reforzado', 'Reprogramado por lluvias'];
 
 /** A small seeded generator: the demo data is the same on every fresh start. */
-function random(seed: number) {
+export function random(seed: number) {
   let s = seed >>> 0;
   const next = () => {
     s = (s + 0x6d2b79f5) >>> 0;
