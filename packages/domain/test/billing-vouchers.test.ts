@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkPerception, checkRetention, percentOfCents, SERIES_MESSAGES, VOUCHER_MESSAGES, type VoucherPayloadInput } from '../src/index.ts';
+import {
+  checkPerception,
+  checkRetention,
+  percentOfCents,
+  SERIES_MESSAGES,
+  VOUCHER_MESSAGES,
+  voucherPreview,
+  type VoucherPayloadInput,
+} from '../src/index.ts';
 
 const today = '2026-11-23';
 const ctx = { today };
@@ -174,5 +182,28 @@ describe('checkPerception', () => {
       VOUCHER_MESSAGES.subjectDocument('Cliente'),
     ]);
     expect(problemsOf(checkPerception(perception({ total: '9' }), ctx))).toEqual([VOUCHER_MESSAGES.totalMismatch('total percibido', '10.00')]);
+  });
+});
+
+describe('the voucher form’s live amounts', () => {
+  it('takes the payment as base when given, else the total; rounds half up like the rules', () => {
+    const r = voucherPreview(
+      '20',
+      [
+        { total: '1000.00', pago_importe: '' },
+        { total: '500.00', pago_importe: '250.50' },
+        { total: 'x', pago_importe: '' },
+      ],
+      '3.00',
+    );
+    expect(r.lines.map((l) => [l.baseCents, l.amountCents, l.netCents])).toEqual([
+      [100000, 3000, 97000],
+      [25050, 752, 24298],
+      [0, 0, 0],
+    ]);
+    expect(r.amountTotalCents).toBe(3752);
+    const p = voucherPreview('40', [{ total: '100.00', pago_importe: '' }], '2');
+    expect(p.lines[0]).toEqual({ baseCents: 10000, amountCents: 200, netCents: 10200 });
+    expect(voucherPreview('40', [{ total: '100.00', pago_importe: '' }], '0').amountTotalCents).toBe(0);
   });
 });

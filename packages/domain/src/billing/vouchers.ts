@@ -258,3 +258,27 @@ function checkVoucher(type: VoucherDocumentType, input: unknown, ctx: VoucherCon
 export const checkRetention = (input: unknown, ctx: VoucherContext): VoucherCheck => checkVoucher('20', input, ctx);
 /** Spec section 5 (retention/perception) for a perception voucher (40, series P…). */
 export const checkPerception = (input: unknown, ctx: VoucherContext): VoucherCheck => checkVoucher('40', input, ctx);
+
+/**
+ * The amounts the voucher form shows as the user types: per related document the base (the payment
+ * when given, else the document's total), the withheld/perceived amount and the net; lines not yet
+ * readable count as zero. Same rounding as `checkRetention` / `checkPerception`.
+ */
+export function voucherPreview(
+  type: VoucherDocumentType,
+  lines: readonly { total: string; pago_importe: string }[],
+  percent: string,
+): { lines: { baseCents: Cents; amountCents: Cents; netCents: Cents }[]; amountTotalCents: Cents; netTotalCents: Cents } {
+  const pct = parseDecimal(percent.trim());
+  const pctOk = pct !== null && pct.gt(0) && pct.lte(100) && decimalPlaces(pct) <= 2;
+  const out = lines.map((l) => {
+    const baseCents = centsOf(l.pago_importe.trim()) ?? centsOf(l.total.trim()) ?? 0;
+    const amountCents = pctOk ? percentOfCents(baseCents, pct.toFixed(2)) : 0;
+    return { baseCents, amountCents, netCents: type === '20' ? baseCents - amountCents : baseCents + amountCents };
+  });
+  return {
+    lines: out,
+    amountTotalCents: out.reduce((s, l) => s + l.amountCents, 0),
+    netTotalCents: out.reduce((s, l) => s + l.netCents, 0),
+  };
+}

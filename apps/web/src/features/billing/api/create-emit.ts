@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { INVOICE_MESSAGES, type InvoicePayloadInput, type IssueResult } from '@tramo/domain';
+import { INVOICE_MESSAGES, type IssueResult } from '@tramo/domain';
 import { apiRequest, ApiError } from '../../../lib/api.ts';
 import { useInvalidateBilling } from './documents.ts';
 
@@ -12,16 +12,17 @@ function isIssueResult(body: unknown): body is IssueResult {
 }
 
 /**
- * POST /billing/create-emit. 201/200 issued, 202 pending (the provider did not answer: the document
+ * POST …/create-emit. 201/200 issued, 202 pending (the provider did not answer: the document
  * keeps its number and a consult completes it), 422 the rules' list for 'Corrige:', 424 the
  * provider refused ('Error al emitir' and its message); anything else reads 'HTTP {status}'.
  */
-export function useCreateEmit() {
+/** Issues through `path`: /billing/create-emit, /guides/create-emit, /retencion/create-emit or /percepcion/create-emit. */
+export function useCreateEmit<P>(path = '/billing/create-emit') {
   const invalidate = useInvalidateBilling();
   return useMutation({
-    mutationFn: async (payload: InvoicePayloadInput & { shipmentIds: number[] }): Promise<IssueOutcome> => {
+    mutationFn: async (payload: P): Promise<IssueOutcome> => {
       try {
-        const { data } = await apiRequest<IssueResult>('/billing/create-emit', { method: 'POST', body: payload });
+        const { data } = await apiRequest<IssueResult>(path, { method: 'POST', body: payload });
         return { kind: 'issued', result: data };
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Group } from '@mantine/core';
-import { DOCUMENT_STATUS_LABELS, type DocumentStatus, type InvoiceDocumentType } from '@tramo/domain';
+import { DOCUMENT_STATUS_LABELS, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
 import { notify } from '../../../lib/notify.ts';
 import { useConsultDocument, useVoidStatus } from '../api/documents.ts';
 import { fetchDocumentFile, saveBlob } from '../api/open-file.ts';
@@ -9,7 +9,7 @@ import { VoidModal } from './VoidModal.tsx';
 
 export interface ActionableDocument {
   id: number;
-  type: InvoiceDocumentType;
+  type: SunatDocumentType;
   /** 'FFF1-00000012' */
   name: string;
   status: DocumentStatus;
@@ -78,7 +78,7 @@ export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: Actio
             Estado de anulación
           </Button>
         )}
-        {onCreditNote && doc.type !== '07' && doc.status === 'aceptado' && (
+        {onCreditNote && (doc.type === '01' || doc.type === '03') && doc.status === 'aceptado' && (
           <Button size={size} variant="subtle" onClick={onCreditNote}>
             Emitir nota de crédito
           </Button>

@@ -43,7 +43,7 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
   const [issued, setIssued] = useState<{ result: IssueResult; message: string | null } | null>(null);
   const uniqueCode = useRef(newUniqueCode());
   const problemsRef = useRef<HTMLDivElement>(null);
-  const create = useCreateEmit();
+  const create = useCreateEmit<ReturnType<typeof invoicePayloadFromForm>>();
 
   const proposeSeries = () => form.setValue('serie', formSeries(form.getValues(), today));
 

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { SUNAT_DOCUMENT_LABELS, type InvoiceDocumentType, type IssueResult } from '@tramo/domain';
+import { SUNAT_DOCUMENT_LABELS, type SunatDocumentType, type IssueResult } from '@tramo/domain';
 import { useDocument } from '../api/documents.ts';
 import { DocumentActions } from './DocumentActions.tsx';
 import { DocumentStatusBadge } from './DocumentStatusBadge.tsx';
@@ -15,7 +15,7 @@ export function IssuedCard({
   onNew,
   onCreditNote,
 }: {
-  type: InvoiceDocumentType;
+  type: SunatDocumentType;
   result: IssueResult;
   message: string | null;
   onNew(): void;

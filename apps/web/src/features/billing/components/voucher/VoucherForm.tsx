@@ -1,0 +1,341 @@
+import { useRef, useState } from 'react';
+import { ActionIcon, Alert, Button, Group, List, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
+import {
+  checkPerception,
+  checkRetention,
+  DEFAULT_SERIES,
+  limaDay,
+  PERCEPTION_PERCENT,
+  RETENTION_PERCENT,
+  VOUCHER_MESSAGES,
+  VOUCHER_RELATED_TYPE_LABELS,
+  VOUCHER_RELATED_TYPES,
+  voucherPreview,
+  type IssueResult,
+} from '@tramo/domain';
+import { parseDayInput } from '../../../../components/ui/DateField.tsx';
+import { formatMoney } from '../../../../lib/format.ts';
+import { notify } from '../../../../lib/notify.ts';
+import { useCreateEmit } from '../../api/create-emit.ts';
+import { IssuedCard } from '../IssuedCard.tsx';
+
+const RELATED_OPTIONS = VOUCHER_RELATED_TYPES.map((t) => ({ value: t, label: `${t} · ${VOUCHER_RELATED_TYPE_LABELS[t]}` }));
+const newUniqueCode = () => crypto.randomUUID().replace(/-/g, '').slice(0, 20);
+
+interface RelatedRow {
+  tipo: string;
+  serie: string;
+  numero: string;
+  fecha_de_emision: string;
+  total: string;
+  pago_fecha: string;
+  pago_importe: string;
+}
+interface VoucherValues {
+  serie: string;
+  fecha_de_emision: string;
+  porcentaje: string;
+  observaciones: string;
+  sujeto: { numero_de_documento: string; denominacion: string; direccion: string };
+  documentos_relacionados: RelatedRow[];
+}
+
+const emptyRow = (): RelatedRow => ({ tipo: '01', serie: '', numero: '', fecha_de_emision: '', total: '', pago_fecha: '', pago_importe: '' });
+
+function DayInput({ value, onChange, label, ariaLabel }: { value: string; onChange(v: string): void; label?: string; ariaLabel?: string }) {
+  return (
+    <DateInput
+      size="xs"
+      label={label}
+      aria-label={ariaLabel}
+      valueFormat="DD/MM/YYYY"
+      placeholder="dd/mm/aaaa"
+      dateParser={parseDayInput}
+      clearable
+      value={value || null}
+      onChange={(v) => onChange(v ?? '')}
+    />
+  );
+}
+
+/**
+ * Tabs 'Retención' (20, RRR1, 3.00 %) and 'Percepción' (40, PPP1, 2.00 %): the subject, the related
+ * documents with the amount withheld or perceived per line and in total, live; every rule of spec
+ * section 5 listed under 'Corrige:' before sending. Wired into BillingPage together with the vouchers
+ * API of issue 15 (POST /retencion/create-emit, /percepcion/create-emit).
+ */
+export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
+  const retention = kind === 'retencion';
+  const type = retention ? '20' : '40';
+  const today = limaDay(new Date());
+  const initial: VoucherValues = {
+    serie: DEFAULT_SERIES[type],
+    fecha_de_emision: today,
+    porcentaje: retention ? RETENTION_PERCENT : PERCEPTION_PERCENT,
+    observaciones: '',
+    sujeto: { numero_de_documento: '', denominacion: '', direccion: '' },
+    documentos_relacionados: [emptyRow()],
+  };
+  const form = useForm<VoucherValues>({ defaultValues: initial });
+  const rows = useFieldArray({ control: form.control, name: 'documentos_relacionados' });
+  const [watchedRows, percent] = useWatch({ control: form.control, name: ['documentos_relacionados', 'porcentaje'] });
+  const preview = voucherPreview(type, watchedRows ?? [], percent ?? '');
+  const [problems, setProblems] = useState<string[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [issued, setIssued] = useState<{ result: IssueResult; message: string | null } | null>(null);
+  const uniqueCode = useRef(newUniqueCode());
+  const create = useCreateEmit<Record<string, unknown>>(`/${kind}/create-emit`);
+  const who = retention ? 'Proveedor' : 'Cliente';
+  const amountLabel = retention ? 'Retenido' : 'Percibido';
+
+  const submit = () => {
+    const v = form.getValues();
+    const subject = { ...v.sujeto, direccion: v.sujeto.direccion.trim() || null };
+    const payload = {
+      serie: v.serie,
+      fecha_de_emision: v.fecha_de_emision,
+      moneda: 1,
+      porcentaje: v.porcentaje,
+      observaciones: v.observaciones.trim() || null,
+      [retention ? 'proveedor' : 'cliente']: subject,
+      documentos_relacionados: v.documentos_relacionados.map((r) => ({
+        ...r,
+        fecha_de_emision: r.fecha_de_emision || null,
+        pago_fecha: r.pago_fecha || null,
+        pago_importe: r.pago_importe.trim() || null,
+        moneda: 1,
+      })),
+      codigo_unico: uniqueCode.current,
+    };
+    const check = (retention ? checkRetention : checkPerception)(payload, { today });
+    setFailure(null);
+    setProblems(check.ok ? [] : check.problems);
+    if (!check.ok) return;
+    create.mutate(payload, {
+      onSuccess: (outcome) => {
+        if (outcome.kind === 'refused') setProblems(outcome.problems);
+        else if (outcome.kind === 'issued') {
+          setIssued({ result: outcome.result, message: outcome.result.error });
+          notify.success(`Comprobante ${outcome.result.serie}-${outcome.result.numero} emitido.`);
+        } else if (outcome.result) setIssued({ result: outcome.result, message: outcome.message });
+        else setFailure(outcome.message);
+      },
+      onError: (err) => setFailure(err.message),
+    });
+  };
+
+  if (issued)
+    return (
+      <IssuedCard
+        type={type}
+        result={issued.result}
+        message={issued.message}
+        onNew={() => {
+          uniqueCode.current = newUniqueCode();
+          setIssued(null);
+          form.reset(initial);
+        }}
+      />
+    );
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <Stack gap="md">
+        <Paper withBorder p="md">
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+            <TextInput label="Serie" maxLength={4} {...form.register('serie', { setValueAs: (v: string) => v.toUpperCase() })} />
+            <Controller
+              control={form.control}
+              name="fecha_de_emision"
+              render={({ field }) => (
+                <DateInput
+                  label="Fecha de emisión"
+                  valueFormat="DD/MM/YYYY"
+                  dateParser={parseDayInput}
+                  maxDate={today}
+                  value={field.value || null}
+                  onChange={(v) => field.onChange(v ?? '')}
+                />
+              )}
+            />
+            <TextInput label="Porcentaje (%)" inputMode="decimal" {...form.register('porcentaje')} />
+            <TextInput label="Moneda" value="1 · Soles (PEN)" readOnly />
+          </SimpleGrid>
+        </Paper>
+        <Paper withBorder p="md">
+          <Title order={4} mb="sm">
+            {who}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+            <TextInput
+              label={`Documento del ${who.toLowerCase()} (RUC o DNI)`}
+              inputMode="numeric"
+              maxLength={11}
+              {...form.register('sujeto.numero_de_documento')}
+            />
+            <TextInput label="Nombre o razón social" maxLength={200} {...form.register('sujeto.denominacion')} />
+            <TextInput label="Dirección" maxLength={200} {...form.register('sujeto.direccion')} />
+          </SimpleGrid>
+        </Paper>
+        <Paper withBorder p="md">
+          <Group justify="space-between" mb="sm">
+            <Title order={4}>Documentos relacionados</Title>
+            <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => rows.append(emptyRow())}>
+              Agregar documento
+            </Button>
+          </Group>
+          <div style={{ overflowX: 'auto' }}>
+            <Table verticalSpacing={4} horizontalSpacing={6} miw={1000}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={170}>Tipo</Table.Th>
+                  <Table.Th w={80}>Serie</Table.Th>
+                  <Table.Th w={100}>Número</Table.Th>
+                  <Table.Th w={130}>Emisión</Table.Th>
+                  <Table.Th w={110}>Total</Table.Th>
+                  <Table.Th w={130}>Fecha de pago</Table.Th>
+                  <Table.Th w={110}>Importe pagado</Table.Th>
+                  <Table.Th ta="right">{amountLabel}</Table.Th>
+                  <Table.Th w={40} />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.fields.map((field, i) => {
+                  const n = i + 1;
+                  return (
+                    <Table.Tr key={field.id}>
+                      <Table.Td>
+                        <Controller
+                          control={form.control}
+                          name={`documentos_relacionados.${i}.tipo`}
+                          render={({ field: f }) => (
+                            <Select
+                              size="xs"
+                              aria-label={`Tipo del documento ${n}`}
+                              data={RELATED_OPTIONS}
+                              allowDeselect={false}
+                              value={f.value}
+                              onChange={(v) => f.onChange(v ?? '01')}
+                            />
+                          )}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <TextInput
+                          size="xs"
+                          aria-label={`Serie del documento ${n}`}
+                          maxLength={4}
+                          {...form.register(`documentos_relacionados.${i}.serie`, { setValueAs: (v: string) => v.toUpperCase() })}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <TextInput
+                          size="xs"
+                          aria-label={`Número del documento ${n}`}
+                          inputMode="numeric"
+                          maxLength={8}
+                          {...form.register(`documentos_relacionados.${i}.numero`)}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <Controller
+                          control={form.control}
+                          name={`documentos_relacionados.${i}.fecha_de_emision`}
+                          render={({ field: f }) => <DayInput ariaLabel={`Emisión del documento ${n}`} value={f.value} onChange={f.onChange} />}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <TextInput
+                          size="xs"
+                          aria-label={`Total del documento ${n}`}
+                          inputMode="decimal"
+                          placeholder="0.00"
+                          {...form.register(`documentos_relacionados.${i}.total`)}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <Controller
+                          control={form.control}
+                          name={`documentos_relacionados.${i}.pago_fecha`}
+                          render={({ field: f }) => <DayInput ariaLabel={`Fecha de pago del documento ${n}`} value={f.value} onChange={f.onChange} />}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <TextInput
+                          size="xs"
+                          aria-label={`Importe pagado del documento ${n}`}
+                          inputMode="decimal"
+                          placeholder="0.00"
+                          {...form.register(`documentos_relacionados.${i}.pago_importe`)}
+                        />
+                      </Table.Td>
+                      <Table.Td ta="right" ff="monospace">
+                        {formatMoney((preview.lines[i]?.amountCents ?? 0) / 100)}
+                      </Table.Td>
+                      <Table.Td>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Quitar el documento ${n}`}
+                          disabled={rows.fields.length === 1}
+                          onClick={() => rows.remove(i)}
+                        >
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </div>
+        </Paper>
+        <Textarea label="Observaciones" maxLength={500} autosize minRows={1} {...form.register('observaciones')} />
+        <Group align="flex-end" justify="space-between" wrap="wrap-reverse" gap="md">
+          <Stack gap="sm" style={{ flex: 1, minWidth: 280 }}>
+            {problems.length > 0 && (
+              <Alert color="red" variant="light" title={VOUCHER_MESSAGES.heading} role="alert">
+                <List size="sm" spacing={2}>
+                  {problems.map((p) => (
+                    <List.Item key={p}>{p}</List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+            {failure && (
+              <Alert color="red" variant="light" role="alert">
+                {failure}
+              </Alert>
+            )}
+            <Group>
+              <Button type="submit" size="md" loading={create.isPending}>
+                Crear Documento
+              </Button>
+            </Group>
+          </Stack>
+          <Paper withBorder p="md" miw={260} aria-label="Totales">
+            <Group justify="space-between" gap="xl">
+              <Text size="sm">Total {amountLabel.toLowerCase()}</Text>
+              <Text fw={700} ff="monospace" data-testid="voucher-amount">
+                {formatMoney(preview.amountTotalCents / 100)}
+              </Text>
+            </Group>
+            <Group justify="space-between" gap="xl">
+              <Text size="sm">{retention ? 'Total pagado al proveedor' : 'Total cobrado al cliente'}</Text>
+              <Text ff="monospace">{formatMoney(preview.netTotalCents / 100)}</Text>
+            </Group>
+          </Paper>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
