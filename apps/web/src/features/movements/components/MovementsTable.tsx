@@ -36,7 +36,13 @@ const COLUMNS: readonly { header: string; cell(r: MovementRow): ReactNode; right
   {
     header: 'Estado',
     cell: (r) => (
-      <Badge variant="light" color={STATUS_COLORS[r.status]} style={{ flexShrink: 0 }}>
+      // Never truncated ('PAG…' could be any status), in the statuses' own case like every chip.
+      <Badge
+        variant="light"
+        tt="none"
+        color={STATUS_COLORS[r.status]}
+        styles={{ root: { flexShrink: 0, overflow: 'visible' }, label: { overflow: 'visible' } }}
+      >
         {r.statusLabel}
       </Badge>
     ),
