@@ -107,6 +107,22 @@ test('receivables: the balances per customer load, with their total, and the sea
   await page.getByRole('searchbox', { name: 'Buscar cliente' }).fill('zzzz-nadie-con-este-nombre');
   await page.keyboard.press('Enter');
   await expect(page.getByText('No hay saldos pendientes')).toBeVisible();
+
+  // A registered customer's row opens 'Facturar envíos' with that customer chosen and their shipments.
+  await page.getByRole('searchbox', { name: 'Buscar cliente' }).fill('');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  const registered = page.locator('main table tbody tr a').first();
+  const name = (await registered.textContent())!.trim();
+  await registered.click();
+  await expect(page).toHaveURL(/tab=comprobantes&facturar=\d+/);
+  const dialog = page.getByRole('dialog', { name: 'Facturar envíos de un cliente' });
+  await expect(dialog.getByLabel('Cliente remitente')).toHaveValue(name);
+  await expect(
+    dialog
+      .getByRole('checkbox', { name: /^Elegir TMT-/ })
+      .first()
+      .or(dialog.getByText('Este cliente no tiene envíos por facturar.')),
+  ).toBeVisible();
 });
 
 test('movements CSV: progress while it comes, Cancelar stops it, a failure says why', async ({ page }) => {

@@ -10,8 +10,8 @@ import { useUrlState } from '../../lib/url-state.ts';
 import { useReceivables, type ReceivableRow } from './api/receivables.ts';
 
 const LOAD_FAILED = 'No se pudo cargar.';
-/** Where a customer's open shipments are billed: the register's 'Facturar envíos' (the shipments list has no sender filter). */
-const BILL_SHIPMENTS = '/billing/preview?tab=comprobantes';
+/** Where a customer's open shipments are billed: the register's 'Facturar envíos', opened for that customer. */
+const billShipments = (customerId: number) => `/billing/preview?tab=comprobantes&facturar=${customerId}`;
 
 /**
  * /cuentas-por-cobrar: per sender customer, the shipments not Anulado without a paid payment, their
@@ -26,7 +26,7 @@ export default function CuentasPorCobrarPage() {
   const data = list.data;
   const search = () => setUrl({ q: text.trim() });
   const open = (row: ReceivableRow) => {
-    if (row.customer_id !== null) void navigate(BILL_SHIPMENTS);
+    if (row.customer_id !== null) void navigate(billShipments(row.customer_id));
   };
 
   return (
@@ -106,7 +106,7 @@ export default function CuentasPorCobrarPage() {
                     {r.customer_id !== null ? (
                       <Anchor
                         component={Link}
-                        to={BILL_SHIPMENTS}
+                        to={billShipments(r.customer_id)}
                         size="sm"
                         onClick={(e) => e.stopPropagation()}
                         title="Facturar los envíos de este cliente"

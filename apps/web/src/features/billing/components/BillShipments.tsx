@@ -1,7 +1,8 @@
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { customerName, invoiceFromShipments, limaDay, toCents, type Customer, type InvoiceFormValues } from '@tramo/domain';
-import { errorMessage } from '../../../lib/api.ts';
+import { api, errorMessage } from '../../../lib/api.ts';
 import { formatDate, formatMoney } from '../../../lib/format.ts';
 import { CustomerPicker } from '../../customers/index.ts';
 import { useUnbilledShipments } from '../api/documents.ts';
@@ -11,8 +12,26 @@ import { useUnbilledShipments } from '../api/documents.ts';
  * on no live document), and the issuing form opens pre-filled with one line per shipment — a factura
  * for a RUC (with the detracción block above S/ 400), a boleta otherwise.
  */
-export function BillShipments({ opened, onClose, onPrepare }: { opened: boolean; onClose(): void; onPrepare(values: InvoiceFormValues): void }) {
-  const [customer, setCustomer] = useState<Customer | null>(null);
+export function BillShipments({
+  opened,
+  onClose,
+  onPrepare,
+  customerId = null,
+}: {
+  opened: boolean;
+  onClose(): void;
+  onPrepare(values: InvoiceFormValues): void;
+  /** Opened for a customer (Cuentas por cobrar's row): it comes chosen. */
+  customerId?: number | null;
+}) {
+  // undefined: the user has not chosen yet, so the customer the modal was opened for applies.
+  const [chosenCustomer, setCustomer] = useState<Customer | null | undefined>(undefined);
+  const preset = useQuery({
+    queryKey: ['customers', 'one', customerId],
+    queryFn: ({ signal }) => api.get<Customer>(`/customers/${customerId}`, undefined, signal),
+    enabled: customerId !== null && chosenCustomer === undefined,
+  });
+  const customer = chosenCustomer === undefined ? (customerId !== null ? (preset.data ?? null) : null) : chosenCustomer;
   const [picked, setPicked] = useState<number[]>([]);
   const shipments = useUnbilledShipments(customer?.id ?? null);
   const rows = shipments.data ?? [];
@@ -21,7 +40,7 @@ export function BillShipments({ opened, onClose, onPrepare }: { opened: boolean;
   const allPicked = rows.length > 0 && chosen.length === rows.length;
 
   const close = () => {
-    setCustomer(null);
+    setCustomer(undefined);
     setPicked([]);
     onClose();
   };
@@ -35,6 +54,7 @@ export function BillShipments({ opened, onClose, onPrepare }: { opened: boolean;
     <Modal opened={opened} onClose={close} title="Facturar envíos de un cliente" size="xl">
       <Stack gap="sm">
         <CustomerPicker
+          key={customer?.id ?? 'none'}
           label="Cliente remitente"
           value={customer}
           onChange={(c) => {

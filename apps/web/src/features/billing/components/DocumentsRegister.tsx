@@ -22,7 +22,7 @@ import { DocumentDrawer } from './DocumentDrawer.tsx';
 import { DocumentStatusBadge } from './DocumentStatusBadge.tsx';
 
 const PAGE_SIZES = [10, 25, 50] as const;
-const DEFAULTS = { type: '', series: '', from: '', to: '', customer: '', status: '', page: '1', size: '10', doc: '' };
+const DEFAULTS = { type: '', series: '', from: '', to: '', customer: '', status: '', page: '1', size: '10', doc: '', facturar: '' };
 const TYPE_FILTER = [
   { value: '03', label: 'Boletas' },
   { value: '01', label: 'Facturas' },
@@ -57,6 +57,8 @@ export function DocumentsRegister({
   const list = useDocuments({ ...filters, page, pageSize }, !badRange);
   const filter = (patch: Partial<typeof DEFAULTS>) => setUrl({ ...patch, page: null });
   const openId = pageNumber(url.doc, 0) || null;
+  // ?facturar={customerId}: 'Facturar envíos' opened for that customer (from Cuentas por cobrar).
+  const billFor = pageNumber(url.facturar, 0) || null;
   const sums = list.data?.sums;
 
   return (
@@ -229,7 +231,15 @@ export function DocumentsRegister({
           onCreditNote(doc);
         }}
       />
-      <BillShipments opened={billing} onClose={() => setBilling(false)} onPrepare={onPrepare} />
+      <BillShipments
+        opened={billing || billFor !== null}
+        customerId={billFor}
+        onClose={() => {
+          setBilling(false);
+          if (billFor !== null) setUrl({ facturar: null });
+        }}
+        onPrepare={onPrepare}
+      />
     </>
   );
 }
