@@ -60,6 +60,10 @@ test('an agent registers a driver and a transport, loads two Creado shipments an
 
   // Asignaciones: search Creado shipments (Enter searches), pick two, add them.
   await expect(page.getByRole('tab', { name: new RegExp(`Asignaciones · ${plate}`) })).toHaveAttribute('aria-selected', 'true');
+  // The chosen transport is in the address: a reload keeps it (issue 16, item 10).
+  await expect(page).toHaveURL(/transporte=\d+/);
+  await page.reload();
+  await expect(page.getByRole('tab', { name: new RegExp(`Asignaciones · ${plate}`) })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByText('Sin paquetes asignados.')).toBeVisible();
   await page.getByRole('searchbox', { name: 'Buscar envíos para cargar' }).press('Enter');
   const picks = page.getByRole('checkbox', { name: /^Seleccionar TMT-/ });

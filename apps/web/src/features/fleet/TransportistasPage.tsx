@@ -2,22 +2,28 @@ import { useState } from 'react';
 import { Tabs } from '@mantine/core';
 import type { Transport } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
-import { useUrlState } from '../../lib/url-state.ts';
-import { useLatestTransport } from './api/get-transports.ts';
+import { pageNumber, useUrlState } from '../../lib/url-state.ts';
+import { useLatestTransport, useTransports } from './api/get-transports.ts';
 import { AssignmentsTab } from './components/AssignmentsTab.tsx';
 import { DriversTab } from './components/DriversTab.tsx';
 import { TransportsTab } from './components/TransportsTab.tsx';
 
 const TABS = ['transportes', 'conductores', 'asignaciones'] as const;
 type Tab = (typeof TABS)[number];
+/** A fleet is dozens of vehicles: the chosen one is found among them all (the API's page maximum). */
+const TRANSPORTS_LIMIT = 200;
 
 export default function TransportistasPage() {
-  // The tab lives in the address so a reload or the back button keeps the user where they were.
-  const [url, setUrl] = useUrlState({ tab: 'transportes' }, { replace: true });
+  // The tab and the chosen transport live in the address, so a reload or the back button keeps the
+  // user where they were (the load being built stays on screen).
+  const [url, setUrl] = useUrlState({ tab: 'transportes', transporte: '' }, { replace: true });
   const tab: Tab = (TABS as readonly string[]).includes(url.tab) ? (url.tab as Tab) : 'transportes';
   const [picked, setChosen] = useState<Transport | null>(null);
+  const wantedId = pageNumber(url.transporte, 0) || null;
+  const all = useTransports({ limit: TRANSPORTS_LIMIT });
+  const fromAddress = picked?.id === wantedId ? picked : (all.data?.items.find((t) => t.id === wantedId) ?? null);
   // After an edit the lists reload; the Asignaciones tab must not keep the old plates or drivers.
-  const chosen = useLatestTransport(picked);
+  const chosen = useLatestTransport(fromAddress);
   const setTab = (next: Tab) => setUrl({ tab: next });
 
   return (
@@ -33,7 +39,7 @@ export default function TransportistasPage() {
           <TransportsTab
             onViewLoad={(transport) => {
               setChosen(transport);
-              setTab('asignaciones');
+              setUrl({ tab: 'asignaciones', transporte: String(transport.id) });
             }}
           />
         </Tabs.Panel>
