@@ -226,6 +226,9 @@ export const transportLoadSchema = z.object({
       recipientName: z.string(),
       recipientDoc: z.string(),
       weightKg: z.number(),
+      /** The live carrier guide (GRE-T) the shipment travels under: its id in the register and 'VVV1-00000003'; null when none. */
+      guideId: z.number().nullable().optional(),
+      guideNumber: z.string().nullable().optional(),
     }),
   ),
   totalWeightKg: z.number(),

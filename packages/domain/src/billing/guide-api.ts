@@ -27,6 +27,7 @@ export const GUIDE_API_MESSAGES = {
   numberInvalid: 'El número debe ser un entero entre 1 y 99999999.',
   notFound: 'Documento no encontrado.',
   emptyLoad: 'El transporte no tiene envíos cargados.',
+  transportForbidden: 'No tienes acceso a este transporte: su ruta no pasa por tu sucursal.',
   notCarrierGuide: 'La guía de un transporte es una guía de remisión transportista (tipo 31).',
   shipmentOnGuide: (code: string, guide: string) => `El envío ${code} ya está en la guía ${guide}.`,
   guidePending: 'Guía emitida. Aún no hay PDF (SUNAT pendiente): consúltala más tarde.',
@@ -137,10 +138,12 @@ export const carrierGuidePayloadSchema = z.object({
   observaciones: z.string().nullable(),
 });
 
-/** `GET /transports/{id}/carrier-guide`: the payload to review, each loaded shipment's parties, and what is missing. */
-export const carrierGuideAnswerSchema = z.object({
+/**
+ * `GET /transports/{id}/carrier-guide`: the guide payload itself (the form takes it as it comes),
+ * plus the transport, each loaded shipment's parties, and what the transport or its branches lack.
+ */
+export const carrierGuideAnswerSchema = carrierGuidePayloadSchema.extend({
   transportId: z.number().int(),
-  payload: carrierGuidePayloadSchema,
   shipments: z.array(
     z.object({
       shipmentId: z.number().int(),

@@ -113,7 +113,7 @@ export const limaTime = (instant: Date) => new Date(instant.getTime() - 5 * 3_60
  * The PDF link of a document. A guide has none until SUNAT accepted it (its QR is SUNAT's link to
  * it): the guide form polls `POST /guides/consult` until the link arrives.
  */
-function pdfLink(doc: DocumentRecord): string | null {
+export function pdfLink(doc: DocumentRecord): string | null {
   if (doc.pdfUrl) return doc.pdfUrl;
   if (isGuideType(doc.type) && (doc.status === 'pendiente' || doc.status === 'rechazado')) return null;
   return `/api/billing/documents/${doc.id}/pdf?format=a4`;
@@ -518,8 +518,12 @@ async function applyVoid(
 
 const voidAnswer = (doc: DocumentRecord): VoidStatus => ({ id: doc.id, status: doc.status as DocumentStatus, message: doc.providerMessage });
 
-/** `POST /billing/void`: asks SUNAT to void an accepted document; a second request is refused. */
-export async function voidDocument(app: App, user: SessionUser, id: number, motivo: string): Promise<VoidStatus> {
+/**
+ * `POST /billing/void`: asks SUNAT to void an accepted document; a second request is refused.
+ * `uniqueCode` (the caller's codigo_unico) is kept on the request's event: the same code asked again
+ * is answered by the void's status instead of a refusal.
+ */
+export async function voidDocument(app: App, user: SessionUser, id: number, motivo: string, uniqueCode: string | null = null): Promise<VoidStatus> {
   const reason = motivo.trim();
   if (!reason) throw badRequest(BILLING_MESSAGES.voidReason, { motivo: BILLING_MESSAGES.voidReason });
   if (reason.length > VOID_REASON_MAX_LENGTH) throw badRequest(BILLING_MESSAGES.voidReasonLong, { motivo: BILLING_MESSAGES.voidReasonLong });
@@ -532,7 +536,14 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
       .where(and(eq(documents.id, id), eq(documents.status, 'aceptado')))
       .returning();
     if (!row) return null;
-    await repo.addEvent(tx, id, { kind: 'anulación solicitada', userId: user.id, userName: displayName(user), note: reason, operation: 'void' });
+    await repo.addEvent(tx, id, {
+      kind: 'anulación solicitada',
+      userId: user.id,
+      userName: displayName(user),
+      note: reason,
+      operation: 'void',
+      request: uniqueCode ? { motivo: reason, codigo_unico: uniqueCode } : null,
+    });
     await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', before: { status: 'aceptado' }, after: { reason } });
     return row;
   });
