@@ -27,6 +27,7 @@ import pricingRoutes from './modules/pricing/routes.ts';
 import deliveryRoutes from './modules/deliveries/routes.ts';
 import fleetRoutes from './modules/fleet/routes.ts';
 import { billingRoutes } from './modules/billing/index.ts';
+import { guidesRoutes } from './modules/guides/index.ts';
 import { paymentRoutes } from './modules/payments/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 
@@ -107,6 +108,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(deliveryRoutes);
       await api.register(fleetRoutes);
       await api.register(billingRoutes);
+      await api.register(guidesRoutes);
       await api.register(paymentRoutes);
     },
     { prefix: '/api' },

@@ -85,6 +85,16 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/billing/documents/{id}/pdf': { roles: STAFF, scope: 'document' },
   'GET /api/billing/documents/{id}/xml': { roles: STAFF, scope: 'document' },
   'GET /api/billing/unbilled-shipments': { roles: STAFF },
+  // Guides and vouchers (issue 15): as billing; the provider operations act on a branch's document.
+  'POST /api/guides/create-emit': { roles: STAFF },
+  'POST /api/guides/consult': { roles: STAFF },
+  'POST /api/retencion/create-emit': { roles: STAFF },
+  'POST /api/percepcion/create-emit': { roles: STAFF },
+  'POST /api/payments/nubefact/consult': { roles: STAFF, scope: 'document' },
+  'POST /api/payments/nubefact/annul': { roles: STAFF, scope: 'document' },
+  'POST /api/payments/nubefact/annul-status': { roles: STAFF, scope: 'document' },
+  'GET /api/transports/{id}/carrier-guide': { roles: STAFF },
+  'POST /api/transports/{id}/carrier-guide': { roles: STAFF },
   // Payments, receivables, movements and cash sessions (issue 14): admins and agents; agents see their branch.
   'GET /api/payments/methods': { roles: STAFF },
   'GET /api/payments/manual': { roles: STAFF },
@@ -120,6 +130,9 @@ const VALID_BODY: Record<string, (ids: Ids) => unknown> = {
     deliveredByName: 'AGENTE2',
   }),
   'POST /api/billing/void': (ids) => ({ id: ids.document, motivo: 'ERROR DEL SISTEMA' }),
+  'POST /api/payments/nubefact/consult': (ids) => ids.documentRef,
+  'POST /api/payments/nubefact/annul': (ids) => ({ ...ids.documentRef, reason: 'ERROR DEL SISTEMA' }),
+  'POST /api/payments/nubefact/annul-status': (ids) => ids.documentRef,
 };
 
 interface Ids {
@@ -130,6 +143,8 @@ interface Ids {
   checkpoint: number;
   /** A document issued at Lima. */
   document: number;
+  /** The same document by type, series and number (the provider operations' body). */
+  documentRef: { type: string; series: string; number: number };
 }
 
 const MISSING = 999_999;
@@ -174,7 +189,9 @@ describe.each(engines)('authorization matrix (%s)', (engine) => {
       body: { amount: 10, customer: { doc_type: 1, doc_number: '45879612', name: 'María Flores' } },
     });
     expect(document.statusCode).toBeLessThan(300);
-    ids = { lima, trujillo, shipment: shipment.id, checkpoint: shipment.checkpoints[0].id, document: document.json().id };
+    const issued = document.json();
+    const documentRef = { type: issued.serie.startsWith('F') ? '01' : '03', series: issued.serie, number: issued.numero };
+    ids = { lima, trujillo, shipment: shipment.id, checkpoint: shipment.checkpoints[0].id, document: issued.id, documentRef };
     const doc = (await t.call('GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
     operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
   });

@@ -140,7 +140,15 @@ export const createdUserSchema = z.object({ user: userAnswerSchema, tempPassword
 export const tempPasswordSchema = z.object({ tempPassword: z.string() });
 export const sessionSchema = z.object({ user: userAnswerSchema, token: z.string() });
 
-export const branchAnswerSchema = z.object({ id: z.number(), name: z.string(), city: z.string().nullable(), address: z.string().nullable() });
+export const branchAnswerSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  city: z.string().nullable(),
+  address: z.string().nullable(),
+  /** INEI ubigeo (6 digits) and SUNAT establishment code (4 digits): where a dispatch guide starts or ends. */
+  ubigeo: z.string().nullable().optional(),
+  establishmentCode: z.string().optional(),
+});
 
 export const customerAnswerSchema = z.object({
   id: z.number(),
@@ -218,6 +226,9 @@ export const transportLoadSchema = z.object({
       recipientName: z.string(),
       recipientDoc: z.string(),
       weightKg: z.number(),
+      /** The live carrier guide (GRE-T) the shipment travels under: its id in the register and 'VVV1-00000003'; null when none. */
+      guideId: z.number().nullable().optional(),
+      guideNumber: z.string().nullable().optional(),
     }),
   ),
   totalWeightKg: z.number(),

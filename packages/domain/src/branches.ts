@@ -11,6 +11,19 @@ export const branchSchema = z.object({
     .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars),
   city: optionalText(80),
   address: optionalText(200),
+  /** INEI ubigeo of the district (6 digits), the origin/destination of a dispatch guide; blank clears it, absent keeps it. */
+  ubigeo: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? null : v))
+    .refine((v) => v === null || /^\d{6}$/.test(v), 'El ubigeo debe tener 6 dígitos.')
+    .nullish(),
+  /** SUNAT establishment code (anexo, 4 digits; '0000' the fiscal address); absent keeps it. */
+  establishmentCode: z
+    .string()
+    .trim()
+    .regex(/^\d{4}$/, 'El código de establecimiento SUNAT debe tener 4 dígitos.')
+    .optional(),
 });
 export type BranchInput = z.input<typeof branchSchema>;
 
@@ -19,6 +32,8 @@ export interface Branch {
   name: string;
   city: string | null;
   address: string | null;
+  ubigeo?: string | null;
+  establishmentCode?: string;
 }
 
 export const BRANCH_MESSAGES = {

@@ -29,10 +29,18 @@ export const branches = pgTable(
     name: text('name').notNull(),
     city: text('city'),
     address: text('address'),
+    /** INEI ubigeo of the branch's district (6 digits): a dispatch guide's origin or destination. */
+    ubigeo: text('ubigeo'),
+    /** SUNAT annex (código de establecimiento, 4 digits; '0000' the fiscal address). */
+    establishmentCode: text('establishment_code').notNull().default('0000'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('branches_name_city_uq').on(sql`lower(${t.name})`, sql`lower(coalesce(${t.city}, ''))`)],
+  (t) => [
+    uniqueIndex('branches_name_city_uq').on(sql`lower(${t.name})`, sql`lower(coalesce(${t.city}, ''))`),
+    check('branches_ubigeo_ck', sql`${t.ubigeo} is null or ${t.ubigeo} ~ '^[0-9]{6}$'`),
+    check('branches_establishment_code_ck', sql`${t.establishmentCode} ~ '^[0-9]{4}$'`),
+  ],
 );
 
 export const users = pgTable(
@@ -407,6 +415,7 @@ export const documents = pgTable(
     index('documents_customer_idx').on(t.customerDocNumber),
     check('documents_status_ck', sql`${t.status} in ('pendiente', 'aceptado', 'rechazado', 'anulación pendiente', 'anulado')`),
     check('documents_number_ck', sql`${t.number} between 1 and 99999999`),
+    check('documents_type_ck', sql`${t.type} in ('01', '03', '07', '09', '31', '20', '40')`),
   ],
 );
 
@@ -441,7 +450,11 @@ export const documentEvents = pgTable(
   (t) => [index('document_events_document_idx').on(t.documentId, t.id)],
 );
 
-/** Shipments billed on a document; a shipment is on at most one live (not voided) document. */
+/**
+ * Shipments on a document: billed on a comprobante (role 'comprobante'), or carried under a carrier
+ * guide (role 'guia', a GRE-T). A shipment is on at most one live (not voided, not rejected)
+ * document of each role: billed once, and on one live guide.
+ */
 export const documentShipments = pgTable(
   'document_shipments',
   {
@@ -452,12 +465,17 @@ export const documentShipments = pgTable(
       .notNull()
       .references(() => shipments.id, { onDelete: 'restrict' }),
     live: boolean('live').notNull().default(true),
+    role: text('role').notNull().default('comprobante'),
   },
   (t) => [
     primaryKey({ columns: [t.documentId, t.shipmentId] }),
     uniqueIndex('document_shipments_live_uq')
       .on(t.shipmentId)
-      .where(sql`${t.live}`),
+      .where(sql`${t.live} and ${t.role} = 'comprobante'`),
+    uniqueIndex('document_shipments_guide_live_uq')
+      .on(t.shipmentId)
+      .where(sql`${t.live} and ${t.role} = 'guia'`),
+    check('document_shipments_role_ck', sql`${t.role} in ('comprobante', 'guia')`),
   ],
 );
 

@@ -2,13 +2,14 @@ import type { Db } from '../db/client.ts';
 import { branches, users } from '../db/schema.ts';
 import { hashPassword } from '../lib/passwords.ts';
 
+/** The demo branches; ubigeo (INEI, the district) and SUNAT establishment code feed the dispatch guides. */
 export const DEMO_BRANCHES = [
-  { name: 'Lima', city: 'Lima', address: 'Av. Javier Prado Este 1450, San Isidro' },
-  { name: 'Arequipa', city: 'Arequipa', address: 'Av. Ejército 710, Cayma' },
-  { name: 'Trujillo', city: 'Trujillo', address: 'Av. España 1820, Centro' },
-  { name: 'Cusco', city: 'Cusco', address: 'Av. de la Cultura 1020, Wanchaq' },
-  { name: 'Piura', city: 'Piura', address: 'Av. Grau 455, Piura' },
-  { name: 'Chiclayo', city: 'Chiclayo', address: 'Av. Balta 980, Chiclayo' },
+  { name: 'Lima', city: 'Lima', address: 'Av. Javier Prado Este 1450, San Isidro', ubigeo: '150101', establishmentCode: '0000' },
+  { name: 'Arequipa', city: 'Arequipa', address: 'Av. Ejército 710, Cayma', ubigeo: '040101', establishmentCode: '0000' },
+  { name: 'Trujillo', city: 'Trujillo', address: 'Av. España 1820, Centro', ubigeo: '130101', establishmentCode: '0000' },
+  { name: 'Cusco', city: 'Cusco', address: 'Av. de la Cultura 1020, Wanchaq', ubigeo: '080101', establishmentCode: '0000' },
+  { name: 'Piura', city: 'Piura', address: 'Av. Grau 455, Piura', ubigeo: '200101', establishmentCode: '0000' },
+  { name: 'Chiclayo', city: 'Chiclayo', address: 'Av. Balta 980, Chiclayo', ubigeo: '140101', establishmentCode: '0000' },
 ] as const;
 
 export const DEMO_USERS = [

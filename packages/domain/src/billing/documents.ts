@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { recordIdFilter } from '../primitives.ts';
-import { DOCUMENT_STATUSES, INVOICE_DOCUMENT_TYPES, PAYMENT_FORMS } from './catalogs.ts';
+import { DOCUMENT_STATUSES, PAYMENT_FORMS, SUNAT_DOCUMENT_TYPES } from './catalogs.ts';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const money = z.number();
@@ -27,10 +27,10 @@ export const issueResultSchema = z.object({
 });
 export type IssueResult = z.infer<typeof issueResultSchema>;
 
-/** One row of the documents register (`GET /billing/documents`). */
+/** One row of the documents register (`GET /billing/documents`): invoices, guides and vouchers alike. */
 export const documentRowSchema = z.object({
   id: z.number().int(),
-  type: z.enum(INVOICE_DOCUMENT_TYPES),
+  type: z.enum(SUNAT_DOCUMENT_TYPES),
   series: z.string(),
   number: z.number().int(),
   /** 'F001-00000123' */
@@ -76,6 +76,52 @@ export type DocumentPage = z.infer<typeof documentPageSchema>;
 export const DOCUMENT_EVENT_KINDS = ['emitido', 'aceptado', 'rechazado', 'consultado', 'anulación solicitada', 'anulado', 'error'] as const;
 export type DocumentEventKind = (typeof DOCUMENT_EVENT_KINDS)[number];
 
+const guidePointSchema = z.object({ ubigeo: z.string(), address: z.string(), establishmentCode: z.string().nullable() });
+const guidePartySchema = z.object({ docNumber: z.string(), name: z.string() });
+
+export const guideDetailSchema = z.object({
+  mode: z.enum(['remitente', 'transportista']),
+  transferDate: isoDate,
+  transferReason: z.string(),
+  transportType: z.string(),
+  /** Decimal text in grossWeightUnit. */
+  grossWeight: z.string(),
+  grossWeightUnit: z.string(),
+  bundles: z.number().int().nullable(),
+  origin: guidePointSchema,
+  destination: guidePointSchema,
+  plate: z.string().nullable(),
+  secondaryPlates: z.array(z.string()),
+  driver: z.object({ docNumber: z.string(), names: z.string(), surnames: z.string(), licence: z.string() }).nullable(),
+  carrier: guidePartySchema.nullable(),
+  recipient: guidePartySchema.nullable(),
+  items: z.array(
+    z.object({ code: z.string().nullable(), description: z.string(), quantity: z.string(), unit: z.string(), weightKg: z.string().nullable() }),
+  ),
+});
+
+export const voucherDetailSchema = z.object({
+  /** '3.00' */
+  percent: z.string(),
+  baseTotal: money,
+  /** Withheld (retention) or perceived (perception). */
+  amountTotal: money,
+  netTotal: money,
+  lines: z.array(
+    z.object({
+      type: z.string(),
+      series: z.string(),
+      number: z.string(),
+      issueDate: isoDate.nullable(),
+      total: money,
+      paymentDate: isoDate.nullable(),
+      base: money,
+      amount: money,
+      net: money,
+    }),
+  ),
+});
+
 /** The opened document (`GET /billing/lookup/{id}`): lines, totals, QR, provider answers and history. */
 export const documentDetailSchema = documentRowSchema.extend({
   customerAddress: z.string().nullable(),
@@ -109,12 +155,16 @@ export const documentDetailSchema = documentRowSchema.extend({
   /** Every request sent to and answer received from the provider, oldest first. */
   providerExchanges: z.array(z.object({ at: z.string(), operation: z.string(), request: z.unknown(), answer: z.unknown() })),
   history: z.array(z.object({ at: z.string(), kind: z.enum(DOCUMENT_EVENT_KINDS), userName: z.string().nullable(), note: z.string().nullable() })),
+  /** A dispatch guide (09, 31): what it moves and how; absent on other documents. */
+  guide: guideDetailSchema.optional(),
+  /** A retention (20) or perception (40) voucher: its percentage and related documents; absent on other documents. */
+  voucher: voucherDetailSchema.optional(),
 });
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;
 
 /** Filters of the register, as they travel in the address and the query string. */
 export const documentFiltersSchema = z.object({
-  type: z.enum(INVOICE_DOCUMENT_TYPES).optional(),
+  type: z.enum(SUNAT_DOCUMENT_TYPES).optional(),
   series: z.string().max(4).optional(),
   dateFrom: isoDate.optional(),
   dateTo: isoDate.optional(),

@@ -10,3 +10,4 @@ export * from './documents.ts';
 export * from './guides.ts';
 export * from './vouchers.ts';
 export * from './invoice-form.ts';
+export * from './guide-api.ts';

@@ -1,3 +1,19 @@
-/** The billing module: SUNAT documents. Payments issue and void their receipts through these. */
+/** The billing module: SUNAT documents. Payments issue and void their receipts through these; guides and vouchers are numbered and stored through them. */
 export { default as billingRoutes } from './routes.ts';
-export { issueReceipt, voidDocument, lookupDocument, type IssueAnswer } from './service.ts';
+export {
+  assertVisible,
+  issueOther,
+  issueReceipt,
+  issueResult,
+  isGuideType,
+  isVoucherType,
+  lookupDocument,
+  pdfLink,
+  refusal,
+  syncDocument,
+  voidDocument,
+  voidStatus,
+  type IssueAnswer,
+  type OtherIssue,
+} from './service.ts';
+export { findByIdempotencyKey, findByNumber, liveDocumentOfShipment, type DocumentRecord } from './repository.ts';

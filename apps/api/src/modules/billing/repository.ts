@@ -26,6 +26,14 @@ export async function findDocument(db: Db | Tx, id: number): Promise<DocumentRec
   return row ?? null;
 }
 
+export async function findByNumber(db: Db, type: string, series: string, number: number): Promise<DocumentRecord | null> {
+  const [row] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.type, type), eq(documents.series, series), eq(documents.number, number)));
+  return row ?? null;
+}
+
 export async function findByIdempotencyKey(db: Db, key: string): Promise<DocumentRecord | null> {
   const [row] = await db.select().from(documents).where(eq(documents.idempotencyKey, key));
   return row ?? null;
@@ -104,14 +112,16 @@ export async function listDocuments(db: Db, where: SQL | undefined, page: number
     .orderBy(desc(documents.issueDate), desc(documents.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
+  // The register's totals are of sales: a guide carries no amount, and a voucher's withheld or perceived amount is not a sale.
+  const sales = sql`${documents.status} <> 'anulado' and ${documents.type} in ('01', '03', '07')`;
   const [sums] = await db
     .select({
       total: sql<string>`count(*)`,
-      gravada: sql<string>`coalesce(sum(${documents.gravada}) filter (where ${documents.status} <> 'anulado'), 0)`,
-      exonerada: sql<string>`coalesce(sum(${documents.exonerada}) filter (where ${documents.status} <> 'anulado'), 0)`,
-      inafecta: sql<string>`coalesce(sum(${documents.inafecta}) filter (where ${documents.status} <> 'anulado'), 0)`,
-      igv: sql<string>`coalesce(sum(${documents.igv}) filter (where ${documents.status} <> 'anulado'), 0)`,
-      amount: sql<string>`coalesce(sum(${documents.total}) filter (where ${documents.status} <> 'anulado'), 0)`,
+      gravada: sql<string>`coalesce(sum(${documents.gravada}) filter (where ${sales}), 0)`,
+      exonerada: sql<string>`coalesce(sum(${documents.exonerada}) filter (where ${sales}), 0)`,
+      inafecta: sql<string>`coalesce(sum(${documents.inafecta}) filter (where ${sales}), 0)`,
+      igv: sql<string>`coalesce(sum(${documents.igv}) filter (where ${sales}), 0)`,
+      amount: sql<string>`coalesce(sum(${documents.total}) filter (where ${sales}), 0)`,
     })
     .from(documents)
     .where(where);
@@ -142,7 +152,7 @@ export async function unbilledShipments(db: Db, customerId: number, branchId: nu
           : branchId === null
             ? sql`false`
             : or(eq(shipments.originBranchId, branchId), eq(shipments.destinationBranchId, branchId)),
-        sql`not exists (select 1 from document_shipments ds where ds.shipment_id = ${shipments.id} and ds.live)`,
+        sql`not exists (select 1 from document_shipments ds where ds.shipment_id = ${shipments.id} and ds.live and ds.role = 'comprobante')`,
       ),
     )
     .orderBy(asc(shipments.id))
@@ -167,12 +177,39 @@ export async function shipmentsByIds(db: Db, ids: number[]) {
     .where(inArray(shipments.id, ids));
 }
 
-/** The live document a shipment is on (for the refusal message), if any. */
-export async function liveDocumentOfShipment(db: Db, shipmentId: number): Promise<{ series: string; number: number } | null> {
+/** The live document a shipment is on (for the refusal message), if any: billed on a comprobante, or carried under a guide. */
+export async function liveDocumentOfShipment(
+  db: Db,
+  shipmentId: number,
+  role: ShipmentRole = 'comprobante',
+): Promise<{ series: string; number: number } | null> {
   const [row] = await db
     .select({ series: documents.series, number: documents.number })
     .from(documentShipments)
     .innerJoin(documents, eq(documents.id, documentShipments.documentId))
-    .where(and(eq(documentShipments.shipmentId, shipmentId), eq(documentShipments.live, true)));
+    .where(and(eq(documentShipments.shipmentId, shipmentId), eq(documentShipments.live, true), eq(documentShipments.role, role)));
   return row ?? null;
+}
+
+/** How a shipment is on a document: billed on it, or carried under it (a GRE-T). */
+export type ShipmentRole = 'comprobante' | 'guia';
+
+/** The live carrier guide of each of these shipments ('VVV1-00000003'), for the load listing. */
+export async function liveGuidesOf(
+  db: Db | Tx,
+  shipmentIds: number[],
+): Promise<Map<number, { id: number; series: string; number: number; status: string }>> {
+  if (shipmentIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      shipmentId: documentShipments.shipmentId,
+      id: documents.id,
+      series: documents.series,
+      number: documents.number,
+      status: documents.status,
+    })
+    .from(documentShipments)
+    .innerJoin(documents, eq(documents.id, documentShipments.documentId))
+    .where(and(inArray(documentShipments.shipmentId, shipmentIds), eq(documentShipments.live, true), eq(documentShipments.role, 'guia')));
+  return new Map(rows.map((r) => [r.shipmentId, { id: r.id, series: r.series, number: r.number, status: r.status }]));
 }

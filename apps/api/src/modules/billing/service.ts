@@ -23,52 +23,115 @@ import {
   type InvoicePayload,
   type IssueResult,
   type ReceiptRequest,
+  type SunatDocumentType,
   type UnbilledShipment,
   type VoidStatus,
 } from '@tramo/domain';
 import { customers, documents, documentShipments } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError, badRequest, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
-import { BillingProviderError, renderDocumentPdf, type BillingDocument, type EmitResult, type PdfFormat } from '../../providers/billing/index.ts';
+import {
+  BillingProviderError,
+  renderDocumentPdf,
+  renderGuidePdf,
+  renderVoucherPdf,
+  type BillingDocument,
+  type BillingProvider,
+  type DocumentRef,
+  type EmitResult,
+  type GuideDocument,
+  type PdfFormat,
+  type VoidResult,
+  type VoucherDocument,
+} from '../../providers/billing/index.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { billingOf } from './provider.ts';
 import * as repo from './repository.ts';
 import type { DocumentRecord } from './repository.ts';
 
 /** Admins see every branch's documents; agents their branch's. */
-const scopeOf = (u: SessionUser): number | null | 'all' => (u.role === 'admin' ? 'all' : u.branchId);
+export const scopeOf = (u: SessionUser): number | null | 'all' => (u.role === 'admin' ? 'all' : u.branchId);
 
-function assertVisible(user: SessionUser, doc: DocumentRecord) {
+export function assertVisible(user: SessionUser, doc: DocumentRecord) {
   const scope = scopeOf(user);
   if (scope !== 'all' && doc.branchId !== scope) throw forbidden(BILLING_MESSAGES.forbidden);
 }
 
-async function visibleDocument(app: App, user: SessionUser, id: number): Promise<DocumentRecord> {
+/** Dispatch guides (GRE-R 09, GRE-T 31) and retention/perception vouchers (20, 40) share the register with invoices. */
+export const isGuideType = (type: string): type is '09' | '31' => type === '09' || type === '31';
+export const isVoucherType = (type: string): type is '20' | '40' => type === '20' || type === '40';
+const isInvoiceType = (type: string) => type === '01' || type === '03' || type === '07';
+
+/** The provider call that issues a stored document, by its type. */
+function emitByType(provider: BillingProvider, doc: DocumentRecord): Promise<EmitResult> {
+  if (isGuideType(doc.type)) return provider.emitGuide(doc.document as GuideDocument);
+  if (doc.type === '20') return provider.emitRetention(doc.document as VoucherDocument);
+  if (doc.type === '40') return provider.emitPerception(doc.document as VoucherDocument);
+  return provider.emit(doc.document as BillingDocument);
+}
+
+/** What SUNAT says now about a document, through the provider call of its type. */
+function consultByType(provider: BillingProvider, doc: DocumentRecord) {
+  if (isGuideType(doc.type)) return provider.consultGuide(ref(doc));
+  if (isVoucherType(doc.type)) return provider.consultVoucher(ref(doc));
+  return provider.consult(ref(doc));
+}
+
+/** Voids a document: a comunicación de baja / resumen for invoices and guides, a reversión for vouchers. */
+function voidByType(provider: BillingProvider, doc: DocumentRecord, reason: string): Promise<VoidResult> {
+  if (isVoucherType(doc.type)) return provider.reverseVoucher(ref(doc), reason);
+  return provider.void(ref(doc), reason);
+}
+
+/** Where a void stands; a voucher's reversión is answered at once, so its consult tells. */
+async function voidStatusByType(provider: BillingProvider, doc: DocumentRecord): Promise<VoidResult> {
+  if (!isVoucherType(doc.type)) return provider.voidStatus(ref(doc));
+  const consulted = await provider.consultVoucher(ref(doc));
+  return {
+    status: consulted.voided ? 'anulado' : 'anulación pendiente',
+    ticket: null,
+    sunatCode: consulted.sunatCode,
+    sunatDescription: consulted.sunatDescription,
+    raw: consulted.raw,
+  };
+}
+
+export async function visibleDocument(app: App, user: SessionUser, id: number): Promise<DocumentRecord> {
   const doc = await repo.findDocument(app.db, id);
   if (!doc) throw notFound(BILLING_MESSAGES.notFound);
   assertVisible(user, doc);
   return doc;
 }
 
-const ref = (doc: DocumentRecord) => ({ type: doc.type as BillingDocument['type'], series: doc.series, number: doc.number });
+const ref = (doc: DocumentRecord): DocumentRef => ({ type: doc.type as SunatDocumentType, series: doc.series, number: doc.number });
 const fullNumber = (doc: { series: string; number: number }) => formatDocumentNumber(doc.series, doc.number);
 const money = (numeric: string) => centsToNumber(toCents(numeric));
 /** Lima wall-clock time (UTC−5, no daylight saving): the UBL IssueTime. */
-const limaTime = (instant: Date) => new Date(instant.getTime() - 5 * 3_600_000).toISOString().slice(11, 19);
+export const limaTime = (instant: Date) => new Date(instant.getTime() - 5 * 3_600_000).toISOString().slice(11, 19);
 
-function issueResult(doc: DocumentRecord, error: string | null = null): IssueResult {
+/**
+ * The PDF link of a document. A guide has none until SUNAT accepted it (its QR is SUNAT's link to
+ * it): the guide form polls `POST /guides/consult` until the link arrives.
+ */
+export function pdfLink(doc: DocumentRecord): string | null {
+  if (doc.pdfUrl) return doc.pdfUrl;
+  if (isGuideType(doc.type) && (doc.status === 'pendiente' || doc.status === 'rechazado')) return null;
+  return `/api/billing/documents/${doc.id}/pdf?format=a4`;
+}
+
+export function issueResult(doc: DocumentRecord, error: string | null = null): IssueResult {
   return {
     ok: error === null && doc.status !== 'rechazado',
     error: error ?? (doc.status === 'rechazado' ? doc.providerMessage : null),
     id: doc.id,
-    enlace_del_pdf: doc.pdfUrl ?? `/api/billing/documents/${doc.id}/pdf?format=a4`,
+    enlace_del_pdf: pdfLink(doc),
     serie: doc.series,
     numero: doc.number,
     status: doc.status as DocumentStatus,
   };
 }
 
-const refusal = (problems: string[]): IssueResult => ({
+export const refusal = (problems: string[]): IssueResult => ({
   ok: false,
   error: BILLING_MESSAGES.corrige(problems),
   id: null,
@@ -188,12 +251,98 @@ async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, opti
   return send(app, user, doc);
 }
 
-async function send(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
-  const { provider } = billingOf(app);
-  const document = doc.document as BillingDocument;
+/** A guide or voucher checked by the domain, ready to be numbered and stored like an invoice. */
+export interface OtherIssue {
+  type: SunatDocumentType;
+  series: string;
+  issueDate: string;
+  contingency: boolean;
+  /** The guide's client or the voucher's subject: the register's customer columns. */
+  party: { docType: number; docNumber: string; name: string };
+  /** The voucher's withheld or perceived total (0 for a guide). */
+  totalCents: number;
+  /** The document the provider takes, once numbered. */
+  build(number: number, issueTime: string): GuideDocument | VoucherDocument;
+  idempotencyKey: string | null;
+  /** Shipments carried under the guide (a GRE-T from a load), linked in the numbering transaction. */
+  carriedShipmentIds?: number[];
+  /** Asked again when a concurrent guide took one of the shipments between the check and the insert. */
+  onShipmentTaken?: () => Promise<void>;
+}
+
+/**
+ * Numbers, stores and sends a guide or voucher exactly as `issueDraft` does an invoice: the series'
+ * counter row is locked in the inserting transaction (gapless, no duplicates under concurrency), the
+ * number is committed before the provider is called, and the same codigo_unico answers the same document.
+ */
+export async function issueOther(app: App, user: SessionUser, spec: OtherIssue): Promise<IssueAnswer> {
+  if (spec.idempotencyKey) {
+    const existing = await repo.findByIdempotencyKey(app.db, spec.idempotencyKey);
+    if (existing) return { statusCode: 200, result: issueResult(existing) };
+  }
+  const now = app.now();
+  const carried = [...new Set(spec.carriedShipmentIds ?? [])];
+  let doc: DocumentRecord;
   try {
-    const result = await provider.emit(document);
+    doc = await app.db.transaction(async (tx) => {
+      const number = await repo.takeNumber(tx, spec.type, spec.series);
+      const document = spec.build(number, limaTime(now));
+      const total = (spec.totalCents / 100).toFixed(2);
+      const [row] = await tx
+        .insert(documents)
+        .values({
+          type: spec.type,
+          series: spec.series,
+          number,
+          issueDate: spec.issueDate,
+          contingency: spec.contingency,
+          customerDocType: String(spec.party.docType),
+          customerDocNumber: spec.party.docNumber,
+          customerName: spec.party.name,
+          gravada: '0.00',
+          exonerada: '0.00',
+          inafecta: '0.00',
+          igv: '0.00',
+          total,
+          document,
+          idempotencyKey: spec.idempotencyKey,
+          branchId: user.branchId,
+          userId: user.id,
+          userName: displayName(user),
+        })
+        .returning();
+      if (carried.length > 0) {
+        await tx.insert(documentShipments).values(carried.map((shipmentId) => ({ documentId: row!.id, shipmentId, role: 'guia' })));
+      }
+      await repo.addEvent(tx, row!.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
+      await audit(tx, {
+        userId: user.id,
+        entity: 'document',
+        entityId: row!.id,
+        action: 'emit',
+        after: { type: spec.type, series: spec.series, number },
+      });
+      return row!;
+    });
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === '23505' && pg.constraint === 'documents_idempotency_uq' && spec.idempotencyKey) {
+      const existing = await repo.findByIdempotencyKey(app.db, spec.idempotencyKey);
+      if (existing) return { statusCode: 200, result: issueResult(existing) };
+    }
+    if (pg?.code === '23505' && pg.constraint === 'document_shipments_guide_live_uq') await spec.onShipmentTaken?.();
+    throw err;
+  }
+  return send(app, user, doc);
+}
+
+export async function send(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
+  const { provider } = billingOf(app);
+  try {
+    const result = await emitByType(provider, doc);
     const updated = await applyEmit(app, user, doc, result, 'emit');
+    // A guide waits for SUNAT (202 until a consult finds it accepted); an invoice answers as before.
+    if (!isInvoiceType(doc.type) && updated.status === 'pendiente') return { statusCode: 202, result: issueResult(updated) };
     return { statusCode: 201, result: issueResult(updated) };
   } catch (err) {
     if (!(err instanceof BillingProviderError)) throw err;
@@ -207,6 +356,8 @@ async function send(app: App, user: SessionUser | null, doc: DocumentRecord): Pr
 const EVENT_OF_STATUS: Record<string, DocumentEventKind> = { aceptado: 'aceptado', rechazado: 'rechazado', pendiente: 'consultado' };
 
 async function applyEmit(app: App, user: SessionUser | null, doc: DocumentRecord, result: EmitResult, operation: string): Promise<DocumentRecord> {
+  // A guide is polled while SUNAT has not accepted it: a consult that changes nothing writes nothing.
+  if (operation === 'consult' && isGuideType(doc.type) && doc.status === 'pendiente' && result.status === 'pendiente') return doc;
   return app.db.transaction(async (tx) => {
     const [row] = await tx
       .update(documents)
@@ -312,7 +463,7 @@ export async function syncDocument(app: App, user: SessionUser | null, doc: Docu
   const { provider } = billingOf(app);
   if (doc.status === 'pendiente') {
     try {
-      const result = await provider.consult(ref(doc));
+      const result = await consultByType(provider, doc);
       return await applyEmit(app, user, doc, result, 'consult');
     } catch (err) {
       if (!(err instanceof BillingProviderError)) throw err;
@@ -326,7 +477,7 @@ export async function syncDocument(app: App, user: SessionUser | null, doc: Docu
   }
   if (doc.status === 'anulación pendiente') {
     try {
-      const result = await provider.voidStatus(ref(doc));
+      const result = await voidStatusByType(provider, doc);
       return await applyVoid(app, user, doc, result.status, result.sunatDescription, result.raw, 'void-status');
     } catch (err) {
       if (!(err instanceof BillingProviderError)) throw err;
@@ -367,8 +518,12 @@ async function applyVoid(
 
 const voidAnswer = (doc: DocumentRecord): VoidStatus => ({ id: doc.id, status: doc.status as DocumentStatus, message: doc.providerMessage });
 
-/** `POST /billing/void`: asks SUNAT to void an accepted document; a second request is refused. */
-export async function voidDocument(app: App, user: SessionUser, id: number, motivo: string): Promise<VoidStatus> {
+/**
+ * `POST /billing/void`: asks SUNAT to void an accepted document; a second request is refused.
+ * `uniqueCode` (the caller's codigo_unico) is kept on the request's event: the same code asked again
+ * is answered by the void's status instead of a refusal.
+ */
+export async function voidDocument(app: App, user: SessionUser, id: number, motivo: string, uniqueCode: string | null = null): Promise<VoidStatus> {
   const reason = motivo.trim();
   if (!reason) throw badRequest(BILLING_MESSAGES.voidReason, { motivo: BILLING_MESSAGES.voidReason });
   if (reason.length > VOID_REASON_MAX_LENGTH) throw badRequest(BILLING_MESSAGES.voidReasonLong, { motivo: BILLING_MESSAGES.voidReasonLong });
@@ -381,7 +536,14 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
       .where(and(eq(documents.id, id), eq(documents.status, 'aceptado')))
       .returning();
     if (!row) return null;
-    await repo.addEvent(tx, id, { kind: 'anulación solicitada', userId: user.id, userName: displayName(user), note: reason, operation: 'void' });
+    await repo.addEvent(tx, id, {
+      kind: 'anulación solicitada',
+      userId: user.id,
+      userName: displayName(user),
+      note: reason,
+      operation: 'void',
+      request: uniqueCode ? { motivo: reason, codigo_unico: uniqueCode } : null,
+    });
     await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', before: { status: 'aceptado' }, after: { reason } });
     return row;
   });
@@ -392,7 +554,7 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
     throw unprocessable(BILLING_MESSAGES.notAccepted);
   }
   try {
-    const result = await billingOf(app).provider.void(ref(doc), reason);
+    const result = await voidByType(billingOf(app).provider, doc, reason);
     return voidAnswer(await applyVoid(app, user, requested, result.status, result.sunatDescription, result.raw, 'void'));
   } catch (err) {
     if (!(err instanceof BillingProviderError)) throw err;
@@ -439,12 +601,22 @@ function toRow(doc: DocumentRecord, branchName: string | null): DocumentRow {
 /** `GET /billing/lookup/{id}`: the opened document; a pending one is consulted first. */
 export async function lookupDocument(app: App, user: SessionUser, id: number): Promise<DocumentDetail> {
   const doc = await syncDocument(app, user, await visibleDocument(app, user, id));
-  const d = doc.document as BillingDocument;
   const [branchName, events, billed] = await Promise.all([
     repo.branchName(app.db, doc.branchId),
     repo.eventsOf(app.db, id),
     repo.shipmentsOf(app.db, id),
   ]);
+  const common = {
+    voidReason: doc.voidReason,
+    shipmentIds: billed.map((s) => s.id),
+    shipmentCodes: billed.map((s) => s.code),
+    providerExchanges: events
+      .filter((e) => e.operation && (e.request !== null || e.answer !== null))
+      .map((e) => ({ at: e.at.toISOString(), operation: e.operation!, request: e.request, answer: e.answer })),
+    history: events.map((e) => ({ at: e.at.toISOString(), kind: e.kind as DocumentEventKind, userName: e.userName, note: e.note })),
+  };
+  if (!isInvoiceType(doc.type)) return { ...otherDetail(doc, branchName), ...common };
+  const d = doc.document as BillingDocument;
   const { issuer } = billingOf(app);
   return {
     ...toRow(doc, branchName),
@@ -491,13 +663,97 @@ export async function lookupDocument(app: App, user: SessionUser, id: number): P
     qrText: doc.qrText ?? qrOf(issuer.ruc, doc, d),
     hash: doc.hash,
     amountInWords: amountInWords(d.totals.totalCents),
-    voidReason: doc.voidReason,
-    shipmentIds: billed.map((s) => s.id),
-    shipmentCodes: billed.map((s) => s.code),
-    providerExchanges: events
-      .filter((e) => e.operation && (e.request !== null || e.answer !== null))
-      .map((e) => ({ at: e.at.toISOString(), operation: e.operation!, request: e.request, answer: e.answer })),
-    history: events.map((e) => ({ at: e.at.toISOString(), kind: e.kind as DocumentEventKind, userName: e.userName, note: e.note })),
+    ...common,
+  };
+}
+
+const zeroTotals = { gravada: 0, exonerada: 0, inafecta: 0, igv: 0, total: 0 };
+
+/** The opened guide or voucher: the invoice fields that do not apply are empty, and `guide` or `voucher` tells the rest. */
+function otherDetail(doc: DocumentRecord, branchName: string | null) {
+  const base = {
+    ...toRow(doc, branchName),
+    paymentForm: 'contado' as const,
+    instalments: [],
+    detraction: null,
+    creditNote: null,
+    guides: [],
+    qrText: doc.qrText ?? '',
+    hash: doc.hash,
+  };
+  if (isGuideType(doc.type)) {
+    const g = doc.document as GuideDocument;
+    return {
+      ...base,
+      customerAddress: g.client.address,
+      customerEmail: g.client.email,
+      lines: g.items.map((i) => ({
+        description: i.code ? `${i.code} ${i.description}` : i.description,
+        unit: i.unit,
+        quantity: i.quantity,
+        unitValue: '0',
+        igvType: '',
+        discount: 0,
+        taxable: 0,
+        igv: 0,
+        total: 0,
+      })),
+      totals: zeroTotals,
+      amountInWords: '',
+      guide: {
+        mode: g.mode,
+        transferDate: g.transferDate,
+        transferReason: g.transferReason,
+        transportType: g.transportType,
+        grossWeight: g.grossWeight,
+        grossWeightUnit: g.grossWeightUnit,
+        bundles: g.bundles,
+        origin: g.origin,
+        destination: g.destination,
+        plate: g.plate,
+        secondaryPlates: g.secondaryPlates,
+        driver: g.driver ? { docNumber: g.driver.docNumber, names: g.driver.names, surnames: g.driver.surnames, licence: g.driver.licence } : null,
+        carrier: g.carrier ? { docNumber: g.carrier.docNumber, name: g.carrier.name } : null,
+        recipient: g.recipient ? { docNumber: g.recipient.docNumber, name: g.recipient.name } : null,
+        items: g.items.map((i) => ({ code: i.code, description: i.description, quantity: i.quantity, unit: i.unit, weightKg: i.weightKg })),
+      },
+    };
+  }
+  const v = doc.document as VoucherDocument;
+  return {
+    ...base,
+    customerAddress: v.subject.address,
+    customerEmail: v.subject.email,
+    lines: v.lines.map((l) => ({
+      description: `${l.type} ${formatDocumentNumber(l.series, Number(l.number))}`,
+      unit: 'ZZ',
+      quantity: '1',
+      unitValue: (l.baseCents / 100).toFixed(2),
+      igvType: '',
+      discount: 0,
+      taxable: centsToNumber(l.baseCents),
+      igv: 0,
+      total: centsToNumber(l.amountCents),
+    })),
+    totals: { ...zeroTotals, total: centsToNumber(v.amountTotalCents) },
+    amountInWords: amountInWords(v.amountTotalCents),
+    voucher: {
+      percent: v.percent,
+      baseTotal: centsToNumber(v.baseTotalCents),
+      amountTotal: centsToNumber(v.amountTotalCents),
+      netTotal: centsToNumber(v.netTotalCents),
+      lines: v.lines.map((l) => ({
+        type: l.type,
+        series: l.series,
+        number: l.number,
+        issueDate: l.issueDate,
+        total: centsToNumber(l.totalCents),
+        paymentDate: l.paymentDate,
+        base: centsToNumber(l.baseCents),
+        amount: centsToNumber(l.amountCents),
+        net: centsToNumber(l.netCents),
+      })),
+    },
   };
 }
 
@@ -536,6 +792,11 @@ export async function listDocuments(app: App, user: SessionUser, filters: Docume
 export async function documentPdf(app: App, user: SessionUser, id: number, format: PdfFormat): Promise<{ pdf: Buffer; filename: string }> {
   const doc = await visibleDocument(app, user, id);
   const { issuer, provider } = billingOf(app);
+  const filename = `${issuer.ruc}-${doc.type}-${fullNumber(doc)}.pdf`;
+  const printed = { issuer, hash: doc.hash, qrText: doc.qrText, status: doc.status as DocumentStatus, demo: provider.name === 'sandbox' };
+  // Guides and vouchers print on A4 only.
+  if (isGuideType(doc.type)) return { pdf: await renderGuidePdf({ ...printed, document: doc.document as GuideDocument }), filename };
+  if (isVoucherType(doc.type)) return { pdf: await renderVoucherPdf({ ...printed, document: doc.document as VoucherDocument }), filename };
   const document = doc.document as BillingDocument;
   const pdf = await renderDocumentPdf(
     {
@@ -548,7 +809,7 @@ export async function documentPdf(app: App, user: SessionUser, id: number, forma
     },
     format,
   );
-  return { pdf, filename: `${issuer.ruc}-${doc.type}-${fullNumber(doc)}.pdf` };
+  return { pdf, filename };
 }
 
 export async function documentXml(app: App, user: SessionUser, id: number): Promise<{ xml: string; filename: string }> {

@@ -12,7 +12,14 @@ import { refreshRoutesOf } from '../fleet/index.ts';
 
 type BranchData = z.output<typeof branchSchema>;
 
-const columns = { id: branches.id, name: branches.name, city: branches.city, address: branches.address };
+const columns = {
+  id: branches.id,
+  name: branches.name,
+  city: branches.city,
+  address: branches.address,
+  ubigeo: branches.ubigeo,
+  establishmentCode: branches.establishmentCode,
+};
 
 export async function listBranches(app: FastifyInstance, q: string | undefined, page?: number, pageSize?: number) {
   const term = q?.trim();

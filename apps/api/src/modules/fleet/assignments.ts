@@ -5,6 +5,7 @@ import {
   alreadyLoadedOn,
   canSee,
   FLEET_MESSAGES,
+  formatDocumentNumber,
   loadedEventName,
   onlyCreatedLoadable,
   SHIPMENT_MESSAGES,
@@ -15,7 +16,7 @@ import {
   type TransportStatus,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { branches, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
+import { branches, documents, documentShipments, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
@@ -45,9 +46,18 @@ export async function transportLoad(db: Db | Tx, transportId: number, actor: Ses
       weightKg: shipments.weightKg,
       originBranchId: shipments.originBranchId,
       destinationBranchId: shipments.destinationBranchId,
+      guideId: documents.id,
+      guideSeries: documents.series,
+      guideNumber: documents.number,
     })
     .from(transportAssignments)
     .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
+    // The live carrier guide the shipment travels under (at most one: document_shipments_guide_live_uq).
+    .leftJoin(
+      documentShipments,
+      and(eq(documentShipments.shipmentId, shipments.id), eq(documentShipments.live, true), eq(documentShipments.role, 'guia')),
+    )
+    .leftJoin(documents, eq(documents.id, documentShipments.documentId))
     .where(eq(transportAssignments.transportId, transportId))
     .orderBy(asc(transportAssignments.loadedAt), asc(transportAssignments.id));
   // Weights have 2 decimals: summing whole hundredths keeps the total exact.
@@ -66,6 +76,8 @@ export async function transportLoad(db: Db | Tx, transportId: number, actor: Ses
         recipientName: r.recipientName,
         recipientDoc: r.recipientDoc,
         weightKg: Number(r.weightKg),
+        guideId: r.guideId,
+        guideNumber: r.guideSeries !== null && r.guideNumber !== null ? formatDocumentNumber(r.guideSeries, r.guideNumber) : null,
       })),
     totalWeightKg: totalHundredths / 100,
     capacityKg: transport.capacityKg === null ? null : Number(transport.capacityKg),

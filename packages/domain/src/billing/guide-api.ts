@@ -1,0 +1,163 @@
+/**
+ * The wire contract of the guides and vouchers endpoints (issue 15): the spec's paths
+ * `POST /guides/consult {tipo, serie, numero}`, `POST /payments/nubefact/consult|annul|annul-status`
+ * and the carrier guide built from a transport's load. Both sides infer their types from these.
+ */
+import { z } from 'zod';
+import { DOCUMENT_STATUSES, SUNAT_DOCUMENT_TYPES, type SunatDocumentType } from './catalogs.ts';
+
+/** Nubefact numbers the documents its own way (1 factura, 2 boleta, 3 nota de crédito, 7 GRE-R, 8 GRE-T). */
+const NUBEFACT_NUMBERING: Record<string, SunatDocumentType> = { '1': '01', '2': '03', '3': '07', '7': '09', '8': '31' };
+
+/**
+ * A document type as a caller may write it: SUNAT's code ('01', '09', 20…) or Nubefact's number
+ * (1, 2, 3, 7, 8; 9 is read as '09'). Anything else is null.
+ */
+export function sunatDocumentType(value: string | number): SunatDocumentType | null {
+  const text = String(value).trim();
+  if ((SUNAT_DOCUMENT_TYPES as readonly string[]).includes(text)) return text as SunatDocumentType;
+  if (text === '9') return '09';
+  return NUBEFACT_NUMBERING[text] ?? null;
+}
+
+export const GUIDE_API_MESSAGES = {
+  typeInvalid: 'Tipo de documento inválido: 01, 03, 07, 09, 31, 20 o 40 (o 1, 2, 3, 7, 8 de Nubefact).',
+  guideTypeInvalid: 'Tipo de guía inválido: 09 remitente o 31 transportista.',
+  seriesInvalid: 'La serie debe tener 4 letras o números.',
+  numberInvalid: 'El número debe ser un entero entre 1 y 99999999.',
+  notFound: 'Documento no encontrado.',
+  emptyLoad: 'El transporte no tiene envíos cargados.',
+  transportForbidden: 'No tienes acceso a este transporte: su ruta no pasa por tu sucursal.',
+  notCarrierGuide: 'La guía de un transporte es una guía de remisión transportista (tipo 31).',
+  shipmentOnGuide: (code: string, guide: string) => `El envío ${code} ya está en la guía ${guide}.`,
+  guidePending: 'Guía emitida. Aún no hay PDF (SUNAT pendiente): consúltala más tarde.',
+  voidReason: 'Indica el motivo de la anulación.',
+  /** The carrier guide's warnings: data the transport or its branches lack, for the user to fill in. */
+  missing: {
+    driver: 'El transporte no tiene conductor asignado: indica el conductor.',
+    originUbigeo: 'La sucursal de origen no tiene ubigeo: indícalo en el punto de partida.',
+    destinationUbigeo: 'La sucursal de destino no tiene ubigeo: indícalo en el punto de llegada.',
+    route: 'El transporte no tiene ruta (origen y destino): indica los puntos de partida y llegada.',
+    severalSenders: 'Los envíos son de varios remitentes: el cliente de la guía es el del primero; revisa los remitentes por envío.',
+    severalRecipients: 'Los envíos van a varios destinatarios: el destinatario de la guía es el del primero; revisa los destinatarios por envío.',
+  },
+} as const;
+
+const seriesField = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{4}$/, GUIDE_API_MESSAGES.seriesInvalid);
+const numberField = z.coerce
+  .number({ error: GUIDE_API_MESSAGES.numberInvalid })
+  .int(GUIDE_API_MESSAGES.numberInvalid)
+  .min(1, GUIDE_API_MESSAGES.numberInvalid)
+  .max(99_999_999, GUIDE_API_MESSAGES.numberInvalid);
+const typeField = (message: string, accept: (t: SunatDocumentType) => boolean = () => true) =>
+  z.union([z.string().max(3), z.number().int()]).transform((v, ctx) => {
+    const t = sunatDocumentType(v);
+    if (!t || !accept(t)) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return t;
+  });
+
+/** `POST /guides/consult`: which guide (tipo '09'/'31', or Nubefact's 7/8). */
+export const guideConsultRequestSchema = z.object({
+  tipo: typeField(GUIDE_API_MESSAGES.guideTypeInvalid, (t) => t === '09' || t === '31'),
+  serie: seriesField,
+  numero: numberField,
+});
+
+/** `POST /payments/nubefact/consult` and `/annul-status`: any document of the register. */
+export const providerRefRequestSchema = z.object({
+  type: typeField(GUIDE_API_MESSAGES.typeInvalid),
+  series: seriesField,
+  number: numberField,
+});
+export type ProviderRefRequest = z.output<typeof providerRefRequestSchema>;
+
+/** `POST /payments/nubefact/annul`: the document, the reason (≤ 100) and the caller's unique code. */
+export const providerAnnulRequestSchema = providerRefRequestSchema.extend({
+  reason: z.string().trim().max(100, 'El motivo admite hasta 100 caracteres.').default(''),
+  codigo_unico: z.string().trim().max(40).nullish(),
+});
+
+/** What consult / annul / annul-status answer: where the document stands, with Nubefact's answer names. */
+export const documentStateSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(SUNAT_DOCUMENT_TYPES),
+  serie: z.string(),
+  numero: z.number().int(),
+  status: z.enum(DOCUMENT_STATUSES),
+  aceptada_por_sunat: z.boolean(),
+  anulado: z.boolean(),
+  sunat_description: z.string().nullable(),
+  /** Null while there is no PDF (a guide SUNAT has not accepted yet). */
+  enlace_del_pdf: z.string().nullable(),
+  enlace_del_xml: z.string().nullable(),
+  cadena_para_codigo_qr: z.string().nullable(),
+  codigo_hash: z.string().nullable(),
+});
+export type DocumentState = z.infer<typeof documentStateSchema>;
+
+const pointAnswer = z.object({ ubigeo: z.string(), direccion: z.string(), codigo_establecimiento_sunat: z.string().nullable() });
+const partyAnswer = z.object({ documento_tipo: z.string(), documento_numero: z.string(), denominacion: z.string() });
+const driverAnswer = z.object({
+  documento_tipo: z.string(),
+  documento_numero: z.string(),
+  nombre: z.string(),
+  apellidos: z.string(),
+  numero_licencia: z.string(),
+});
+
+/** The GRE-T pre-filled from a transport's load: a guide payload (`POST /guides/create-emit` takes it as it is). */
+export const carrierGuidePayloadSchema = z.object({
+  type: z.literal('31'),
+  serie: z.string(),
+  fecha_de_emision: z.string(),
+  fecha_de_inicio_de_traslado: z.string(),
+  cliente: z.object({ numero_de_documento: z.string(), denominacion: z.string(), direccion: z.string().nullable() }),
+  motivo_de_traslado: z.string(),
+  tipo_de_transporte: z.string(),
+  numero_de_bultos: z.number().int(),
+  peso_bruto_total: z.string(),
+  peso_bruto_unidad_de_medida: z.literal('KGM'),
+  punto_de_partida: pointAnswer,
+  punto_de_llegada: pointAnswer,
+  placa_numero: z.string(),
+  conductor: driverAnswer.nullable(),
+  destinatario: partyAnswer,
+  items: z.array(
+    z.object({ codigo: z.string(), descripcion: z.string(), cantidad: z.string(), unidad_de_medida: z.literal('NIU'), peso: z.string() }),
+  ),
+  vehiculos_secundarios: z.array(z.object({ placa_numero: z.string() })),
+  conductores_secundarios: z.array(driverAnswer),
+  documentos_relacionados: z.array(z.object({ tipo: z.string(), serie: z.string(), numero: z.string() })),
+  observaciones: z.string().nullable(),
+});
+
+/**
+ * `GET /transports/{id}/carrier-guide`: the guide payload itself (the form takes it as it comes),
+ * plus the transport, each loaded shipment's parties, and what the transport or its branches lack.
+ */
+export const carrierGuideAnswerSchema = carrierGuidePayloadSchema.extend({
+  transportId: z.number().int(),
+  shipments: z.array(
+    z.object({
+      shipmentId: z.number().int(),
+      code: z.string(),
+      description: z.string(),
+      weightKg: z.number(),
+      sender: z.object({ documento_numero: z.string().nullable(), denominacion: z.string() }),
+      recipient: z.object({ documento_numero: z.string(), denominacion: z.string() }),
+      originName: z.string(),
+      destinationName: z.string(),
+    }),
+  ),
+  /** Spanish notes on data the transport or its branches lack; the payload still comes, to complete by hand. */
+  warnings: z.array(z.string()),
+});
+export type CarrierGuideAnswer = z.infer<typeof carrierGuideAnswerSchema>;
+export type CarrierGuidePayload = z.infer<typeof carrierGuidePayloadSchema>;
