@@ -42,6 +42,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       BILLING_SANDBOX_BOLETA_DELAY_MS: '1500',
       BILLING_SANDBOX_VOID_DELAY_MS: '1500',
+      BILLING_SANDBOX_GUIDE_DELAY_MS: '2000',
     },
     stdout: 'pipe',
   },

@@ -1,34 +1,28 @@
 import { useState } from 'react';
-import { Alert, Button, Tabs } from '@mantine/core';
+import { Button, Tabs } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { creditNoteFrom, emptyInvoiceForm, limaDay, type DocumentDetail, type InvoiceFormValues } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { api } from '../../lib/api.ts';
 import { notify } from '../../lib/notify.ts';
-import { useUrlState } from '../../lib/url-state.ts';
+import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { DocumentsRegister } from './components/DocumentsRegister.tsx';
 import { InvoiceForm } from './components/InvoiceForm.tsx';
+import { GuideTab } from './components/guide/GuideTab.tsx';
+import { VoucherForm } from './components/voucher/VoucherForm.tsx';
 
 const TABS = ['factura', 'comprobantes', 'guia', 'retencion', 'percepcion'] as const;
 type Tab = (typeof TABS)[number];
 
-/** Tabs the next billing issue fills (guides and vouchers): they say so instead of pretending. */
-function NotYet({ what }: { what: string }) {
-  return (
-    <Alert color="gray" variant="light" title="Aún no disponible">
-      La emisión de {what} todavía no está habilitada en esta versión de Tramo.
-    </Alert>
-  );
-}
-
 /**
  * /billing/preview: issue a factura, boleta or credit note; the register of every issued document;
- * and (coming) guides, retention and perception. The tab lives in the address.
+ * dispatch guides; retention and perception vouchers. The tab lives in the address.
  */
 export default function BillingPage() {
   const navigate = useNavigate();
-  const [url, setUrl] = useUrlState({ tab: 'factura' });
+  const [url, setUrl] = useUrlState({ tab: 'factura', transportId: '' });
+  const transportId = pageNumber(url.transportId, 0) || null;
   const tab: Tab = (TABS as readonly string[]).includes(url.tab) ? (url.tab as Tab) : 'factura';
   // A pre-filled form (billing shipments, a credit note) remounts the form with its values.
   const [draft, setDraft] = useState<{ key: number; values: InvoiceFormValues }>(() => ({ key: 0, values: emptyInvoiceForm(limaDay(new Date())) }));
@@ -69,13 +63,13 @@ export default function BillingPage() {
           <DocumentsRegister onPrepare={openForm} onCreditNote={creditNote} />
         </Tabs.Panel>
         <Tabs.Panel value="guia">
-          <NotYet what="guías de remisión (remitente y transportista)" />
+          <GuideTab transportId={transportId} />
         </Tabs.Panel>
         <Tabs.Panel value="retencion">
-          <NotYet what="comprobantes de retención" />
+          <VoucherForm kind="retencion" />
         </Tabs.Panel>
         <Tabs.Panel value="percepcion">
-          <NotYet what="comprobantes de percepción" />
+          <VoucherForm kind="percepcion" />
         </Tabs.Panel>
       </Tabs>
     </>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Alert, Button, Checkbox, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { exceedsCapacity, FLEET_MESSAGES, type Transport } from '@tramo/domain';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
@@ -47,6 +48,17 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
               {[[transport.make, transport.model].filter(Boolean).join(' '), transport.route].filter(Boolean).join(' · ') || 'Sin ruta'}
             </Text>
             <Text size="sm">Conductores: {driverNames(transport.driver1, transport.driver2)}</Text>
+            {/* SUNAT: goods on the road travel with the carrier's guide (GRE-T) of this load. */}
+            <Button
+              size="xs"
+              variant="light"
+              mt="xs"
+              component={Link}
+              to={`/billing/preview?tab=guia&transportId=${transport.id}`}
+              disabled={(load.data?.items.length ?? 0) === 0}
+            >
+              Emitir guía transportista
+            </Button>
           </div>
           <div style={{ minWidth: 260 }}>
             <Text size="sm" ta="right" aria-label="Peso cargado">

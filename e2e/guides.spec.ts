@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { DEMO, loginAndWait } from './support.ts';
+
+/*
+ * Guides and vouchers through the offline sandbox: a GRE-T is accepted 2 s after issue in this
+ * suite (playwright.config.ts), so the screen's PDF polling really waits for it.
+ */
+
+test('a retention voucher: the amount withheld is computed as the user types, then it is issued', async ({ page }) => {
+  await loginAndWait(page, 'ADMIN');
+  await page.goto('/billing/preview?tab=retencion');
+  await expect(page.getByLabel('Serie', { exact: true })).toHaveValue('RRR1');
+  await expect(page.getByLabel('Porcentaje (%)')).toHaveValue('3.00');
+  await page.getByRole('button', { name: 'Crear Documento' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Corrige:' })).toContainText(
+    'Proveedor: el documento debe tener 11 dígitos (RUC) u 8 dígitos (DNI).',
+  );
+
+  await page.getByLabel('Documento del proveedor (RUC o DNI)').fill('20100070970');
+  await page.getByLabel('Nombre o razón social').fill('Supermercados Peruanos S.A.');
+  await page.getByLabel('Serie del documento 1').fill('F001');
+  await page.getByLabel('Número del documento 1').fill('123');
+  await page.getByLabel('Total del documento 1').fill('1000.00');
+  await expect(page.getByTestId('voucher-amount')).toHaveText('S/\u00a030.00');
+  await page.getByLabel('Importe pagado del documento 1').fill('250.50');
+  // 3 % of 250.50 = 7.515 → 7.52 (half up, as the rules).
+  await expect(page.getByTestId('voucher-amount')).toHaveText('S/\u00a07.52');
+  await page.getByRole('button', { name: 'Crear Documento' }).click();
+  const card = page.getByLabel('Documento emitido');
+  await expect(card.getByRole('heading', { name: /^RRR1-\d{8}$/ })).toBeVisible();
+  await expect(card).toContainText('Comprobante de retención');
+});
+
+test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and its PDF arrives', async ({ page, request }) => {
+  const login = await request.post('/api/auth/login', { data: { username: 'ADMIN', password: DEMO.ADMIN } });
+  const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const transports = (
+    (await (await request.get('/api/transports', { headers, params: { limit: 200 } })).json()) as { items: { id: number; plate_primary: string }[] }
+  ).items;
+  let loaded: { id: number; plate_primary: string } | null = null;
+  for (const t of transports) {
+    const load = (await (await request.get(`/api/transports/${t.id}/assignments`, { headers })).json()) as { items: unknown[] };
+    if (load.items.length > 0) {
+      loaded = t;
+      break;
+    }
+  }
+  expect(loaded, 'the demo has a loaded transport').not.toBeNull();
+
+  await loginAndWait(page, 'ADMIN');
+  await page.goto(`/transportistas?tab=asignaciones&transporte=${loaded!.id}`);
+  await page.getByRole('link', { name: 'Emitir guía transportista' }).click();
+  await expect(page).toHaveURL(new RegExp(`tab=guia&transportId=${loaded!.id}`));
+  await expect(page.getByLabel('Serie', { exact: true })).toHaveValue('VVV1');
+  await expect(page.getByLabel('Placa', { exact: true })).toHaveValue(loaded!.plate_primary.replace('-', ''));
+  await expect(page.getByLabel('Descripción del ítem 1')).not.toHaveValue('');
+
+  await page.getByRole('button', { name: 'Crear Documento' }).click();
+  const card = page.getByLabel('Documento emitido');
+  await expect(card.getByRole('heading', { name: /^VVV1-\d{8}$/ })).toBeVisible();
+  // Pending at SUNAT first, then accepted by the polling (every 1.5 s) with its PDF.
+  await expect(card.getByText('Aceptado', { exact: true })).toBeVisible({ timeout: 25_000 });
+  const [pdf] = await Promise.all([
+    page.waitForResponse((r) => r.url().includes('/pdf?format=a4')),
+    card.getByRole('button', { name: 'Ver PDF' }).click(),
+  ]);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toContain('application/pdf');
+});
