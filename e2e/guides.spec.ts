@@ -66,4 +66,9 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
   ]);
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toContain('application/pdf');
+  const guide = (await card.getByRole('heading', { name: /^VVV1-\d{8}$/ }).textContent())!;
+
+  // The load shows the guide each shipment travels under.
+  await page.goto(`/transportistas?tab=asignaciones&transporte=${loaded!.id}`);
+  await expect(page.getByRole('link', { name: `Guía ${guide}` }).first()).toBeVisible();
 });

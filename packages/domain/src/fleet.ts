@@ -237,6 +237,9 @@ export interface LoadedShipment {
   recipientName: string;
   recipientDoc: string;
   weightKg: number;
+  /** The live carrier guide (GRE-T) it travels under: its register id and 'VVV1-00000003'. */
+  guideId?: number | null;
+  guideNumber?: string | null;
 }
 
 export interface TransportLoad {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert, Button, Checkbox, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { exceedsCapacity, FLEET_MESSAGES, type Transport } from '@tramo/domain';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
@@ -125,6 +125,12 @@ function LoadedTable({ transportId, plate, load }: { transportId: number; plate:
                 <Text size="xs" c="dimmed">
                   {item.senderName}
                 </Text>
+                {/* The carrier guide (GRE-T) it travels under, once issued. */}
+                {item.guideId && item.guideNumber && (
+                  <Anchor component={Link} to={`/billing/preview?tab=comprobantes&doc=${item.guideId}`} size="xs" ff="monospace">
+                    Guía {item.guideNumber}
+                  </Anchor>
+                )}
               </Table.Td>
               <Table.Td>
                 <Text size="sm">{item.recipientName}</Text>
