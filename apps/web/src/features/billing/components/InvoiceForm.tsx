@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Group, List, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
@@ -25,9 +25,7 @@ import { ItemsBlock } from './invoice/ItemsBlock.tsx';
 import { TYPE_OPTIONS } from './invoice/options.ts';
 import { TotalsBox } from './invoice/TotalsBox.tsx';
 import { IssuedCard } from './IssuedCard.tsx';
-
-/** Nubefact's codigo_unico: one per document the user means to issue, so a retry never issues twice. */
-const newUniqueCode = () => crypto.randomUUID().replace(/-/g, '').slice(0, 20);
+import { IssueAlerts, newUniqueCode } from './IssueAlerts.tsx';
 
 /**
  * Tab 'Factura / Boleta' of /billing/preview: boleta, factura or credit note with live totals. Every
@@ -174,20 +172,7 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
 
         <Group align="flex-end" justify="space-between" wrap="wrap-reverse" gap="md">
           <Stack gap="sm" style={{ flex: 1, minWidth: 280 }}>
-            {problems.length > 0 && (
-              <Alert ref={problemsRef} color="red" variant="light" title={INVOICE_MESSAGES.heading} role="alert">
-                <List size="sm" spacing={2}>
-                  {problems.map((p) => (
-                    <List.Item key={p}>{p}</List.Item>
-                  ))}
-                </List>
-              </Alert>
-            )}
-            {failure && (
-              <Alert color="red" variant="light" role="alert">
-                {failure}
-              </Alert>
-            )}
+            <IssueAlerts problems={problems} failure={failure} problemsRef={problemsRef} />
             <Group>
               <Button type="submit" size="md" loading={create.isPending}>
                 Crear Documento

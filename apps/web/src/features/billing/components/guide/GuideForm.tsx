@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Group, List, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import {
   checkGuide,
   DEFAULT_SERIES,
-  GUIDE_MESSAGES,
   limaDay,
   TRANSFER_REASON_LABELS,
   TRANSFER_REASONS,
@@ -23,6 +22,7 @@ import { IssuedCard } from '../IssuedCard.tsx';
 import { GuideItems } from './GuideItems.tsx';
 import { GuideParties } from './GuideParties.tsx';
 import { emptyGuide, guidePayloadOf, type GuideValues } from './guide-values.ts';
+import { IssueAlerts, newUniqueCode } from '../IssueAlerts.tsx';
 
 /** Spec section 4: after issuing, the PDF is asked for every 1.5 s for up to 25 s. */
 const POLL_MS = 1_500;
@@ -32,7 +32,6 @@ export const GUIDE_PDF_PENDING = 'Guía emitida. Aún no hay PDF (SUNAT pendient
 
 const REASON_OPTIONS = TRANSFER_REASONS.map((r) => ({ value: r, label: `${r} · ${TRANSFER_REASON_LABELS[r]}` }));
 const TRANSPORT_OPTIONS = TRANSPORT_TYPES.map((t) => ({ value: t, label: `${t} · ${TRANSPORT_TYPE_LABELS[t]}` }));
-const newUniqueCode = () => crypto.randomUUID().replace(/-/g, '').slice(0, 20);
 
 function Point({ form, name, title }: { form: UseFormReturn<GuideValues>; name: 'punto_de_partida' | 'punto_de_llegada'; title: string }) {
   return (
@@ -244,20 +243,7 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
         <GuideParties form={form} />
         <GuideItems form={form} />
         <Textarea label="Observaciones" maxLength={500} autosize minRows={1} {...form.register('observaciones')} />
-        {problems.length > 0 && (
-          <Alert color="red" variant="light" title={GUIDE_MESSAGES.heading} role="alert">
-            <List size="sm" spacing={2}>
-              {problems.map((p) => (
-                <List.Item key={p}>{p}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
-        {failure && (
-          <Alert color="red" variant="light" role="alert">
-            {failure}
-          </Alert>
-        )}
+        <IssueAlerts problems={problems} failure={failure} />
         <Group>
           <Button type="submit" size="md" loading={create.isPending}>
             Crear Documento

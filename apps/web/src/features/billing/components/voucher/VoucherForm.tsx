@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { ActionIcon, Alert, Button, Group, List, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
@@ -10,7 +10,6 @@ import {
   limaDay,
   PERCEPTION_PERCENT,
   RETENTION_PERCENT,
-  VOUCHER_MESSAGES,
   VOUCHER_RELATED_TYPE_LABELS,
   VOUCHER_RELATED_TYPES,
   voucherPreview,
@@ -21,9 +20,9 @@ import { formatMoney } from '../../../../lib/format.ts';
 import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
 import { IssuedCard } from '../IssuedCard.tsx';
+import { IssueAlerts, newUniqueCode } from '../IssueAlerts.tsx';
 
 const RELATED_OPTIONS = VOUCHER_RELATED_TYPES.map((t) => ({ value: t, label: `${t} · ${VOUCHER_RELATED_TYPE_LABELS[t]}` }));
-const newUniqueCode = () => crypto.randomUUID().replace(/-/g, '').slice(0, 20);
 
 interface RelatedRow {
   tipo: string;
@@ -302,20 +301,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
         <Textarea label="Observaciones" maxLength={500} autosize minRows={1} {...form.register('observaciones')} />
         <Group align="flex-end" justify="space-between" wrap="wrap-reverse" gap="md">
           <Stack gap="sm" style={{ flex: 1, minWidth: 280 }}>
-            {problems.length > 0 && (
-              <Alert color="red" variant="light" title={VOUCHER_MESSAGES.heading} role="alert">
-                <List size="sm" spacing={2}>
-                  {problems.map((p) => (
-                    <List.Item key={p}>{p}</List.Item>
-                  ))}
-                </List>
-              </Alert>
-            )}
-            {failure && (
-              <Alert color="red" variant="light" role="alert">
-                {failure}
-              </Alert>
-            )}
+            <IssueAlerts problems={problems} failure={failure} />
             <Group>
               <Button type="submit" size="md" loading={create.isPending}>
                 Crear Documento
