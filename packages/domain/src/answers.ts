@@ -247,6 +247,14 @@ export const loadableShipmentSchema = z.object({
   destinationName: z.string(),
 });
 
+export type DriverRef = z.infer<typeof driverRef>;
+export type Driver = z.infer<typeof driverAnswerSchema>;
+export type Transport = z.infer<typeof transportAnswerSchema>;
+export type TransportLoad = z.infer<typeof transportLoadSchema>;
+/** One package on a load; its `id` is the assignment id (what DELETE /transports/{id}/assignments/{assignmentId} takes). */
+export type LoadedShipment = TransportLoad['items'][number];
+export type LoadableShipment = z.infer<typeof loadableShipmentSchema>;
+
 // ---- pricing and deliveries ------------------------------------------------------------------
 
 export const quoteAnswerSchema = z.object({
@@ -317,6 +325,8 @@ export const shipmentAssignmentSchema = z
     loaded_at: isoDateTime,
   })
   .nullable();
+/** What /shipments/{id} shows: the transport a shipment is loaded on. */
+export type ShipmentAssignment = NonNullable<z.infer<typeof shipmentAssignmentSchema>>;
 
 /** A 204: nothing in the body. */
 export const noContentSchema = z.null().describe('Sin contenido');
