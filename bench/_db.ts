@@ -1,0 +1,54 @@
+// Shared by the benchmarks: a fresh database (embedded in a temp dir, or a PostgreSQL database
+// created here and dropped by cleanup), or an existing PostgreSQL database measured as is.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openEmbedded, openPostgres, type Database } from '../apps/api/src/db/client.ts';
+
+export interface BenchDatabase {
+  database: Database;
+  engine: string;
+  /** The PostgreSQL URL of the database in use; null on the embedded engine. */
+  url: string | null;
+  fresh: boolean;
+  cleanup: () => Promise<void>;
+}
+
+export async function benchDatabase(options: { pg?: string | undefined; existing?: string | undefined }): Promise<BenchDatabase> {
+  if (options.existing) {
+    return { database: await openPostgres(options.existing), engine: 'PostgreSQL', url: options.existing, fresh: false, cleanup: async () => {} };
+  }
+  if (options.pg) {
+    const name = `tramo_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: options.pg });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(options.pg);
+    url.pathname = `/${name}`;
+    return {
+      database: await openPostgres(url.toString()),
+      engine: 'PostgreSQL',
+      url: url.toString(),
+      fresh: true,
+      cleanup: async () => {
+        const c = new pg.Client({ connectionString: options.pg });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-bench-'));
+  return {
+    database: await openEmbedded(path.join(dir, 'pgdata')),
+    engine: 'embebido (PGlite)',
+    url: null,
+    fresh: true,
+    cleanup: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;

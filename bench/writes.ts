@@ -1,0 +1,166 @@
+// npm run bench -- writes [--pg postgres://…] [--rows 100000] [--seconds 10] [--clients 8,32]
+// Shipment creations per second through HTTP (POST /api/shipments) at each client count, on
+// random routes and on one route, beside the raw-SQL limit: the same statements of a creation
+// sent straight to the database by as many clients. Load generator and server share this
+// process and the machine's cores. Prints figures, never asserts.
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../apps/api/src/app.ts';
+import { loadConfig } from '../apps/api/src/config.ts';
+import { seedBase } from '../apps/api/src/seed/base.ts';
+import { seedPricing } from '../apps/api/src/seed/pricing.ts';
+import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
+import { benchDatabase, percentile } from './_db.ts';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    pg: { type: 'string' },
+    seconds: { type: 'string', default: '10' },
+    clients: { type: 'string', default: '8,32' },
+  },
+});
+const seconds = Number(values.seconds);
+const clientCounts = values.clients.split(',').map(Number);
+
+const bench = await benchDatabase({ pg: values.pg });
+const { database } = bench;
+const branchIds = await seedBase(database.db);
+await seedPricing(database.db, branchIds);
+const rows = Number(values.rows);
+if (rows > 0) await bulkInsertShipments(database.db, rows);
+console.log(`Motor: ${bench.engine}; filas previas: ${rows}; ${seconds} s por caso`);
+
+const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret' } });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const loginRes = await fetch(`${base}/api/auth/login`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ username: 'ADMIN', password: 'admin123' }),
+});
+const token = ((await loginRes.json()) as { token: string }).token;
+const adminId = Number(((await database.db.execute(sql`select id from users where username = 'ADMIN'`)).rows[0] as { id: number }).id);
+
+const ids = [...branchIds.values()];
+const routeOf = (oneRoute: boolean) => {
+  if (oneRoute) return [branchIds.get('Lima')!, branchIds.get('Cusco')!] as const;
+  const o = ids[Math.floor(Math.random() * ids.length)]!;
+  const others = ids.filter((id) => id !== o);
+  return [o, others[Math.floor(Math.random() * others.length)]!] as const;
+};
+const body = (origin: number, destination: number) =>
+  JSON.stringify({
+    senderName: 'Comercial Andina SAC',
+    recipientDoc: String(10_000_000 + Math.floor(Math.random() * 80_000_000)),
+    recipientFirstName: 'María',
+    recipientLastName: 'Flores Ccori',
+    originBranchId: origin,
+    destinationBranchId: destination,
+    lines: [
+      { productType: 'liviano', weightKg: 2.5 },
+      { productType: 'medio', weightKg: 14 },
+    ],
+    secretCode: 'clave-7',
+  });
+
+interface Result {
+  done: number;
+  failed: number;
+  latencies: number[];
+}
+
+async function drive(clients: number, work: () => Promise<boolean>): Promise<Result> {
+  const result: Result = { done: 0, failed: 0, latencies: [] };
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        const ok = await work().catch(() => false);
+        result.latencies.push(performance.now() - t);
+        if (ok) result.done++;
+        else result.failed++;
+      }
+    }),
+  );
+  result.latencies.sort((a, b) => a - b);
+  return result;
+}
+
+async function httpCreate(oneRoute: boolean) {
+  const [o, d] = routeOf(oneRoute);
+  const res = await fetch(`${base}/api/shipments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: body(o, d),
+  });
+  await res.arrayBuffer();
+  return res.status === 201;
+}
+
+// The raw-SQL limit: what a creation must write (price lookup for all lines, next code, the row,
+// its first event, its audit row) in one transaction, with no HTTP, validation or hashing.
+const pool = bench.url ? new pg.Pool({ connectionString: bench.url, max: Number(process.env.PG_POOL_MAX ?? 10) }) : null;
+async function rawCreate(oneRoute: boolean) {
+  const [o, d] = routeOf(oneRoute);
+  const client = await pool!.connect();
+  try {
+    await client.query('begin');
+    await client.query('select id from branches where id in ($1, $2)', [o, d]);
+    await client.query(
+      `select t.id, t.origin_branch_id, t.product_type, t.currency, r.from_kg, r.to_kg, r.factor_per_kg
+         from weight_factor_tables t join weight_factor_tiers r on r.table_id = t.id
+        where t.active and t.product_type = any($3) and ((t.origin_branch_id = $1 and t.destination_branch_id = $2) or (t.origin_branch_id = $2 and t.destination_branch_id = $1))
+        order by t.origin_branch_id = $1 desc, r.from_kg`,
+      [o, d, ['liviano', 'medio']],
+    );
+    const seq = await client.query(`select nextval('shipment_code_seq') as n`);
+    const code = `TMT-${String(seq.rows[0].n).padStart(6, '0')}`;
+    const inserted = await client.query(
+      `insert into shipments (code, status, created_at, updated_at, created_by, created_by_name, origin_branch_id, destination_branch_id,
+         sender_name, recipient_first_name, recipient_last_name, recipient_name, recipient_doc, product_type, weight_kg, billable_weight_kg,
+         quoted_price, quoted_currency, quoted_factor_per_kg, using_reverse, multi_line_detail, secret_code_hash)
+       values ($1, 'Creado', now(), now(), $2, 'Ana Quispe', $3, $4, 'Comercial Andina SAC', 'María', 'Flores Ccori', 'María Flores Ccori', '45879612',
+         'medio', 16.5, 17, 30.10, 'PEN', 1.3, false, '[]'::jsonb, 'x') returning *`,
+      [code, adminId, o, d],
+    );
+    const id = inserted.rows[0].id as number;
+    await client.query(
+      `insert into shipment_events (shipment_id, kind, name, status_to, at, user_id, user_name) values ($1, 'status', 'Creado', 'Creado', now(), $2, 'Ana Quispe')`,
+      [id, adminId],
+    );
+    await client.query(`insert into audit_log (user_id, entity, entity_id, action, after) values ($1, 'shipment', $2, 'create', $3)`, [
+      adminId,
+      String(id),
+      JSON.stringify(inserted.rows[0]),
+    ]);
+    await client.query('commit');
+    return true;
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+const line = (label: string, clients: number, r: Result) =>
+  console.log(
+    `${label.padEnd(30)} ${String(clients).padStart(8)} ${(r.done / seconds).toFixed(0).padStart(9)} ${percentile(r.latencies, 50).toFixed(1).padStart(8)} ${percentile(r.latencies, 95).toFixed(1).padStart(8)} ${String(r.failed).padStart(7)}`,
+  );
+console.log(
+  `\n${'-- writes'.padEnd(30)} ${'clientes'.padStart(8)} ${'envíos/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'fallos'.padStart(7)}`,
+);
+for (const oneRoute of [false, true]) {
+  const where = oneRoute ? 'una ruta' : 'rutas al azar';
+  for (const clients of clientCounts) {
+    line(`API POST /shipments (${where})`, clients, await drive(clients, () => httpCreate(oneRoute)));
+    if (pool) line(`SQL directo (${where})`, clients, await drive(clients, () => rawCreate(oneRoute)));
+  }
+}
+
+await pool?.end();
+await app.close();
+await database.close();
+await bench.cleanup();
