@@ -66,7 +66,7 @@ if (values.existing) {
 }
 console.log(`Motor: ${engine}; filas: ${rows}; iteraciones por caso: ${iterations}`);
 
-const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret' } });
+const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' } });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const login = async (username: string, password: string) => {
   const res = await fetch(`${base}/api/auth/login`, {

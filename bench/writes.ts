@@ -32,7 +32,7 @@ const rows = Number(values.rows);
 if (rows > 0) await bulkInsertShipments(database.db, rows);
 console.log(`Motor: ${bench.engine}; filas previas: ${rows}; ${seconds} s por caso`);
 
-const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret' } });
+const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' } });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const loginRes = await fetch(`${base}/api/auth/login`, {
   method: 'POST',
@@ -115,15 +115,13 @@ async function rawCreate(oneRoute: boolean) {
         order by t.origin_branch_id = $1 desc, r.from_kg`,
       [o, d, ['liviano', 'medio']],
     );
-    const seq = await client.query(`select nextval('shipment_code_seq') as n`);
-    const code = `TMT-${String(seq.rows[0].n).padStart(6, '0')}`;
     const inserted = await client.query(
       `insert into shipments (code, status, created_at, updated_at, created_by, created_by_name, origin_branch_id, destination_branch_id,
          sender_name, recipient_first_name, recipient_last_name, recipient_name, recipient_doc, product_type, weight_kg, billable_weight_kg,
          quoted_price, quoted_currency, quoted_factor_per_kg, using_reverse, multi_line_detail, secret_code_hash)
-       values ($1, 'Creado', now(), now(), $2, 'Ana Quispe', $3, $4, 'Comercial Andina SAC', 'María', 'Flores Ccori', 'María Flores Ccori', '45879612',
+       values ((select 'TMT-' || lpad(n::text, greatest(6, length(n::text)), '0') from nextval('shipment_code_seq') as n), 'Creado', now(), now(), $1, 'Ana Quispe', $2, $3, 'Comercial Andina SAC', 'María', 'Flores Ccori', 'María Flores Ccori', '45879612',
          'medio', 16.5, 17, 30.10, 'PEN', 1.3, false, '[]'::jsonb, 'x') returning *`,
-      [code, adminId, o, d],
+      [adminId, o, d],
     );
     const id = inserted.rows[0].id as number;
     await client.query(

@@ -15,6 +15,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { loadSecretCodeKey, secretCodes } from './lib/secret-codes.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 import type { App } from './types.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -22,6 +23,7 @@ import authRoutes from './modules/auth/routes.ts';
 import userRoutes from './modules/users/routes.ts';
 import branchRoutes from './modules/branches/routes.ts';
 import shipmentRoutes from './modules/shipments/routes.ts';
+import { foldDailyCountsInBackground } from './modules/shipments/index.ts';
 import customerRoutes from './modules/customers/routes.ts';
 import pricingRoutes from './modules/pricing/routes.ts';
 import deliveryRoutes from './modules/deliveries/routes.ts';
@@ -75,9 +77,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('dbKind', database.kind);
   app.decorate('config', config);
   app.decorate('now', options.now ?? (() => new Date()));
+  app.decorate('secretCodes', secretCodes(loadSecretCodeKey(config)));
   app.decorate('providers', { ...createProviders(config), ...options.providers });
 
   registerErrorHandling(app);
+  foldDailyCountsInBackground(app);
   await registerSecurityHeaders(app);
   // API answers over 1 KB leave compressed (a page of shipments shrinks about tenfold); the web
   // app's files are compressed once at build time instead (`preCompressed` below). Request bodies

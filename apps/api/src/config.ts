@@ -8,6 +8,8 @@ export interface Config {
   dataDir: string;
   demo: boolean;
   jwtSecret: string | null;
+  /** Key of the shipment secret codes' HMAC; null = a key file in the data directory. */
+  secretCodeKey: string | null;
   adminPassword: string | null;
   tokenTtlSeconds: number;
   webDist: string | null;
@@ -33,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR ?? path.join(root, 'data')),
     demo: env.DEMO !== '0',
     jwtSecret: env.JWT_SECRET || null,
+    secretCodeKey: env.SECRET_CODE_KEY || null,
     adminPassword: env.ADMIN_PASSWORD || null,
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 12 * 3600),
     webDist: path.resolve(env.WEB_DIST ?? path.join(root, 'apps/web/dist')),

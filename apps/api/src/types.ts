@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Role } from '@tramo/domain';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/client.ts';
+import type { SecretCodes } from './lib/secret-codes.ts';
 import type { Providers } from './providers/index.ts';
 
 /** The logged-in user as every handler sees it, loaded fresh on each request. */
@@ -29,6 +30,8 @@ declare module 'fastify' {
     /** Injectable clock: tests move time instead of sleeping. */
     now: () => Date;
     providers: Providers;
+    /** Hashes and checks shipment secret codes with the server's key (never in the database). */
+    secretCodes: SecretCodes;
   }
   interface FastifyRequest {
     sessionUser: SessionUser | null;

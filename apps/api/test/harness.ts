@@ -110,7 +110,12 @@ export async function startTestApp(
   const branchIds = await seedBase(database.db);
   await options.seed?.(database.db, branchIds);
   const clock = testClock();
-  const config = { ...loadConfig({}), jwtSecret: 'test-secret-not-for-production', ...options.config };
+  const config = {
+    ...loadConfig({}),
+    jwtSecret: 'test-secret-not-for-production',
+    secretCodeKey: 'test-secret-code-key-not-for-production',
+    ...options.config,
+  };
   // Every answer of every test is checked against its route's declared response schema.
   const violations: string[] = [];
   const app = await buildApp({

@@ -33,8 +33,9 @@ describe('two API processes on one PostgreSQL', () => {
     drop = database.drop;
     // Both start at once on the empty database: migrations and the demo seed must not collide.
     const started = await Promise.allSettled([
-      startServerProcess({ DATABASE_URL: database.url }),
-      startServerProcess({ DATABASE_URL: database.url }),
+      // As a deployment on several machines must: one secret-code key for all (lib/secret-codes.ts).
+      startServerProcess({ DATABASE_URL: database.url, SECRET_CODE_KEY: 'two-processes-test-secret-code-key' }),
+      startServerProcess({ DATABASE_URL: database.url, SECRET_CODE_KEY: 'two-processes-test-secret-code-key' }),
     ]);
     // Kept before failing on the other, so afterAll stops whichever did start.
     servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));

@@ -366,6 +366,19 @@ export const shipmentDailyCounts = pgTable(
 );
 
 /**
+ * Changes to shipment_daily_counts not yet folded into it: the trigger appends ±1 rows here (no
+ * row is shared between creations, so none waits on another) and a background fold moves them
+ * into the counts. Readers sum both.
+ */
+export const shipmentDailyCountDeltas = pgTable('shipment_daily_count_deltas', {
+  day: date('day', { mode: 'string' }).notNull(),
+  originBranchId: integer('origin_branch_id').notNull(),
+  destinationBranchId: integer('destination_branch_id').notNull(),
+  status: text('status').notNull(),
+  n: integer('n').notNull(),
+});
+
+/**
  * Every SUNAT document (DESIGN.md section 5a). The number is taken from `document_series` in the
  * transaction that inserts the row, before the provider is called: a provider that times out leaves
  * a 'pendiente' document with its number, never a gap and never a second number.

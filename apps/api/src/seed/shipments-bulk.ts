@@ -104,6 +104,7 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
 
 /** Recounts shipment_daily_counts from the shipments (same day rule as the trigger). */
 async function rebuildDailyCounts(db: Db) {
+  await db.execute(sql`delete from shipment_daily_count_deltas`);
   await db.execute(sql`delete from shipment_daily_counts`);
   await db.execute(sql`
     insert into shipment_daily_counts (day, origin_branch_id, destination_branch_id, status, n)

@@ -16,7 +16,6 @@ import { branches, deliveryAttempts, shipments, users } from '../../db/schema.ts
 import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
-import { verifyPassword } from '../../lib/passwords.ts';
 import type { SessionUser } from '../../types.ts';
 import { findEvents, findRow, toShipmentDto, type ShipmentDto } from '../shipments/index.ts';
 
@@ -83,7 +82,8 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
       throw tooManyRequests(DELIVERY_MESSAGES.locked, 'DELIVERY_LOCKED');
     }
 
-    if (!(await verifyPassword(locked.secretCodeHash, input.secretCode))) {
+    const verified = await app.secretCodes.verify(locked.secretCodeHash, input.secretCode);
+    if (!verified.ok) {
       const counted = await countFailure(tx, id, now);
       if (counted.locked) {
         await audit(tx, {
@@ -106,7 +106,11 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
       deliveredAt: now.toISOString(),
       notes: input.notes,
     };
-    await tx.update(shipments).set({ status: 'Entregado', deliveredInfo, updatedAt: now }).where(eq(shipments.id, id));
+    // A code stored by an older version as argon2 leaves as an HMAC (lib/secret-codes.ts).
+    await tx
+      .update(shipments)
+      .set({ status: 'Entregado', deliveredInfo, updatedAt: now, ...(verified.rehash ? { secretCodeHash: verified.rehash } : {}) })
+      .where(eq(shipments.id, id));
     await addShipmentEvent(tx, actor, now, id, {
       kind: 'delivery',
       name: `Entregado a ${input.receiverName} (${input.receiverDoc})`,

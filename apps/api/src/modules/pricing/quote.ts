@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { centsToNumber, PRICING_MESSAGES, quoteWithTiers, type ProductType, type Quote, type QuoteQuery, type WeightTier } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { weightFactorTables, weightFactorTiers } from '../../db/schema.ts';
@@ -16,9 +16,20 @@ export interface RouteTable {
  * round trip: both directions joined with their tiers, the direct route's rows first.
  */
 export async function findRouteTable(db: Db | Tx, originId: number, destinationId: number, productType: ProductType): Promise<RouteTable | null> {
+  return (await findRouteTables(db, originId, destinationId, [productType])).get(productType) ?? null;
+}
+
+/** As findRouteTable for several classes at once (a shipment's lines), still in one round trip. */
+export async function findRouteTables(
+  db: Db | Tx,
+  originId: number,
+  destinationId: number,
+  productTypes: readonly ProductType[],
+): Promise<Map<ProductType, RouteTable>> {
   const rows = await db
     .select({
       id: weightFactorTables.id,
+      productType: weightFactorTables.productType,
       origin: weightFactorTables.originBranchId,
       currency: weightFactorTables.currency,
       fromKg: weightFactorTiers.fromKg,
@@ -31,7 +42,7 @@ export async function findRouteTable(db: Db | Tx, originId: number, destinationI
     .where(
       and(
         eq(weightFactorTables.active, true),
-        eq(weightFactorTables.productType, productType),
+        inArray(weightFactorTables.productType, [...new Set(productTypes)]),
         or(
           and(eq(weightFactorTables.originBranchId, originId), eq(weightFactorTables.destinationBranchId, destinationId)),
           and(eq(weightFactorTables.originBranchId, destinationId), eq(weightFactorTables.destinationBranchId, originId)),
@@ -39,21 +50,30 @@ export async function findRouteTable(db: Db | Tx, originId: number, destinationI
       ),
     )
     .orderBy(sql`${weightFactorTables.originBranchId} = ${originId} desc`, asc(weightFactorTiers.fromKg));
-  const first = rows[0];
-  if (!first) return null;
-  const tiers: WeightTier[] = [];
+  const tables = new Map<ProductType, RouteTable>();
   for (const t of rows) {
-    if (t.id !== first.id || t.fromKg === null || t.toKg === null || t.factorPerKg === null || t.sortOrder === null) continue;
-    tiers.push({ from_kg: Number(t.fromKg), to_kg: Number(t.toKg), factor_per_kg: Number(t.factorPerKg), sort_order: t.sortOrder });
+    const productType = t.productType as ProductType;
+    // The first table seen for a class is the direct route's when it has one.
+    let table = tables.get(productType);
+    if (!table) {
+      table = { id: t.id, currency: t.currency, usingReverse: t.origin !== originId, tiers: [] };
+      tables.set(productType, table);
+    }
+    if (t.id !== table.id || t.fromKg === null || t.toKg === null || t.factorPerKg === null || t.sortOrder === null) continue;
+    table.tiers.push({ from_kg: Number(t.fromKg), to_kg: Number(t.toKg), factor_per_kg: Number(t.factorPerKg), sort_order: t.sortOrder });
   }
-  return { id: first.id, currency: first.currency, usingReverse: first.origin !== originId, tiers };
+  return tables;
 }
 
 /** DESIGN.md section 5: no table → 404; weight outside every tier → 422. */
 export async function quoteRoute(db: Db | Tx, query: QuoteQuery): Promise<Quote & { priceCents: number }> {
-  const table = await findRouteTable(db, query.originId, query.destinationId, query.productType);
+  return quoteFromTable(await findRouteTable(db, query.originId, query.destinationId, query.productType), query.weightKg);
+}
+
+/** The quote of a weight on a table found by findRouteTable(s); no table → 404, weight outside every tier → 422. */
+export function quoteFromTable(table: RouteTable | null | undefined, weightKg: number): Quote & { priceCents: number } {
   if (!table) throw notFound(PRICING_MESSAGES.noTable);
-  const result = quoteWithTiers(table.tiers, query.weightKg);
+  const result = quoteWithTiers(table.tiers, weightKg);
   if (!result.ok) throw unprocessable(PRICING_MESSAGES.outsideRanges, { weightKg: PRICING_MESSAGES.outsideRanges }, 'OUT_OF_RANGE');
   return {
     price: centsToNumber(result.priceCents),

@@ -3,4 +3,5 @@
  * text search of lists (deliveries and fleet search shipments the same way), and the answer shape.
  */
 export { branchScope, countByDayAndStatus, dailyCountsByStatus, filterConditions, findEvents, findRow, textSearch } from './repository.ts';
-export { shipmentKey, toShipmentDto, type ShipmentDto } from './service.ts';
+export { foldDailyCountsInBackground, shipmentKey, toShipmentDto, type ShipmentDto } from './service.ts';
+export { foldDailyCounts } from './repository.ts';

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   ACTIVE_STATUSES,
@@ -11,7 +11,16 @@ import {
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql.ts';
-import { branches, shipmentDailyCounts, shipmentEvents, shipments } from '../../db/schema.ts';
+import {
+  branches,
+  customers,
+  shipmentDailyCountDeltas,
+  shipmentDailyCounts,
+  shipmentEvents,
+  shipments,
+  transportAssignments,
+  transports,
+} from '../../db/schema.ts';
 import type { SessionUser } from '../../types.ts';
 
 const originBranch = alias(branches, 'origin_branch');
@@ -48,6 +57,9 @@ const rowColumns = {
   deliveredInfo: shipments.deliveredInfo,
 };
 
+/** The shipment's own columns of a row (without the branches' names), as an insert returns them. */
+const { originName: _on, originCity: _oc, destinationName: _dn, destinationCity: _dc, ...ownColumns } = rowColumns;
+
 function selectRows(db: Db | Tx) {
   return db
     .select(rowColumns)
@@ -57,6 +69,80 @@ function selectRows(db: Db | Tx) {
 }
 
 export type ShipmentRow = Awaited<ReturnType<typeof selectRows>>[number];
+
+export type ShipmentKey = { id: number } | { code: string };
+const byKey = (key: ShipmentKey) => ('id' in key ? eq(shipments.id, key.id) : eq(shipments.code, key.code));
+
+export interface BranchRef {
+  id: number;
+  name: string;
+  city: string | null;
+}
+
+export async function findBranches(tx: Tx, ids: number[]): Promise<BranchRef[]> {
+  return tx.select({ id: branches.id, name: branches.name, city: branches.city }).from(branches).where(inArray(branches.id, ids));
+}
+
+export async function customerExists(tx: Tx, id: number): Promise<boolean> {
+  const [c] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, id));
+  return c !== undefined;
+}
+
+/**
+ * Inserts a shipment and answers its row as findRow would, without reading it back: the insert
+ * returns the shipment's columns and the caller already holds both branches.
+ */
+export async function insertShipment(
+  tx: Tx,
+  values: Omit<typeof shipments.$inferInsert, 'code'>,
+  origin: BranchRef,
+  destination: BranchRef,
+): Promise<ShipmentRow> {
+  // The code (formatShipmentCode of the sequence's next number) is taken by the insert itself, after
+  // every check that can refuse, so refused requests burn no code.
+  const code = sql<string>`(select 'TMT-' || lpad(n::text, greatest(6, length(n::text)), '0') from nextval('shipment_code_seq') as n)`;
+  const [row] = await tx
+    .insert(shipments)
+    .values({ ...values, code })
+    .returning(ownColumns);
+  return { ...row!, originName: origin.name, originCity: origin.city, destinationName: destination.name, destinationCity: destination.city };
+}
+
+export async function updateShipmentRow(tx: Tx, id: number, changes: Partial<typeof shipments.$inferInsert>): Promise<void> {
+  await tx.update(shipments).set(changes).where(eq(shipments.id, id));
+}
+
+/** Locks the shipment row for the rest of the transaction. */
+export async function lockRow(tx: Tx, key: ShipmentKey) {
+  const [locked] = await tx
+    .select({ id: shipments.id, status: shipments.status, originBranchId: shipments.originBranchId })
+    .from(shipments)
+    .where(byKey(key))
+    .for('update');
+  return locked ?? null;
+}
+
+/** The plate of the transport the shipment is loaded on, if any. */
+export async function loadedOnPlate(tx: Tx, shipmentId: number): Promise<string | null> {
+  const [loaded] = await tx
+    .select({ plate: transports.platePrimary })
+    .from(transportAssignments)
+    .innerJoin(transports, eq(transports.id, transportAssignments.transportId))
+    .where(eq(transportAssignments.shipmentId, shipmentId));
+  return loaded?.plate ?? null;
+}
+
+export async function findEventOf(tx: Tx, shipmentId: number, eventId: number) {
+  const [event] = await tx
+    .select({ id: shipmentEvents.id, kind: shipmentEvents.kind, name: shipmentEvents.name, at: shipmentEvents.at, userName: shipmentEvents.userName })
+    .from(shipmentEvents)
+    .where(and(eq(shipmentEvents.id, eventId), eq(shipmentEvents.shipmentId, shipmentId)));
+  return event ?? null;
+}
+
+export async function deleteEvent(tx: Tx, eventId: number): Promise<void> {
+  await tx.delete(shipmentEvents).where(eq(shipmentEvents.id, eventId));
+}
 
 export interface EventRow {
   id: number;
@@ -137,13 +223,26 @@ export async function listRows(db: Db, where: SQL | undefined, page: number, pag
   return { items, total: Math.min(counted, MAX_EXACT_TOTAL), totalCapped: counted > MAX_EXACT_TOTAL };
 }
 
-export async function searchRows(db: Db, where: SQL | undefined, limit: number) {
-  const rows = await selectRows(db).where(where).orderBy(desc(shipments.createdAt), desc(shipments.id)).limit(limit);
-  return rows;
+/** Tracking: a term, narrowed by route and status; nothing without one of them. */
+export async function searchRows(
+  db: Db,
+  query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
+  limit: number,
+) {
+  const where: SQL[] = [];
+  if (query.q) where.push(textSearch(query.q));
+  if (query.originId) where.push(eq(shipments.originBranchId, query.originId));
+  if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
+  if (query.status) where.push(eq(shipments.status, query.status));
+  if (where.length === 0) return [];
+  return selectRows(db)
+    .where(and(...where))
+    .orderBy(desc(shipments.createdAt), desc(shipments.id))
+    .limit(limit);
 }
 
-export async function findRow(db: Db | Tx, key: { id: number } | { code: string }): Promise<ShipmentRow | null> {
-  const [row] = await selectRows(db).where('id' in key ? eq(shipments.id, key.id) : eq(shipments.code, key.code));
+export async function findRow(db: Db | Tx, key: ShipmentKey): Promise<ShipmentRow | null> {
+  const [row] = await selectRows(db).where(byKey(key));
   return row ?? null;
 }
 
@@ -181,26 +280,56 @@ export async function countByDayAndStatus(db: Db, where: SQL | undefined): Promi
 }
 
 /**
- * The same per-day, per-status counts read from shipment_daily_counts (kept by a trigger): a few
- * hundred rows whatever the number of shipments. Every filter but the text search maps onto it.
+ * The same per-day, per-status counts read from shipment_daily_counts (a few hundred rows whatever
+ * the number of shipments) plus the deltas the trigger appended since the last fold. Every filter
+ * but the text search maps onto them.
  */
 export async function dailyCountsByStatus(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<DayStatusCount[]> {
+  const conditions = (c: typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas) => {
+    const where: (SQL | undefined)[] = [];
+    // Inclusive Lima days, as the list's createdAt bounds; a missing bound is open.
+    if (filters.dateFrom) where.push(gte(c.day, filters.dateFrom));
+    if (filters.dateTo) where.push(lte(c.day, filters.dateTo));
+    if (actor.role !== 'admin') {
+      where.push(actor.branchId === null ? sql`false` : or(eq(c.originBranchId, actor.branchId), eq(c.destinationBranchId, actor.branchId)));
+    }
+    if (filters.status) where.push(eq(c.status, filters.status));
+    if (filters.active !== undefined) where.push(inArray(c.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
+    if (filters.originBranchId) where.push(eq(c.originBranchId, filters.originBranchId));
+    if (filters.destinationBranchId) where.push(eq(c.destinationBranchId, filters.destinationBranchId));
+    return and(...where) ?? sql`true`;
+  };
   const c = shipmentDailyCounts;
-  const where: (SQL | undefined)[] = [];
-  // Inclusive Lima days, as the list's createdAt bounds; a missing bound is open.
-  if (filters.dateFrom) where.push(gte(c.day, filters.dateFrom));
-  if (filters.dateTo) where.push(lte(c.day, filters.dateTo));
-  if (actor.role !== 'admin') {
-    where.push(actor.branchId === null ? sql`false` : or(eq(c.originBranchId, actor.branchId), eq(c.destinationBranchId, actor.branchId)));
-  }
-  if (filters.status) where.push(eq(c.status, filters.status));
-  if (filters.active !== undefined) where.push(inArray(c.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
-  if (filters.originBranchId) where.push(eq(c.originBranchId, filters.originBranchId));
-  if (filters.destinationBranchId) where.push(eq(c.destinationBranchId, filters.destinationBranchId));
-  const rows = await db
-    .select({ day: c.day, status: c.status, n: sum(c.n) })
-    .from(c)
-    .where(and(...where))
-    .groupBy(c.day, c.status);
-  return rows.map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) }));
+  const d = shipmentDailyCountDeltas;
+  const result = await db.execute(sql`
+    select k.day::text as day, k.status, sum(k.n)::bigint as n from (
+      select ${c.day} as day, ${c.status} as status, ${c.n} as n from ${c} where ${conditions(c)}
+      union all
+      select ${d.day}, ${d.status}, ${d.n} from ${d} where ${conditions(d)}
+    ) k group by k.day, k.status`);
+  return (result.rows as { day: string; status: string; n: string | number }[]).map((r) => ({
+    day: r.day,
+    status: r.status as ShipmentStatus,
+    n: Number(r.n),
+  }));
+}
+
+/** Key of the advisory lock that lets one process at a time fold the daily count deltas. */
+const FOLD_LOCK = 7_283_019;
+
+/**
+ * Moves the deltas the trigger appended into shipment_daily_counts, in one statement: a reader
+ * sees them either still as deltas or already folded, never both nor neither. Creations append
+ * rows instead of updating one counter row per (day, route, status), so they never queue on it.
+ */
+export async function foldDailyCounts(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    const lock = await tx.execute(sql`select pg_try_advisory_xact_lock(${FOLD_LOCK}) as ok`);
+    if (!(lock.rows[0] as { ok: boolean }).ok) return;
+    await tx.execute(sql`
+      with moved as (delete from shipment_daily_count_deltas returning day, origin_branch_id, destination_branch_id, status, n)
+      insert into shipment_daily_counts as c (day, origin_branch_id, destination_branch_id, status, n)
+      select day, origin_branch_id, destination_branch_id, status, sum(n) from moved group by 1, 2, 3, 4
+      on conflict (day, origin_branch_id, destination_branch_id, status) do update set n = c.n + excluded.n`);
+  });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   FLEET_MESSAGES,
@@ -12,7 +12,6 @@ import {
   checkStatusChange,
   displayName,
   dominantProductType,
-  formatShipmentCode,
   normalizeShipmentCode,
   PRICING_MESSAGES,
   SHIPMENT_MESSAGES,
@@ -29,22 +28,30 @@ import {
   type descriptionChangeSchema,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { branches, customers, shipmentEvents, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent, type ShipmentEventInput } from '../../lib/shipment-events.ts';
 import { AppError, badRequest, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import { hashPassword } from '../../lib/passwords.ts';
 import type { SessionUser } from '../../types.ts';
-import { quoteRoute } from '../pricing/index.ts';
+import { findRouteTables, quoteFromTable } from '../pricing/index.ts';
 import {
   branchScope,
+  customerExists,
+  deleteEvent,
   filterConditions,
+  findBranches,
+  findEventOf,
   findEvents,
   findRow,
+  foldDailyCounts,
+  insertShipment,
   listRows,
+  loadedOnPlate,
+  lockRow,
   searchRows,
-  textSearch,
+  updateShipmentRow,
+  type BranchRef,
   type EventRow,
+  type ShipmentKey,
   type ShipmentRow,
 } from './repository.ts';
 
@@ -100,14 +107,14 @@ export function toShipmentDto(row: ShipmentRow, actor: SessionUser, events?: Eve
 export type ShipmentDto = ReturnType<typeof toShipmentDto>;
 
 /** `12` or `TMT-000012` (any case, padding optional) → the lookup key; anything else is a 404. */
-export function shipmentKey(idOrCode: string): { id: number } | { code: string } {
+export function shipmentKey(idOrCode: string): ShipmentKey {
   if (/^\d{1,9}$/.test(idOrCode)) return { id: Number(idOrCode) };
   const code = /^tmt/i.test(idOrCode) ? normalizeShipmentCode(idOrCode) : null;
   if (!code) throw notFound(SHIPMENT_MESSAGES.notFound);
   return { code };
 }
 
-async function loadDto(db: Db | Tx, actor: SessionUser, key: { id: number } | { code: string }) {
+async function loadDto(db: Db | Tx, actor: SessionUser, key: ShipmentKey) {
   const row = await findRow(db, key);
   if (!row) throw notFound(SHIPMENT_MESSAGES.notFound);
   return toShipmentDto(row, actor, await findEvents(db, row.id));
@@ -125,13 +132,7 @@ export async function searchShipments(
   actor: SessionUser,
   query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
 ) {
-  const where: SQL[] = [];
-  if (query.q) where.push(textSearch(query.q));
-  if (query.originId) where.push(eq(shipments.originBranchId, query.originId));
-  if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
-  if (query.status) where.push(eq(shipments.status, query.status));
-  if (where.length === 0) return [];
-  const rows = await searchRows(app.db, and(...where), 20);
+  const rows = await searchRows(app.db, query, 20);
   return rows.map((r) => toShipmentDto(r, actor));
 }
 
@@ -166,11 +167,18 @@ interface PricedLines {
  * comes from); usingReverse is true when any line was priced from the reverse route's table.
  */
 async function priceLines(tx: Tx, originId: number, destinationId: number, input: ShipmentLineInput[]): Promise<PricedLines> {
+  // One query for the tables of every class the lines use.
+  const tables = await findRouteTables(
+    tx,
+    originId,
+    destinationId,
+    input.map((l) => l.productType),
+  );
   const lines: ShipmentLine[] = [];
   const cents: number[] = [];
   for (const [i, line] of input.entries()) {
     try {
-      const quote = await quoteRoute(tx, { originId, destinationId, productType: line.productType, weightKg: line.weightKg });
+      const quote = quoteFromTable(tables.get(line.productType), line.weightKg);
       cents.push(quote.priceCents);
       lines.push({
         productType: line.productType,
@@ -207,22 +215,21 @@ async function priceLines(tx: Tx, originId: number, destinationId: number, input
   };
 }
 
-async function checkReferences(tx: Tx, data: NewShipment | ShipmentUpdate) {
-  const found = await tx
-    .select({ id: branches.id })
-    .from(branches)
-    .where(sql`${branches.id} in (${data.originBranchId}, ${data.destinationBranchId})`);
-  const ids = new Set(found.map((b) => b.id));
-  if (!ids.has(data.originBranchId)) {
+/** Both branches and the sender exist; answers the branches (their names go into the answer). */
+async function checkReferences(tx: Tx, data: NewShipment | ShipmentUpdate): Promise<{ origin: BranchRef; destination: BranchRef }> {
+  const found = await findBranches(tx, [data.originBranchId, data.destinationBranchId]);
+  const origin = found.find((b) => b.id === data.originBranchId);
+  const destination = found.find((b) => b.id === data.destinationBranchId);
+  if (!origin) {
     throw unprocessable(SHIPMENT_MESSAGES.originNotFound, { originBranchId: SHIPMENT_MESSAGES.originNotFound });
   }
-  if (!ids.has(data.destinationBranchId)) {
+  if (!destination) {
     throw unprocessable(SHIPMENT_MESSAGES.destinationNotFound, { destinationBranchId: SHIPMENT_MESSAGES.destinationNotFound });
   }
-  if (data.senderCustomerId !== null) {
-    const [c] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, data.senderCustomerId));
-    if (!c) throw unprocessable(SHIPMENT_MESSAGES.senderNotFound, { senderCustomerId: SHIPMENT_MESSAGES.senderNotFound });
+  if (data.senderCustomerId !== null && !(await customerExists(tx, data.senderCustomerId))) {
+    throw unprocessable(SHIPMENT_MESSAGES.senderNotFound, { senderCustomerId: SHIPMENT_MESSAGES.senderNotFound });
   }
+  return { origin, destination };
 }
 
 function checkOrigin(actor: SessionUser, originBranchId: number) {
@@ -248,19 +255,15 @@ function foreignKeyAsRule(err: unknown): never {
 
 export async function createShipment(app: FastifyInstance, actor: SessionUser, data: NewShipment) {
   checkOrigin(actor, data.originBranchId);
-  const secretCodeHash = await hashPassword(data.secretCode);
+  const secretCodeHash = app.secretCodes.hash(data.secretCode);
   return app.db
     .transaction(async (tx) => {
-      await checkReferences(tx, data);
+      const { origin, destination } = await checkReferences(tx, data);
       const priced = await priceLines(tx, data.originBranchId, data.destinationBranchId, data.lines);
-      // Taken last, after every check that can refuse, so refused requests burn no code.
-      const seq = await tx.execute(sql`select nextval('shipment_code_seq')::bigint as n`);
-      const code = formatShipmentCode(Number((seq.rows[0] as { n: string | number }).n));
       const now = app.now();
-      const [created] = await tx
-        .insert(shipments)
-        .values({
-          code,
+      const row = await insertShipment(
+        tx,
+        {
           status: 'Creado',
           createdAt: now,
           updatedAt: now,
@@ -268,12 +271,15 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
           createdByName: displayName(actor),
           ...formColumns(data, priced),
           secretCodeHash,
-        })
-        .returning({ id: shipments.id });
-      const id = created!.id;
-      await addEvent(tx, app, actor, id, { kind: 'status', name: 'Creado', statusTo: 'Creado' });
-      const dto = await loadDto(tx, actor, { id });
-      await audit(tx, { userId: actor.id, entity: 'shipment', entityId: id, action: 'create', after: snapshot(dto) });
+        },
+        origin,
+        destination,
+      );
+      const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
+      const [event] = await addEvent(tx, app, actor, row.id, first);
+      // The answer is built from what the inserts returned: nothing is read back.
+      const dto = toShipmentDto(row, actor, [{ id: event!.id, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) }]);
+      await audit(tx, { userId: actor.id, entity: 'shipment', entityId: row.id, action: 'create', after: snapshot(dto) });
       return dto;
     })
     .catch(foreignKeyAsRule);
@@ -312,19 +318,14 @@ async function lockOpenForManagement(tx: Tx, actor: SessionUser, idOrCode: strin
 
 /** Locks the shipment row for the rest of the transaction; 404 when missing, 403 when not the caller's to manage. */
 async function lockForManagement(tx: Tx, actor: SessionUser, idOrCode: string) {
-  const key = shipmentKey(idOrCode);
-  const [locked] = await tx
-    .select({ id: shipments.id, status: shipments.status, originBranchId: shipments.originBranchId })
-    .from(shipments)
-    .where('id' in key ? eq(shipments.id, key.id) : eq(shipments.code, key.code))
-    .for('update');
+  const locked = await lockRow(tx, shipmentKey(idOrCode));
   if (!locked) throw notFound(SHIPMENT_MESSAGES.notFound);
   if (!canManage(actor, locked.originBranchId)) throw forbidden(SHIPMENT_MESSAGES.forbidden);
   return { ...locked, status: locked.status as ShipmentStatus, before: await loadDto(tx, actor, { id: locked.id }) };
 }
 
 export async function updateShipment(app: FastifyInstance, actor: SessionUser, idOrCode: string, data: ShipmentUpdate) {
-  const secretCodeHash = data.secretCode ? await hashPassword(data.secretCode) : undefined;
+  const secretCodeHash = data.secretCode ? app.secretCodes.hash(data.secretCode) : undefined;
   return app.db
     .transaction(async (tx) => {
       const current = await lockForManagement(tx, actor, idOrCode);
@@ -333,14 +334,11 @@ export async function updateShipment(app: FastifyInstance, actor: SessionUser, i
       if (current.status !== 'Creado') throw unprocessable(SHIPMENT_MESSAGES.editOnlyCreated);
       await checkReferences(tx, data);
       const priced = await priceLines(tx, data.originBranchId, data.destinationBranchId, data.lines);
-      await tx
-        .update(shipments)
-        .set({
-          ...formColumns(data, priced),
-          ...(secretCodeHash ? { secretCodeHash } : {}),
-          updatedAt: app.now(),
-        })
-        .where(eq(shipments.id, current.id));
+      await updateShipmentRow(tx, current.id, {
+        ...formColumns(data, priced),
+        ...(secretCodeHash ? { secretCodeHash } : {}),
+        updatedAt: app.now(),
+      });
       await addEvent(tx, app, actor, current.id, { kind: 'edit', name: 'Envío editado' });
       const after = await loadDto(tx, actor, { id: current.id });
       await audit(tx, {
@@ -361,13 +359,9 @@ export async function updateShipment(app: FastifyInstance, actor: SessionUser, i
  * would leave the transport's load list lying. `field` names the form field the message belongs to.
  */
 async function refuseCancelIfLoaded(tx: Tx, shipmentId: number, field?: string) {
-  const [loaded] = await tx
-    .select({ plate: transports.platePrimary })
-    .from(transportAssignments)
-    .innerJoin(transports, eq(transports.id, transportAssignments.transportId))
-    .where(eq(transportAssignments.shipmentId, shipmentId));
-  if (!loaded) return;
-  const message = FLEET_MESSAGES.cancelLoaded(loaded.plate);
+  const plate = await loadedOnPlate(tx, shipmentId);
+  if (plate === null) return;
+  const message = FLEET_MESSAGES.cancelLoaded(plate);
   throw unprocessable(message, field ? { [field]: message } : undefined, 'CANNOT_CANCEL');
 }
 
@@ -382,7 +376,7 @@ export async function changeStatus(app: FastifyInstance, actor: SessionUser, idO
       throw check.kind === 'input' ? badRequest(check.message, { note: check.message }) : unprocessable(check.message, { status: check.message });
     if (status === 'Anulado' && !check.sameStatus) await refuseCancelIfLoaded(tx, current.id, 'status');
     if (!check.sameStatus) {
-      await tx.update(shipments).set({ status, updatedAt: app.now() }).where(eq(shipments.id, current.id));
+      await updateShipmentRow(tx, current.id, { status, updatedAt: app.now() });
     }
     await addEvent(tx, app, actor, current.id, {
       kind: status === 'Anulado' ? 'cancel' : 'status',
@@ -410,7 +404,7 @@ export async function cancelShipment(app: FastifyInstance, actor: SessionUser, i
     const refusal = cancelRefusal(current.status);
     if (refusal) throw unprocessable(refusal, undefined, 'CANNOT_CANCEL');
     await refuseCancelIfLoaded(tx, current.id);
-    await tx.update(shipments).set({ status: 'Anulado', updatedAt: app.now() }).where(eq(shipments.id, current.id));
+    await updateShipmentRow(tx, current.id, { status: 'Anulado', updatedAt: app.now() });
     await addEvent(tx, app, actor, current.id, { kind: 'cancel', name: 'Anulado', statusFrom: current.status, statusTo: 'Anulado' });
     const after = await loadDto(tx, actor, { id: current.id });
     await audit(tx, {
@@ -438,29 +432,20 @@ export async function addCheckpoint(app: FastifyInstance, actor: SessionUser, id
 export async function deleteCheckpoint(app: FastifyInstance, actor: SessionUser, idOrCode: string, checkpointId: number) {
   return app.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
-    const [event] = await tx
-      .select({
-        id: shipmentEvents.id,
-        kind: shipmentEvents.kind,
-        name: shipmentEvents.name,
-        at: shipmentEvents.at,
-        userName: shipmentEvents.userName,
-      })
-      .from(shipmentEvents)
-      .where(and(eq(shipmentEvents.id, checkpointId), eq(shipmentEvents.shipmentId, current.id)));
+    const event = await findEventOf(tx, current.id, checkpointId);
     if (!event) throw notFound(SHIPMENT_MESSAGES.eventNotFound);
     if (event.kind !== 'event') throw unprocessable(SHIPMENT_MESSAGES.onlyManualEventsDeletable);
-    await tx.delete(shipmentEvents).where(eq(shipmentEvents.id, event.id));
+    await deleteEvent(tx, event.id);
     await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'event.delete', before: event });
     return loadDto(tx, actor, { id: current.id });
   });
 }
 
 export async function changeSecretCode(app: FastifyInstance, actor: SessionUser, idOrCode: string, secretCode: string) {
-  const secretCodeHash = await hashPassword(secretCode);
+  const secretCodeHash = app.secretCodes.hash(secretCode);
   return app.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
-    await tx.update(shipments).set({ secretCodeHash, updatedAt: app.now() }).where(eq(shipments.id, current.id));
+    await updateShipmentRow(tx, current.id, { secretCodeHash, updatedAt: app.now() });
     await addEvent(tx, app, actor, current.id, { kind: 'secret', name: 'Clave secreta actualizada' });
     await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'secret', after: { secretCodeChanged: true } });
     return loadDto(tx, actor, { id: current.id });
@@ -470,7 +455,7 @@ export async function changeSecretCode(app: FastifyInstance, actor: SessionUser,
 export async function changeDescription(app: FastifyInstance, actor: SessionUser, idOrCode: string, data: z.output<typeof descriptionChangeSchema>) {
   return app.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
-    await tx.update(shipments).set({ description: data.description, updatedAt: app.now() }).where(eq(shipments.id, current.id));
+    await updateShipmentRow(tx, current.id, { description: data.description, updatedAt: app.now() });
     await addEvent(tx, app, actor, current.id, { kind: 'description', name: 'Descripción actualizada' });
     await audit(tx, {
       userId: actor.id,
@@ -481,5 +466,28 @@ export async function changeDescription(app: FastifyInstance, actor: SessionUser
       after: { description: data.description },
     });
     return loadDto(tx, actor, { id: current.id });
+  });
+}
+
+/**
+ * Folds the daily count deltas into the counts every `everyMs` while the app runs. Readers sum
+ * counts and deltas, so this only keeps the deltas few; every process tries, one at a time folds.
+ */
+export function foldDailyCountsInBackground(app: FastifyInstance, everyMs = 1000) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | null = null;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      running ??= foldDailyCounts(app.db)
+        .catch((err: unknown) => app.log.warn({ err }, 'No se pudieron consolidar los conteos diarios'))
+        .finally(() => {
+          running = null;
+        });
+    }, everyMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
   });
 }

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { hashPassword } from '../src/lib/passwords.ts';
+import { foldDailyCounts } from '../src/modules/shipments/index.ts';
+import { seedPricing } from '../src/seed/pricing.ts';
+import { shipmentBody } from './fixtures.ts';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+/**
+ * What creations at volume keep (issue 19): unique, gapless codes and exact daily counts under
+ * concurrent creations, with no counter row shared between them; secret codes as keyed HMACs,
+ * legacy argon2 hashes rewritten on their first verification.
+ */
+describe.each(engines)('scale (%s)', (engine) => {
+  let t: TestContext;
+  let admin: string;
+  let courier: string;
+  // The embedded engine runs one statement at a time: fewer creations keep this file under 30 s.
+  const perRun = engine === 'postgres' ? 400 : 120;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { seed: (db, ids) => seedPricing(db, ids) });
+    [admin, courier] = await Promise.all([t.login('ADMIN'), t.login('REPARTIDOR1')]);
+  });
+  afterAll(() => t?.close());
+
+  const rows = async (query: ReturnType<typeof sql>) => (await t.database.db.execute(query)).rows as Record<string, unknown>[];
+
+  /** The Panel's counts (kept counts plus unfolded deltas) and a count(*) of the shipments, per day, route and status. */
+  const counts = async () => {
+    const kept = await rows(sql`
+      select day::text as day, origin_branch_id as o, destination_branch_id as d, status, sum(n)::int as n
+        from (select day, origin_branch_id, destination_branch_id, status, n from shipment_daily_counts
+              union all select day, origin_branch_id, destination_branch_id, status, n from shipment_daily_count_deltas) k
+       group by 1, 2, 3, 4 having sum(n) <> 0 order by 1, 2, 3, 4`);
+    const actual = await rows(sql`
+      select (((created_at at time zone 'UTC') - interval '5 hours')::date)::text as day, origin_branch_id as o, destination_branch_id as d,
+             status, count(*)::int as n
+        from shipments group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+    return { kept: kept.map((r) => ({ ...r, n: Number(r.n) })), actual: actual.map((r) => ({ ...r, n: Number(r.n) })) };
+  };
+
+  const createMany = async (route: () => { originBranchId: number; destinationBranchId: number }) => {
+    const results = await Promise.all(
+      Array.from({ length: perRun }, () => t.call('POST', '/api/shipments', { token: admin, body: shipmentBody(route()) })),
+    );
+    expect(results.map((r) => r.statusCode).filter((s) => s !== 201)).toEqual([]);
+    return results.map((r) => r.json() as { id: number; code: string });
+  };
+
+  const expectExact = async () => {
+    const { kept, actual } = await counts();
+    expect(actual.length).toBeGreaterThan(0);
+    expect(kept).toEqual(actual);
+    await foldDailyCounts(t.database.db);
+    expect((await rows(sql`select count(*)::int as n from shipment_daily_count_deltas`))[0]!.n).toBe(0);
+    expect((await counts()).kept).toEqual(actual);
+  };
+
+  it('keeps codes unique and gapless and the daily counts exact under concurrent creations on random routes', async () => {
+    const ids = [...t.branchIds.values()];
+    const created = await createMany(() => {
+      const o = ids[Math.floor(Math.random() * ids.length)]!;
+      const others = ids.filter((id) => id !== o);
+      return { originBranchId: o, destinationBranchId: others[Math.floor(Math.random() * others.length)]! };
+    });
+    const numbers = created.map((s) => Number(s.code.slice(4))).sort((a, b) => a - b);
+    expect(new Set(numbers).size).toBe(perRun);
+    expect(numbers.at(-1)! - numbers[0]!).toBe(perRun - 1);
+    await expectExact();
+  });
+
+  it('keeps the counts exact when every creation lands on one route, and through status changes', async () => {
+    const route = { originBranchId: t.branchIds.get('Lima')!, destinationBranchId: t.branchIds.get('Cusco')! };
+    const created = await createMany(() => route);
+    // Changes of status move a shipment between counters while other creations append.
+    await Promise.all([
+      ...created.slice(0, 20).map((s) => t.call('PATCH', `/api/shipments/${s.id}/status`, { token: admin, body: { status: 'En tránsito' } })),
+      ...created.slice(20, 30).map((s) => t.call('DELETE', `/api/shipments/${s.id}`, { token: admin })),
+      foldDailyCounts(t.database.db),
+      ...Array.from({ length: 20 }, () => t.call('POST', '/api/shipments', { token: admin, body: shipmentBody(route) })),
+    ]);
+    await expectExact();
+  });
+
+  it('stores secret codes as a keyed HMAC and rewrites a legacy argon2 hash on its first verification', async () => {
+    const route = { originBranchId: t.branchIds.get('Lima')!, destinationBranchId: t.branchIds.get('Arequipa')! };
+    const s = (await t.call('POST', '/api/shipments', { token: admin, body: shipmentBody(route, { secretCode: '4821' }) })).json() as { id: number };
+    const stored = async () => String((await rows(sql`select secret_code_hash as h from shipments where id = ${s.id}`))[0]!.h);
+    expect(await stored()).toMatch(/^hmac-sha256\$/);
+    expect(await stored()).not.toContain('4821');
+
+    // As an older version stored it.
+    const legacy = await hashPassword('4821');
+    await t.database.db.execute(sql`update shipments set secret_code_hash = ${legacy} where id = ${s.id}`);
+    const body = (secretCode: string) => ({
+      secretCode,
+      receiverName: 'María Flores Ccori',
+      receiverDoc: '45879612',
+      deliveredByName: 'Jorge Mamani',
+      notes: '',
+    });
+    const wrong = await t.call('POST', `/api/shipments/${s.id}/deliver`, { token: courier, body: body('4822') });
+    expect(wrong.statusCode).toBe(422);
+    expect(await stored()).toBe(legacy);
+    const right = await t.call('POST', `/api/shipments/${s.id}/deliver`, { token: courier, body: body('4821') });
+    expect(right.statusCode).toBe(200);
+    expect(await stored()).toMatch(/^hmac-sha256\$/);
+    expect((await t.app.secretCodes.verify(await stored(), '4821')).ok).toBe(true);
+  });
+});
