@@ -44,6 +44,7 @@ export const SHIPMENT_MESSAGES = {
   editOnlyCreated: 'Solo se puede editar un envío en estado Creado.',
   statusUpdated: 'Estado actualizado.',
   searchTermRequired: 'Ingresa un código, documento o nombre para buscar.',
+  searchTermTooShort: 'Ingresa al menos 3 caracteres para buscar.',
   descriptionMissing: 'Indica la descripción (vacía o null para borrarla).',
   eventAdded: 'Evento agregado.',
   eventDeleted: 'Evento eliminado.',
@@ -304,8 +305,20 @@ const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v
 const optionalBranchFilter = recordIdFilter('Sucursal inválida');
 const optionalDay = z.preprocess(emptyToUndefined, z.string().refine(isIsoDay, SHIPMENT_MESSAGES.invalidDate).optional());
 
+/**
+ * Shorter terms match a large part of any table (every name holding 'ma') and cost a scan of it;
+ * the list, the Panel and tracking ask for at least this many characters (issue 19).
+ */
+export const SHIPMENT_SEARCH_MIN_LENGTH = 3;
+
+/** A search of shipments: trimmed, blank → undefined, at least SHIPMENT_SEARCH_MIN_LENGTH characters. */
+export const shipmentSearchTerm = searchTerm(100).refine(
+  (v) => v === undefined || v.length >= SHIPMENT_SEARCH_MIN_LENGTH,
+  SHIPMENT_MESSAGES.searchTermTooShort,
+);
+
 const filterFields = {
-  q: searchTerm(100),
+  q: shipmentSearchTerm,
   status: z.preprocess(emptyToUndefined, z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),
   /** true: still moving (Creado, En tránsito); false: closed (Entregado, Anulado). */
   active: z.preprocess(

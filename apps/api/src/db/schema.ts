@@ -240,11 +240,20 @@ export const shipments = pgTable(
     // text_pattern_ops serves both `=` and the prefix LIKE of a document being typed.
     index('shipments_recipient_doc_idx').on(t.recipientDoc.op('text_pattern_ops')),
     index('shipments_sender_customer_idx').on(t.senderCustomerId),
-    // Accent-folded so 'maria pena' finds 'María Peña'; the search folds its text the same way.
-    index('shipments_recipient_name_trgm').using('gin', sql`translate(lower(${t.recipientName}), 'áéíóúüñ', 'aeiouun') gin_trgm_ops`),
-    index('shipments_sender_name_trgm').using('gin', sql`translate(lower(${t.senderName}), 'áéíóúüñ', 'aeiouun') gin_trgm_ops`),
+    // The words of both names, accent-folded, for whole-word and prefix search (issue 19).
+    index('shipments_names_search').using('gin', shipmentNamesVector(t)),
   ],
 );
+
+/**
+ * The words of a shipment's recipient and sender names, lower-cased and accent-folded ('María Peña'
+ * → maria, pena), exactly the expression of `shipments_names_search` so the planner answers the
+ * search from that index. A word index, unlike the trigram indexes it replaces, costs the same
+ * per match at 100k rows as at a million, and a prefix query ('quis:*') still finds 'Quispe'.
+ */
+export function shipmentNamesVector(t: { recipientName: AnyPgColumn; senderName: AnyPgColumn }): SQL {
+  return sql`to_tsvector('simple'::regconfig, translate(lower(${t.recipientName} || ' ' || ${t.senderName}), 'áéíóúüñ', 'aeiouun'))`;
+}
 
 /** The history of a shipment: creation, status changes, manual events, edits, cancellation. */
 export const shipmentEvents = pgTable(

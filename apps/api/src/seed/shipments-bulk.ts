@@ -80,15 +80,16 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
   const secretCodeHash = await hashPassword(DEMO_SECRET_CODE);
   const branchRows = await db.execute(sql`select count(*)::int as k from branches`);
   if (Number((branchRows.rows[0] as { k: number }).k) < 2) throw new Error('Se necesitan al menos dos sucursales.');
-  // Building a trigram index once is far cheaper than maintaining it row by row during the load.
-  const trigram =
+  // Building the names' search index once is far cheaper than maintaining it row by row during the load.
+  const searchIndexes =
     count >= 20_000
-      ? ((await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname like '%_trgm'`)).rows as {
+      ? ((await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname in ('shipments_names_search')`))
+          .rows as {
           indexname: string;
           indexdef: string;
         }[])
       : [];
-  for (const index of trigram) await db.execute(sql.raw(`drop index "${index.indexname}"`));
+  for (const index of searchIndexes) await db.execute(sql.raw(`drop index "${index.indexname}"`));
   // Likewise the Panel's daily counts: one grouped rebuild instead of an upsert per row.
   await db.execute(sql`alter table shipments disable trigger shipments_daily_counts`);
   try {
@@ -96,7 +97,7 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
   } finally {
     await db.execute(sql`alter table shipments enable trigger shipments_daily_counts`);
     await rebuildDailyCounts(db);
-    for (const index of trigram) await db.execute(sql.raw(index.indexdef));
+    for (const index of searchIndexes) await db.execute(sql.raw(index.indexdef));
   }
   await db.execute(sql`analyze shipments`);
   await db.execute(sql`analyze shipment_events`);

@@ -10,13 +10,13 @@ import {
   type ShipmentStatus,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { containsPattern } from '../../lib/sql.ts';
 import {
   branches,
   customers,
   shipmentDailyCountDeltas,
   shipmentDailyCounts,
   shipmentEvents,
+  shipmentNamesVector,
   shipments,
   transportAssignments,
   transports,
@@ -162,13 +162,22 @@ export function branchScope(actor: SessionUser): SQL | undefined {
   return or(eq(shipments.originBranchId, actor.branchId), eq(shipments.destinationBranchId, actor.branchId));
 }
 
-/** The same folding as the trigram indexes' translate(): 'María Peña' → 'maria pena'. */
+/** The same folding as the search index's translate(): 'María Peña' → 'maria pena'. */
 const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
+/** The words of a search as a prefix query: 'María  Quis' → 'maria:* & quis:*'; null when no word is left. */
+export function namesQuery(term: string): string | null {
+  const words = foldAccents(term.toLowerCase())
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : null;
+}
+
 /**
- * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or a
- * recipient/sender name fragment. Each branch of the OR has its own index (unique code, the
- * text_pattern_ops document index, the two trigram indexes), so PostgreSQL combines bitmaps.
+ * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or names
+ * holding every word typed, each as a word or its beginning ('rosa quis' finds 'Rosa Quispe
+ * Flores'). Each branch of the OR has its own index (unique code, the text_pattern_ops document
+ * index, the names' word index), so PostgreSQL combines bitmaps.
  */
 export function textSearch(q: string): SQL {
   const term = q.trim().toLowerCase();
@@ -176,10 +185,9 @@ export function textSearch(q: string): SQL {
   const code = normalizeShipmentCode(term);
   if (code) conditions.push(eq(shipments.code, code));
   if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
-  const fragment = containsPattern(foldAccents(term));
-  conditions.push(sql`translate(lower(${shipments.recipientName}), 'áéíóúüñ', 'aeiouun') like ${fragment}`);
-  conditions.push(sql`translate(lower(${shipments.senderName}), 'áéíóúüñ', 'aeiouun') like ${fragment}`);
-  return or(...conditions)!;
+  const words = namesQuery(term);
+  if (words) conditions.push(sql`${shipmentNamesVector(shipments)} @@ to_tsquery('simple', ${words})`);
+  return or(...conditions) ?? sql`false`;
 }
 
 export function filterConditions(filters: ShipmentFilters): SQL[] {

@@ -5,7 +5,6 @@ import {
   descriptionChangeSchema,
   newShipmentSchema,
   recordIdFilter,
-  searchTerm,
   secretCodeChangeSchema,
   SHIPMENT_MESSAGES,
   SHIPMENT_STATUSES,
@@ -13,6 +12,7 @@ import {
   shipmentListRowSchema,
   shipmentPageSchema,
   shipmentRef,
+  shipmentSearchTerm,
   shipmentSchema,
   shipmentUpdateSchema,
   statusChangeSchema,
@@ -70,7 +70,7 @@ export default async function shipmentRoutes(app: App) {
         // Tracking finds by a term (DESIGN.md section 4); branches and status only narrow it, so nobody browses another branch's shipments.
         querystring: z
           .object({
-            q: searchTerm(100),
+            q: shipmentSearchTerm,
             originId: optionalId,
             destinationId: optionalId,
             status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(SHIPMENT_STATUSES, { error: 'Estado inválido' }).optional()),

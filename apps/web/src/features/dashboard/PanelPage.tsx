@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_MESSAGES } from '@tramo/domain';
+import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -99,6 +99,8 @@ export default function PanelPage() {
             placeholder="Código, DNI/RUC o nombre"
             value={filters.q ?? ''}
             onSearch={(v) => set('q', v.trim())}
+            minLength={SHIPMENT_SEARCH_MIN_LENGTH}
+            tooShortMessage={SHIPMENT_MESSAGES.searchTermTooShort}
           />
           <Button
             variant="subtle"

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES } from '@tramo/domain';
+import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -130,6 +130,8 @@ export default function ShipmentsPage() {
           value={params.q ?? ''}
           onSearch={(v) => setFilter('q', v.trim() || null)}
           debounceMs={SEARCH_DEBOUNCE_MS}
+          minLength={SHIPMENT_SEARCH_MIN_LENGTH}
+          tooShortMessage={SHIPMENT_MESSAGES.searchTermTooShort}
           placeholder="Código, DNI/RUC o nombre"
           aria-label="Buscar envíos"
           w={260}

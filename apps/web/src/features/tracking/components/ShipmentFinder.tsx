@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Grid, Text, TextInput } from '@mantine/core';
-import { normalizeShipmentCode } from '@tramo/domain';
+import { normalizeShipmentCode, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { SearchInput } from '../../../components/ui/SearchInput.tsx';
@@ -79,6 +79,8 @@ export function ShipmentFinder({ title, description, codeField = false, search, 
           value={url.q}
           onSearch={(v) => setUrl(codeField ? { q: v.trim() } : { q: v.trim(), code: null })}
           placeholder={search.placeholder}
+          minLength={SHIPMENT_SEARCH_MIN_LENGTH}
+          tooShortMessage={SHIPMENT_MESSAGES.searchTermTooShort}
           aria-label={search.label}
           autoFocus={!codeField}
           w={search.width}
