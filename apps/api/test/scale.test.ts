@@ -108,4 +108,65 @@ describe.each(engines)('scale (%s)', (engine) => {
     expect(await stored()).toMatch(/^hmac-sha256\$/);
     expect((await t.app.secretCodes.verify(await stored(), '4821')).ok).toBe(true);
   });
+
+  it('takes page numbers and sizes as strictly as ids: decimal digits only, refused in Spanish (issue 11)', async () => {
+    for (const url of ['/api/branches', '/api/customers', '/api/shipments']) {
+      for (const bad of ['0x2', '1e1', '%2B2', '%202%20', '2.0', '0', '-1', 'dos', '']) {
+        if (bad === '' && url === '/api/shipments') continue; // blank is "first page" on the shipments list
+        for (const key of ['page', 'pageSize']) {
+          const res = await t.call('GET', `${url}?${key}=${bad}`, { token: admin });
+          expect(res.statusCode, `${url} ${key}=${bad}`).toBe(400);
+          expect(res.json().fields[key], `${url} ${key}=${bad}`).toBe(key === 'page' ? 'Página inválida' : 'Tamaño de página inválido');
+        }
+      }
+      expect((await t.call('GET', `${url}?page=2&pageSize=5`, { token: admin })).statusCode).toBe(200);
+    }
+  });
+
+  it('pages by number and then by cursor, forwards and backwards, over rows created at the same instant', async () => {
+    // The test clock stands still: every shipment of this burst has the same createdAt, the id orders them.
+    const route = { originBranchId: t.branchIds.get('Lima')!, destinationBranchId: t.branchIds.get('Piura')! };
+    for (let i = 0; i < 23; i++) {
+      expect((await t.call('POST', '/api/shipments', { token: admin, body: shipmentBody(route) })).statusCode).toBe(201);
+    }
+    const filter = `originBranchId=${route.originBranchId}&destinationBranchId=${route.destinationBranchId}`;
+    const get = async (query: string) => {
+      const res = await t.call('GET', `/api/shipments?${filter}&pageSize=5&${query}`, { token: admin });
+      expect(res.statusCode, query).toBe(200);
+      return res.json() as { items: { code: string }[]; total: number; next: string | null; prev: string | null };
+    };
+    const all = (await t.call('GET', `/api/shipments?${filter}&pageSize=100`, { token: admin })).json() as {
+      items: { code: string }[];
+      total: number;
+    };
+    expect(all.items.length).toBe(all.total);
+    const order = all.items.map((s) => s.code);
+
+    const first = await get('page=1');
+    expect(first.prev).toBeNull();
+    const seen = first.items.map((s) => s.code);
+    const pages = [first];
+    let cursor = first.next;
+    while (cursor) {
+      const p = await get(`page=2&after=${cursor}`);
+      seen.push(...p.items.map((s) => s.code));
+      pages.push(p);
+      cursor = p.next;
+    }
+    expect(seen).toEqual(order);
+    expect(pages.at(-1)!.items.length).toBeGreaterThan(0);
+    // Back from the last page, each previous page is the one seen before it.
+    for (let k = pages.length - 1; k > 0; k--) {
+      const back = await get(`page=2&before=${pages[k]!.prev}`);
+      expect(back.items.map((s) => s.code)).toEqual(pages[k - 1]!.items.map((s) => s.code));
+      expect(back.prev === null).toBe(k === 1);
+    }
+    // Page 2 by number is page 2 by cursor.
+    expect((await get('page=2')).items).toEqual(pages[1]!.items);
+    for (const bad of ['after=abc', 'before=1.2.3', `after=${first.next}&before=${first.next}`]) {
+      const res = await t.call('GET', `/api/shipments?${bad}`, { token: admin });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().error, bad).toBeTruthy();
+    }
+  });
 });

@@ -703,13 +703,22 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(viaCounts.total).toBe(actual.filter((r) => (r as { day: string }).day === day).reduce((a, r) => a + Number((r as { n: number }).n), 0));
   });
 
-  it('counts totals exactly up to 10 000 and says when there are more', async () => {
+  it('counts exactly from the daily counts, and a text search up to 1 000 (issue 19)', async () => {
     const before = (await t.call('GET', '/api/shipments?pageSize=1', { token: admin })).json();
     expect(before.totalCapped).toBe(false);
     await bulkInsertShipments(t.database.db, 10_050);
-    const res = (await t.call('GET', '/api/shipments?pageSize=10&page=1000', { token: admin })).json();
-    expect(res).toMatchObject({ total: 10_000, totalCapped: true, page: 1000 });
+    const res = (await t.call('GET', '/api/shipments?pageSize=10&page=100', { token: admin })).json();
+    expect(res).toMatchObject({ total: before.total + 10_050, totalCapped: false, page: 100 });
     expect(res.items).toHaveLength(10);
+    // Past the numbered pages the list goes on by cursor.
+    const deep = await t.call('GET', '/api/shipments?pageSize=10&page=101', { token: admin });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().fields.page).toBe('Página fuera del rango numerado: continúa con "Siguiente".');
+    const next = (await t.call('GET', `/api/shipments?pageSize=10&page=101&after=${res.next}`, { token: admin })).json();
+    expect(next).toMatchObject({ page: 101, total: before.total + 10_050 });
+    expect(next.items).toHaveLength(10);
+    // One sender in eight of the bulk load: more than a text search counts.
+    expect((await t.call('GET', '/api/shipments?q=comercial', { token: admin })).json()).toMatchObject({ total: 1000, totalCapped: true });
     const narrow = (await t.call('GET', `/api/shipments?q=${before.items[0].code}`, { token: admin })).json();
     expect(narrow).toMatchObject({ total: 1, totalCapped: false });
   });

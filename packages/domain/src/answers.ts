@@ -103,8 +103,12 @@ export const shipmentSchema = shipmentListRowSchema.extend({ checkpoints: z.arra
 export type Shipment = z.infer<typeof shipmentSchema>;
 
 export const shipmentPageSchema = pageSchema(shipmentListRowSchema).extend({
-  /** Exact up to 10 000; `totalCapped` says there are more. */
+  /** `total` is a lower bound: there are more (a text search stops counting there). */
   totalCapped: z.boolean().optional(),
+  /** Cursor of the next (older) page, null at the end; pass it as `after`. */
+  next: z.string().nullable().optional(),
+  /** Cursor of the previous (newer) page, null at the start; pass it as `before`. */
+  prev: z.string().nullable().optional(),
 });
 export type ShipmentPage = z.infer<typeof shipmentPageSchema>;
 

@@ -38,6 +38,38 @@ export const recordId = (message: string = PRIMITIVE_MESSAGES.invalidId) =>
     return id;
   });
 
+/**
+ * A page number or page size of a query, as strict as a record id: a JSON integer or decimal digits
+ * only, from 1 (`0x2`, `1e1`, `+2`, `' 2 '`, `2.0` are refused with `message`); over `max.value`
+ * it reads `max.message`.
+ */
+export const pageNumber = (message: string, max?: { value: number; message: string }) =>
+  z.union([z.number({ error: message }), z.string({ error: message })], { error: message }).transform((raw, ctx) => {
+    const n = parseRecordId(raw);
+    if (n === null) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    if (max && n > max.value) {
+      ctx.addIssue({ code: 'custom', message: max.message });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+export const PAGING_MESSAGES = {
+  invalidPage: 'Página inválida',
+  invalidPageSize: 'Tamaño de página inválido',
+  invalidCursor: 'Posición de página inválida',
+  pageTooDeep: 'Página fuera del rango numerado: continúa con "Siguiente".',
+} as const;
+
+/** Optional paging of a list; both absent means "everything". */
+export const pagingQuery = z.object({
+  page: pageNumber(PAGING_MESSAGES.invalidPage).optional(),
+  pageSize: pageNumber(PAGING_MESSAGES.invalidPageSize, { value: 1000, message: 'Máximo 1000 por página' }).optional(),
+});
+
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** An optional record id: absent, null or blank → null; anything else must be a record id. */

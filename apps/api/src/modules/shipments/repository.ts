@@ -206,29 +206,71 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
 }
 
 /**
- * Totals are exact up to this many shipments. Past it the list says "more than 10 000": counting
- * every match of a common surname, or of a branch's whole history, costs more than the page itself
- * (0.5 s against 2 ms at a million shipments) and nobody pages that far.
+ * A row's place in the list's order (newest first, id breaking ties) as a cursor: the creation
+ * instant in microseconds (what the column holds; a JS Date would drop them) and the id.
  */
-export const MAX_EXACT_TOTAL = 10_000;
+const cursorOf = sql<string>`((extract(epoch from ${shipments.createdAt}) * 1000000)::bigint)::text || '.' || ${shipments.id}`;
 
-export async function listRows(db: Db, where: SQL | undefined, page: number, pageSize: number) {
+/** Rows before (newer than) or after (older than) a cursor, in the order of shipments_created_idx. */
+function beyond(cursor: string, side: 'after' | 'before'): SQL {
+  const [micros, id] = cursor.split('.');
+  const at = sql`(timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond')`;
+  return side === 'after'
+    ? sql`(${shipments.createdAt}, ${shipments.id}) < (${at}, ${Number(id)}::int)`
+    : sql`(${shipments.createdAt}, ${shipments.id}) > (${at}, ${Number(id)}::int)`;
+}
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/**
+ * One page of the list, newest first: by number (OFFSET, only for the first NUMBERED_PAGE_ROWS
+ * rows) or next to a cursor (a seek along shipments_created_idx that costs the same at any depth).
+ * One row more than the page tells whether another page follows.
+ */
+export async function listPage(db: Db, where: SQL | undefined, request: PageRequest) {
+  const { pageSize } = request;
+  const query = db
+    .select({ ...rowColumns, cursor: cursorOf })
+    .from(shipments)
+    .innerJoin(originBranch, eq(originBranch.id, shipments.originBranchId))
+    .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId));
+  if (request.before) {
+    const newer = await query
+      .where(and(where, beyond(request.before, 'before')))
+      .orderBy(asc(shipments.createdAt), asc(shipments.id))
+      .limit(pageSize + 1);
+    const rows = newer.slice(0, pageSize).reverse();
+    return { rows, next: rows.at(-1)?.cursor ?? null, prev: newer.length > pageSize ? (rows[0]?.cursor ?? null) : null };
+  }
+  const older = await query
+    .where(request.after ? and(where, beyond(request.after, 'after')) : where)
+    .orderBy(desc(shipments.createdAt), desc(shipments.id))
+    .limit(pageSize + 1)
+    .offset(request.after ? 0 : (request.page - 1) * pageSize);
+  const rows = older.slice(0, pageSize);
+  const first = request.after !== undefined || request.page > 1;
+  return { rows, next: older.length > pageSize ? (rows.at(-1)?.cursor ?? null) : null, prev: first ? (rows[0]?.cursor ?? null) : null };
+}
+
+/**
+ * How many shipments match, counting no further than `cap` (the total is then "more than cap"):
+ * for a text search, whose matches no maintained counter knows.
+ */
+export async function countUpTo(db: Db, where: SQL | undefined, cap: number) {
   const matches = db
     .select({ one: sql`1` })
     .from(shipments)
     .where(where)
-    .limit(MAX_EXACT_TOTAL + 1)
+    .limit(cap + 1)
     .as('matches');
-  const [items, [totalRow]] = await Promise.all([
-    selectRows(db)
-      .where(where)
-      .orderBy(desc(shipments.createdAt), desc(shipments.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ total: count() }).from(matches),
-  ]);
-  const counted = Number(totalRow?.total ?? 0);
-  return { items, total: Math.min(counted, MAX_EXACT_TOTAL), totalCapped: counted > MAX_EXACT_TOTAL };
+  const [row] = await db.select({ total: count() }).from(matches);
+  const counted = Number(row?.total ?? 0);
+  return { total: Math.min(counted, cap), totalCapped: counted > cap };
 }
 
 /** Tracking: a term, narrowed by route and status; nothing without one of them. */

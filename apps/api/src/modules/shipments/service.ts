@@ -3,6 +3,7 @@ import { and } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   FLEET_MESSAGES,
+  NUMBERED_PAGE_ROWS,
   canEdit,
   canManage,
   canSee,
@@ -44,7 +45,9 @@ import {
   findRow,
   foldDailyCounts,
   insertShipment,
-  listRows,
+  countUpTo,
+  dailyCountsByStatus,
+  listPage,
   loadedOnPlate,
   lockRow,
   searchRows,
@@ -120,10 +123,28 @@ async function loadDto(db: Db | Tx, actor: SessionUser, key: ShipmentKey) {
   return toShipmentDto(row, actor, await findEvents(db, row.id));
 }
 
+/**
+ * The list: a page by number or by cursor, and its total. Without a text search the total is exact
+ * and read from the daily counts (a few hundred rows, whatever the table holds); with one it is
+ * counted up to the numbered pages' reach and is "more than" past it.
+ */
 export async function listShipments(app: FastifyInstance, actor: SessionUser, query: ShipmentListQuery) {
-  const where = and(branchScope(actor), ...filterConditions(query));
-  const { items, total, totalCapped } = await listRows(app.db, where, query.page, query.pageSize);
-  return { items: items.map((r) => toShipmentDto(r, actor)), total, totalCapped, page: query.page, pageSize: query.pageSize };
+  const { page, pageSize, after, before, ...filters } = query;
+  const where = and(branchScope(actor), ...filterConditions(filters));
+  const [found, counted] = await Promise.all([
+    listPage(app.db, where, { page, pageSize, after, before }),
+    filters.q
+      ? countUpTo(app.db, where, NUMBERED_PAGE_ROWS)
+      : dailyCountsByStatus(app.db, actor, filters).then((days) => ({ total: days.reduce((sum, d) => sum + d.n, 0), totalCapped: false })),
+  ]);
+  return {
+    items: found.rows.map((r) => toShipmentDto(r, actor)),
+    ...counted,
+    page,
+    pageSize,
+    next: found.next,
+    prev: found.prev,
+  };
 }
 
 /** Tracking: every role, every branch, read-only (DESIGN.md section 4). */

@@ -1,4 +1,4 @@
-import { Group, NumberInput, Pagination, Select, Text } from '@mantine/core';
+import { Button, Group, NumberInput, Pagination, Select, Text } from '@mantine/core';
 import { pageCount } from '@tramo/domain';
 import { formatNumber } from '../../lib/format.ts';
 
@@ -13,11 +13,21 @@ interface PagerProps {
   withPageInput?: boolean;
   /** The server stopped counting at `total`: there are more. */
   totalCapped?: boolean;
+  /**
+   * Keyset paging of a large list: page numbers up to `numbered`, then 'Siguiente' / 'Anterior'
+   * (`active` once past them), so no page costs more than the first however deep.
+   */
+  /** Page numbers stop here (a list that pages by number only as far as that is cheap). */
+  maxPages?: number;
+  cursor?: { numbered: number; active: boolean; hasNext: boolean; onNext(): void; onPrevious(): void };
 }
 
 /** The same pager on every list: size choice, first/previous/next/last, and the count. */
-export function Pager({ page, pageSize, total, pageSizes, onPage, onPageSize, withPageInput, totalCapped }: PagerProps) {
+export function Pager({ page, pageSize, total, pageSizes, onPage, onPageSize, withPageInput, totalCapped, cursor, maxPages }: PagerProps) {
   const pages = pageCount(total, pageSize);
+  const numbered = Math.min(pages, cursor?.numbered ?? Infinity, maxPages ?? Infinity);
+  // More rows than page numbers reach (or than a text search counts): 'Siguiente' goes on from the last number.
+  const beyond = cursor !== undefined && (cursor.active || pages > cursor.numbered || (totalCapped === true && cursor.hasNext && page >= numbered));
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
   return (
@@ -53,17 +63,36 @@ export function Pager({ page, pageSize, total, pageSizes, onPage, onPageSize, wi
             }}
           />
         )}
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={onPage}
-          withEdges
-          size="sm"
-          siblings={1}
-          getControlProps={(control) => ({
-            'aria-label': { first: 'Primera página', previous: 'Página anterior', next: 'Página siguiente', last: 'Última página' }[control],
-          })}
-        />
+        {cursor?.active ? (
+          <>
+            <Button variant="default" size="compact-sm" onClick={() => onPage(1)}>
+              Primera página
+            </Button>
+            <Button variant="default" size="compact-sm" onClick={cursor.onPrevious}>
+              ‹ Anterior
+            </Button>
+            <Text size="sm" aria-current="page">
+              Página {formatNumber(page)}
+            </Text>
+          </>
+        ) : (
+          <Pagination
+            total={numbered}
+            value={page}
+            onChange={onPage}
+            withEdges={!beyond}
+            size="sm"
+            siblings={1}
+            getControlProps={(control) => ({
+              'aria-label': { first: 'Primera página', previous: 'Página anterior', next: 'Página siguiente', last: 'Última página' }[control],
+            })}
+          />
+        )}
+        {beyond && (
+          <Button variant="default" size="compact-sm" disabled={!cursor.hasNext || (!cursor.active && page < numbered)} onClick={cursor.onNext}>
+            Siguiente ›
+          </Button>
+        )}
       </Group>
     </Group>
   );

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { DASHBOARD_PAGE_SIZES, limaDay, limaDayStart, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { DASHBOARD_PAGE_SIZES, lastNumberedPage, limaDay, limaDayStart, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -51,8 +51,9 @@ export default function PanelPage() {
     pageSize: String(DASHBOARD_PAGE_SIZES[0]),
   });
   const filters: DashboardFilters = Object.fromEntries(FILTER_KEYS.filter((k) => url[k]).map((k) => [k, url[k]]));
-  const page = pageNumber(url.page, 1);
   const pageSize = pageNumber(url.pageSize, DASHBOARD_PAGE_SIZES[0], DASHBOARD_PAGE_SIZES);
+  // The Panel's latest shipments page by number only, as far as numbers go (issue 19).
+  const page = Math.min(pageNumber(url.page, 1), lastNumberedPage(pageSize));
 
   // Spec section 6: only an admin picks the origin; everyone else sees their own branch.
   const effective: DashboardFilters = isAdmin ? filters : { ...filters, originBranchId: user.branchId ? String(user.branchId) : undefined };
@@ -232,6 +233,7 @@ export default function PanelPage() {
             pageSize={pageSize}
             total={latest.data?.total ?? 0}
             pageSizes={DASHBOARD_PAGE_SIZES}
+            maxPages={lastNumberedPage(pageSize)}
             onPage={(p) => setUrl({ page: String(p) })}
             onPageSize={(size) => setUrl({ page: null, pageSize: String(size) })}
           />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { lastNumberedPage, limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -18,6 +18,9 @@ import { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable
 import { FILTER_KEYS, isRangeInvalid, LIST_URL_DEFAULTS, listParamsFrom, type FilterKey } from './components/list-params.ts';
 import { useCancelAction } from './components/useShipmentActions.tsx';
 import type { Shipment } from './types.ts';
+
+/** Back to the first page (a filter or the page size changed). */
+const FIRST_PAGE = { page: null, after: null, before: null };
 
 /** Search waits for a 1 s pause here (spec section 9): the list is the heaviest query. */
 const SEARCH_DEBOUNCE_MS = 1000;
@@ -116,7 +119,7 @@ export default function ShipmentsPage() {
   const [assigning, setAssigning] = useState<Shipment | null>(null);
 
   /** A filter change goes back to page 1. */
-  const setFilter = (key: FilterKey, value: string | null) => setUrl({ [key]: value, page: null });
+  const setFilter = (key: FilterKey, value: string | null) => setUrl({ [key]: value, ...FIRST_PAGE });
   const hasFilters = FILTER_KEYS.some((k) => url[k] !== '');
   const data = shipments.data;
 
@@ -161,7 +164,7 @@ export default function ShipmentsPage() {
           size="xs"
           disabled={!hasFilters}
           // The page size is a preference, not a filter: it stays.
-          onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), page: null })}
+          onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), ...FIRST_PAGE })}
         >
           Limpiar filtros
         </Button>
@@ -208,8 +211,19 @@ export default function ShipmentsPage() {
           total={data?.total ?? 0}
           totalCapped={data?.totalCapped}
           pageSizes={SHIPMENT_PAGE_SIZES}
-          onPage={(p) => setUrl({ page: String(p) })}
-          onPageSize={(size) => setUrl({ page: null, pageSize: String(size) })}
+          onPage={(p) => setUrl({ page: String(p), after: null, before: null })}
+          onPageSize={(size) => setUrl({ ...FIRST_PAGE, pageSize: String(size) })}
+          cursor={{
+            numbered: lastNumberedPage(params.pageSize),
+            active: Boolean(params.after || params.before),
+            hasNext: Boolean(data?.next),
+            onNext: () => data?.next && setUrl({ page: String(params.page + 1), after: data.next, before: null }),
+            // Back into the numbered pages by number; further out by cursor.
+            onPrevious: () =>
+              params.page - 1 <= lastNumberedPage(params.pageSize)
+                ? setUrl({ page: String(params.page - 1), after: null, before: null })
+                : data?.prev && setUrl({ page: String(params.page - 1), before: data.prev, after: null }),
+          }}
         />
       )}
       <LabelModal shipment={printing} onClose={() => setPrinting(null)} />

@@ -14,6 +14,9 @@ export interface ShipmentListParams {
   dateTo?: string;
   originBranchId?: string;
   destinationBranchId?: string;
+  /** Keyset paging past the numbered pages: the `next` or `prev` cursor of the page shown. */
+  after?: string;
+  before?: string;
 }
 
 export const shipmentsQuery = (params: ShipmentListParams) =>
