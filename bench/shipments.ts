@@ -1,18 +1,18 @@
-// npx tsx bench/shipments.ts --rows 100000 [--pg postgres://…] [--iterations 30]
+// npx tsx bench/shipments.ts --rows 100000 [--pg postgres://…] [--iterations 30] [--json FILE]
 // (or npm run bench -- shipments --rows …). A fresh database (embedded in a temp dir, or a
-// PostgreSQL database created and dropped here), N bulk shipments, then p50/p95 over real HTTP.
-// Prints figures, never asserts.
+// PostgreSQL database created and dropped here), N bulk shipments, then per case p50/p95 over real
+// HTTP and, on PostgreSQL, p50/p95 of the very statements that request ran (recorded from the
+// driver, replayed one after another on one connection) with their ratio and difference.
+// Prints figures, never asserts. --json writes them for npm run bench -- report.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
-import { openEmbedded, openPostgres, type Database } from '../apps/api/src/db/client.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
+import { benchDatabase, percentile } from './_db.ts';
 
 // --existing URL measures a PostgreSQL database already filled (e.g. by npm run seed:bulk) as is.
 const { values } = parseArgs({
@@ -21,38 +21,15 @@ const { values } = parseArgs({
     pg: { type: 'string' },
     existing: { type: 'string' },
     iterations: { type: 'string', default: '30' },
+    json: { type: 'string' },
   },
 });
 let rows = Number(values.rows);
 const iterations = Number(values.iterations);
 
-let database: Database;
-let cleanup: () => Promise<void>;
-if (values.existing) {
-  database = await openPostgres(values.existing);
-  cleanup = async () => {};
-} else if (values.pg) {
-  const name = `tramo_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: values.pg });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(values.pg);
-  url.pathname = `/${name}`;
-  database = await openPostgres(url.toString());
-  cleanup = async () => {
-    const c = new pg.Client({ connectionString: values.pg });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  };
-} else {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-bench-'));
-  database = await openEmbedded(path.join(dir, 'pgdata'));
-  cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
-}
-
-const engine = values.pg || values.existing ? 'PostgreSQL' : 'embebido (PGlite)';
+const bench = await benchDatabase({ pg: values.pg, existing: values.existing });
+const { database } = bench;
+const engine = bench.engine;
 let started = performance.now();
 let branchIds: Map<string, number>;
 if (values.existing) {
@@ -79,6 +56,20 @@ const login = async (username: string, password: string) => {
 const admin = await login('ADMIN', 'admin123');
 const agent = await login('AGENTE1', 'agente123');
 
+// Every statement the API sends while `recording` is on, with its parameters (node-postgres only).
+let recording: { text: string; values: unknown[] }[] | null = null;
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const [config, params] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+  if (recording)
+    recording.push(
+      typeof config === 'string' ? { text: config, values: params ?? [] } : { text: config.text, values: config.values ?? params ?? [] },
+    );
+  return query.apply(this, args);
+} as typeof pg.Client.prototype.query;
+const replay = bench.url ? new pg.Client({ connectionString: bench.url }) : null;
+await replay?.connect();
+
 const sample = (await database.db.execute(sql`select code, recipient_doc from shipments order by id desc offset ${Math.floor(rows / 2)} limit 1`))
   .rows[0] as {
   code: string;
@@ -90,14 +81,30 @@ const today = new Date(Date.now() - 5 * 3_600_000).toISOString().slice(0, 10);
 const weekAgo = new Date(Date.now() - 5 * 3_600_000 - 6 * 86_400_000).toISOString().slice(0, 10);
 const monthAgo = new Date(Date.now() - 5 * 3_600_000 - 29 * 86_400_000).toISOString().slice(0, 10);
 
+/** The cursor of the row `offset` rows down the list (newest first), as the list answers it. */
+const cursorAt = async (offset: number) =>
+  (
+    (
+      await database.db.execute(sql`
+        select ((extract(epoch from created_at) * 1000000)::bigint)::text || '.' || id as c
+          from shipments order by created_at desc, id desc offset ${offset} limit 1`)
+    ).rows[0] as { c: string }
+  ).c;
+const middle = await cursorAt(Math.floor(rows / 2));
+const nearEnd = await cursorAt(Math.max(0, rows - 11));
+
 const cases: [string, string, string][] = [
   ['lista página 1', '/api/shipments?page=1&pageSize=10', admin],
-  ['lista página 500', '/api/shipments?page=500&pageSize=10', admin],
+  ['lista página 100 (última numerada)', '/api/shipments?page=100&pageSize=10', admin],
+  ['lista a mitad (cursor)', `/api/shipments?page=2&pageSize=10&after=${middle}`, admin],
+  ['lista última página (cursor)', `/api/shipments?page=2&pageSize=10&after=${nearEnd}`, admin],
   ['lista agente (su sucursal) p1', '/api/shipments?page=1&pageSize=10', agent],
   ['filtro estado En tránsito', '/api/shipments?status=En%20tr%C3%A1nsito', admin],
   ['filtro origen', `/api/shipments?originBranchId=${lima}`, admin],
   ['filtro destino', `/api/shipments?destinationBranchId=${cusco}`, admin],
+  ['origen+destino+Anulado', `/api/shipments?originBranchId=${lima}&destinationBranchId=${cusco}&status=Anulado`, admin],
   ['filtro rango 7 días', `/api/shipments?dateFrom=${weekAgo}&dateTo=${today}`, admin],
+  ['q de 2 letras (zz)', '/api/shipments?q=zz', admin],
   ['q por nombre (quispe)', '/api/shipments?q=quispe', admin],
   ['q por nombre completo', '/api/shipments?q=rosa%20quispe%20flores', admin],
   ['q por documento', `/api/shipments?q=${sample.recipient_doc}`, admin],
@@ -105,27 +112,45 @@ const cases: [string, string, string][] = [
   ['panel sin fechas (todo)', '/api/dashboard', admin],
   ['panel 365 días', `/api/dashboard?dateFrom=${new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10)}&dateTo=${today}`, admin],
   ['panel agente 30 días', `/api/dashboard?dateFrom=${monthAgo}&dateTo=${today}`, agent],
+  ['panel con q (maria quispe)', `/api/dashboard?dateFrom=${monthAgo}&dateTo=${today}&q=maria%20quispe`, admin],
   ['código /shipments/code/{code}', `/api/shipments/code/${sample.code}`, admin],
   ['detalle /shipments/{code}', `/api/shipments/${sample.code}`, admin],
-  ['rastreo por nombre (search)', '/api/shipments/search?q=maria%20quispe', admin],
+  ['rastreo (search) maria quispe', '/api/shipments/search?q=maria%20quispe', admin],
+  ['rastreo (search) quispe', '/api/shipments/search?q=quispe', admin],
 ];
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-console.log(`\n${'caso'.padEnd(34)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  resultado`);
+interface CaseResult {
+  name: string;
+  apiP50: number;
+  apiP95: number;
+  sqlP50: number | null;
+  sqlP95: number | null;
+  statements: number;
+  summary: string;
+}
+const results: CaseResult[] = [];
+const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(1)).padStart(8);
+console.log(
+  `\n${'caso'.padEnd(36)} ${'API p50'.padStart(8)} ${'API p95'.padStart(8)} ${'SQL p50'.padStart(8)} ${'SQL p95'.padStart(8)} ${'API/SQL'.padStart(8)} ${'dif ms'.padStart(8)}  resultado`,
+);
 for (const [name, url, token] of cases) {
   const times: number[] = [];
   let summary = '';
+  let statements: { text: string; values: unknown[] }[] = [];
   for (let i = 0; i < iterations + 3; i++) {
+    recording = i === 0 ? [] : null;
     started = performance.now();
     const res = await fetch(base + url, { headers: { authorization: `Bearer ${token}` } });
-    const body = (await res.json()) as { total?: number; counters?: { total: number }; length?: number };
+    const body = (await res.json()) as { total?: number; totalCapped?: boolean; counters?: { total: number }; length?: number };
     const ms = performance.now() - started;
+    if (i === 0) statements = recording ?? [];
+    recording = null;
     if (i >= 3) times.push(ms);
     summary =
       res.status !== 200
         ? `HTTP ${res.status}`
         : body.total !== undefined
-          ? `total ${body.total}`
+          ? `total ${body.totalCapped ? 'más de ' : ''}${body.total}`
           : body.counters
             ? `total ${body.counters.total}`
             : Array.isArray(body)
@@ -133,9 +158,34 @@ for (const [name, url, token] of cases) {
               : 'ok';
   }
   times.sort((a, b) => a - b);
-  console.log(`${name.padEnd(34)} ${pct(times, 50).toFixed(1).padStart(8)} ${pct(times, 95).toFixed(1).padStart(8)}  ${summary}`);
+  // The same statements straight to the database, one after another, as many times.
+  let sqlTimes: number[] | null = null;
+  if (replay && statements.length > 0) {
+    sqlTimes = [];
+    for (let i = 0; i < iterations + 3; i++) {
+      started = performance.now();
+      for (const st of statements) await replay.query(st.text, st.values);
+      if (i >= 3) sqlTimes.push(performance.now() - started);
+    }
+    sqlTimes.sort((a, b) => a - b);
+  }
+  const r: CaseResult = {
+    name,
+    apiP50: percentile(times, 50),
+    apiP95: percentile(times, 95),
+    sqlP50: sqlTimes ? percentile(sqlTimes, 50) : null,
+    sqlP95: sqlTimes ? percentile(sqlTimes, 95) : null,
+    statements: statements.length,
+    summary,
+  };
+  results.push(r);
+  const ratio = r.sqlP50 ? (r.apiP50 / r.sqlP50).toFixed(2) : '—';
+  const diff = r.sqlP50 === null ? null : r.apiP50 - r.sqlP50;
+  console.log(`${name.padEnd(36)} ${fmt(r.apiP50)} ${fmt(r.apiP95)} ${fmt(r.sqlP50)} ${fmt(r.sqlP95)} ${ratio.padStart(8)} ${fmt(diff)}  ${summary}`);
 }
+if (values.json) fs.writeFileSync(values.json, JSON.stringify({ engine, rows, iterations, results }, null, 2));
 
+await replay?.end();
 await app.close();
 await database.close();
-await cleanup();
+await bench.cleanup();

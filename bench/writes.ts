@@ -3,6 +3,7 @@
 // random routes and on one route, beside the raw-SQL limit: the same statements of a creation
 // sent straight to the database by as many clients. Load generator and server share this
 // process and the machine's cores. Prints figures, never asserts.
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     pg: { type: 'string' },
     seconds: { type: 'string', default: '10' },
     clients: { type: 'string', default: '8,32' },
+    json: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -143,12 +145,16 @@ async function rawCreate(oneRoute: boolean) {
   }
 }
 
-const line = (label: string, clients: number, r: Result) =>
+const measured: { label: string; clients: number; perSecond: number; p50: number; p95: number; failed: number }[] = [];
+const line = (label: string, clients: number, r: Result) => {
+  const row = { label, clients, perSecond: r.done / seconds, p50: percentile(r.latencies, 50), p95: percentile(r.latencies, 95), failed: r.failed };
+  measured.push(row);
   console.log(
-    `${label.padEnd(30)} ${String(clients).padStart(8)} ${(r.done / seconds).toFixed(0).padStart(9)} ${percentile(r.latencies, 50).toFixed(1).padStart(8)} ${percentile(r.latencies, 95).toFixed(1).padStart(8)} ${String(r.failed).padStart(7)}`,
+    `${label.padEnd(36)} ${String(clients).padStart(8)} ${row.perSecond.toFixed(0).padStart(9)} ${row.p50.toFixed(1).padStart(8)} ${row.p95.toFixed(1).padStart(8)} ${String(r.failed).padStart(7)}`,
   );
+};
 console.log(
-  `\n${'-- writes'.padEnd(30)} ${'clientes'.padStart(8)} ${'envíos/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'fallos'.padStart(7)}`,
+  `\n${'-- writes'.padEnd(36)} ${'clientes'.padStart(8)} ${'envíos/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'fallos'.padStart(7)}`,
 );
 for (const oneRoute of [false, true]) {
   const where = oneRoute ? 'una ruta' : 'rutas al azar';
@@ -157,6 +163,7 @@ for (const oneRoute of [false, true]) {
     if (pool) line(`SQL directo (${where})`, clients, await drive(clients, () => rawCreate(oneRoute)));
   }
 }
+if (values.json) fs.writeFileSync(values.json, JSON.stringify({ engine: bench.engine, rows, seconds, results: measured }, null, 2));
 
 await pool?.end();
 await app.close();

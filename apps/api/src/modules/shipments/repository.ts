@@ -165,12 +165,17 @@ export function branchScope(actor: SessionUser): SQL | undefined {
 /** The same folding as the search index's translate(): 'María Peña' → 'maria pena'. */
 const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
-/** The words of a search as a prefix query: 'María  Quis' → 'maria:* & quis:*'; null when no word is left. */
+/**
+ * The words of a search as a text query: whole words, and the last one also as the beginning of a
+ * word, as it is being typed: 'María  Quis' → 'maria & quis:*'; null when no word is left. Whole
+ * words let the planner see how common each is (its statistics hold the frequent words; a prefix
+ * it can only guess), so a common surname walks the newest rows and a rare one uses the index.
+ */
 export function namesQuery(term: string): string | null {
   const words = foldAccents(term.toLowerCase())
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  return words.length > 0 ? words.map((w) => `${w}:*`).join(' & ') : null;
+  return words.length > 0 ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ') : null;
 }
 
 /**
@@ -185,7 +190,8 @@ export function textSearch(q: string): SQL {
   const code = normalizeShipmentCode(term);
   if (code) conditions.push(eq(shipments.code, code));
   if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
-  const words = namesQuery(term);
+  // A code or a document is no name: a name condition would only cost a look at the names' index.
+  const words = code || /^\d+$/.test(term) ? null : namesQuery(term);
   if (words) conditions.push(sql`${shipmentNamesVector(shipments)} @@ to_tsquery('simple', ${words})`);
   return or(...conditions) ?? sql`false`;
 }
