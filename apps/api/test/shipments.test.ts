@@ -451,6 +451,10 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(tracked.json()).toMatchObject({ canManage: false, checkpoints: [expect.objectContaining({ name: 'Creado' })] });
     const search = await t.call('GET', `/api/shipments/search?q=${limaTrujillo.code}`, { token: courierArequipa });
     expect(search.json().map((s: { id: number }) => s.id)).toEqual([limaTrujillo.id]);
+    // ...answering only what the tracking screen shows: no sender, price, weight or permissions (item 9).
+    expect(Object.keys(search.json()[0]).sort()).toEqual(
+      ['code', 'createdAt', 'destinationBranch', 'id', 'originBranch', 'recipientDoc', 'recipientName', 'status'].sort(),
+    );
 
     // Without a term tracking is no branch browser (issue 12, item 9).
     for (const query of [
