@@ -29,6 +29,9 @@ test('a retention voucher: the amount withheld is computed as the user types, th
   const card = page.getByLabel('Documento emitido');
   await expect(card.getByRole('heading', { name: /^RRR1-\d{8}$/ })).toBeVisible();
   await expect(card).toContainText('Comprobante de retención');
+  // SUNAT reverses a voucher: it is not offered an 'Anular'.
+  await expect(card.getByRole('button', { name: 'Revertir' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Anular' })).toHaveCount(0);
 });
 
 test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and its PDF arrives', async ({ page, request }) => {
@@ -38,10 +41,12 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
     (await (await request.get('/api/transports', { headers, params: { limit: 200 } })).json()) as { items: { id: number; plate_primary: string }[] }
   ).items;
   let loaded: { id: number; plate_primary: string } | null = null;
+  let firstCode = '';
   for (const t of transports) {
-    const load = (await (await request.get(`/api/transports/${t.id}/assignments`, { headers })).json()) as { items: unknown[] };
+    const load = (await (await request.get(`/api/transports/${t.id}/assignments`, { headers })).json()) as { items: { code: string }[] };
     if (load.items.length > 0) {
       loaded = t;
+      firstCode = load.items[0]!.code;
       break;
     }
   }
@@ -67,8 +72,15 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toContain('application/pdf');
   const guide = (await card.getByRole('heading', { name: /^VVV1-\d{8}$/ }).textContent())!;
+  await expect(card.getByRole('button', { name: 'Dar de baja' })).toBeVisible();
 
   // The load shows the guide each shipment travels under.
   await page.goto(`/transportistas?tab=asignaciones&transporte=${loaded!.id}`);
   await expect(page.getByRole('link', { name: `Guía ${guide}` }).first()).toBeVisible();
+
+  // And each loaded shipment's own page lists the guide it travels under, linked to the register.
+  await page.goto(`/shipments/${firstCode}`);
+  const documents = page.getByRole('region', { name: 'Comprobantes y guías' });
+  await expect(documents.getByRole('link', { name: guide })).toBeVisible();
+  await expect(documents).toContainText('Guía de remisión transportista');
 });
