@@ -51,6 +51,28 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
     }
   }
   expect(loaded, 'the demo has a loaded transport').not.toBeNull();
+  // One more package for someone else on the same route: the guide must warn that the load has several recipients.
+  const route = (await (await request.get(`/api/shipments/${firstCode}`, { headers })).json()) as {
+    originBranchId: number;
+    destinationBranchId: number;
+  };
+  const extra = await request.post('/api/shipments', {
+    headers,
+    data: {
+      senderName: 'Comercial Andina SAC',
+      recipientDoc: '40112233',
+      recipientFirstName: 'Julia',
+      recipientLastName: 'Ramos Tito',
+      originBranchId: route.originBranchId,
+      destinationBranchId: route.destinationBranchId,
+      lines: [{ productType: 'liviano', weightKg: 3 }],
+      secretCode: 'clave-9',
+    },
+  });
+  expect(extra.status(), await extra.text()).toBe(201);
+  const extraId = ((await extra.json()) as { id: number }).id;
+  const put = await request.post(`/api/transports/${loaded!.id}/assignments`, { headers, data: { shipmentIds: [extraId] } });
+  expect(put.ok(), await put.text()).toBeTruthy();
 
   await loginAndWait(page, 'ADMIN');
   await page.goto(`/transportistas?tab=asignaciones&transporte=${loaded!.id}`);
@@ -59,6 +81,10 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
   await expect(page.getByLabel('Serie', { exact: true })).toHaveValue('VVV1');
   await expect(page.getByLabel('Placa', { exact: true })).toHaveValue(loaded!.plate_primary.replace('-', ''));
   await expect(page.getByLabel('Descripción del ítem 1')).not.toHaveValue('');
+  // What the API warns about (several senders on one load, a branch without ubigeo…) is shown above the form.
+  const { warnings } = (await (await request.get(`/api/transports/${loaded!.id}/carrier-guide`, { headers })).json()) as { warnings: string[] };
+  expect(warnings.length, 'the load has several recipients').toBeGreaterThan(0);
+  for (const warning of warnings) await expect(page.getByText(warning)).toBeVisible();
 
   await page.getByRole('button', { name: 'Crear Documento' }).click();
   const card = page.getByLabel('Documento emitido');
