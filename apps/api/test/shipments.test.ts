@@ -469,6 +469,16 @@ describe.each(engines)('shipments (%s)', (engine) => {
     }
   });
 
+  it('tracking search finds by the recipient, never by the sender; the list searches both (issue 16, item 5)', async () => {
+    const s = await create({ senderName: 'Zacarías Ñahui Remitente', recipientFirstName: 'Olga', recipientLastName: 'Destinataria Poma' });
+    const search = async (q: string) =>
+      (await t.call('GET', `/api/shipments/search?q=${encodeURIComponent(q)}`, { token: admin })).json().map((r: { id: number }) => r.id);
+    expect(await search('zacarias nahui')).toEqual([]);
+    expect(await search('olga destinataria')).toEqual([s.id]);
+    const listed = await t.call('GET', `/api/shipments?q=${encodeURIComponent('zacarias nahui')}`, { token: admin });
+    expect(listed.json().items.map((r: { id: number }) => r.id)).toEqual([s.id]);
+  });
+
   it('accepts the widest well-formed date range (issue 12, item 13)', async () => {
     const s = await create();
     const res = await t.call('GET', '/api/shipments?dateFrom=0001-01-01&dateTo=9999-12-31&pageSize=100', { token: admin });

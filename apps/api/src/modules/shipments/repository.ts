@@ -84,7 +84,7 @@ const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u0
  * recipient/sender name fragment. Each branch of the OR has its own index (unique code, the
  * text_pattern_ops document index, the two trigram indexes), so PostgreSQL combines bitmaps.
  */
-export function textSearch(q: string): SQL {
+export function textSearch(q: string, sides: { sender: boolean } = { sender: true }): SQL {
   const term = q.trim().toLowerCase();
   const conditions: SQL[] = [];
   const code = normalizeShipmentCode(term);
@@ -92,7 +92,7 @@ export function textSearch(q: string): SQL {
   if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
   const fragment = containsPattern(foldAccents(term));
   conditions.push(sql`translate(lower(${shipments.recipientName}), 'áéíóúüñ', 'aeiouun') like ${fragment}`);
-  conditions.push(sql`translate(lower(${shipments.senderName}), 'áéíóúüñ', 'aeiouun') like ${fragment}`);
+  if (sides.sender) conditions.push(sql`translate(lower(${shipments.senderName}), 'áéíóúüñ', 'aeiouun') like ${fragment}`);
   return or(...conditions)!;
 }
 

@@ -126,7 +126,8 @@ export async function searchShipments(
   query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
 ) {
   const where: SQL[] = [];
-  if (query.q) where.push(textSearch(query.q));
+  // Tracking and Entregas find by the recipient (spec: code, recipient document or name), never the sender.
+  if (query.q) where.push(textSearch(query.q, { sender: false }));
   if (query.originId) where.push(eq(shipments.originBranchId, query.originId));
   if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
   if (query.status) where.push(eq(shipments.status, query.status));
