@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { DEMO, loginAndWait } from './support.ts';
+import { createShipment, loginAndWait } from './support.ts';
 
 /*
  * Keyboard-only runs of the counter flows (issue 16): after the page opens, no click — only Tab,
@@ -57,25 +57,15 @@ test('a new shipment registered with the keyboard only', async ({ page }) => {
 
 test('a delivery confirmed with the keyboard only: the code as a scanner types it, then the form', async ({ page, request }) => {
   // A package for Arequipa, REPARTIDOR1's branch, made for this test (delivery is allowed from Creado).
-  const login = await request.post('/api/auth/login', { data: { username: 'AGENTE1', password: DEMO.AGENTE1 } });
-  const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-  const branches = (await (await request.get('/api/branches', { headers })).json()) as { id: number; name: string }[];
-  const id = (name: string) => branches.find((b) => b.name === name)!.id;
-  const created = await request.post('/api/shipments', {
-    headers,
-    data: {
-      senderName: 'Comercial Teclado',
+  const { code } = await createShipment(request, {
+    fields: {
       recipientDoc: '41234567',
       recipientFirstName: 'Mario',
       recipientLastName: 'Sin Ratón',
-      originBranchId: id('Lima'),
-      destinationBranchId: id('Arequipa'),
-      lines: [{ productType: 'liviano', weightKg: 1 }],
       secretCode: 'tecla-5',
+      lines: [{ productType: 'liviano', weightKg: 1 }],
     },
   });
-  expect(created.status()).toBe(201);
-  const { code } = (await created.json()) as { code: string };
 
   await loginAndWait(page, 'REPARTIDOR1');
   await page.goto('/deliveries');
