@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEMO, loginAndWait, logout } from './support.ts';
+import { apiToken, loginAndWait, logout } from './support.ts';
 
 /** The demo seed gives every shipment the secret code 1234 (apps/api/src/seed/shipments.ts). */
 const DEMO_SECRET = '1234';
@@ -11,12 +11,6 @@ interface ShipmentRow {
   recipientName: string;
   recipientDoc: string;
   destinationBranch: { name: string };
-}
-
-async function apiToken(request: APIRequestContext, username: keyof typeof DEMO) {
-  const res = await request.post('/api/auth/login', { data: { username, password: DEMO[username] } });
-  expect(res.ok()).toBeTruthy();
-  return ((await res.json()) as { token: string }).token;
 }
 
 /**

@@ -29,6 +29,9 @@ test('a retention voucher: the amount withheld is computed as the user types, th
   const card = page.getByLabel('Documento emitido');
   await expect(card.getByRole('heading', { name: /^RRR1-\d{8}$/ })).toBeVisible();
   await expect(card).toContainText('Comprobante de retención');
+  // SUNAT reverses a voucher: it is not offered an 'Anular'.
+  await expect(card.getByRole('button', { name: 'Revertir' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Anular' })).toHaveCount(0);
 });
 
 test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and its PDF arrives', async ({ page, request }) => {
@@ -38,14 +41,38 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
     (await (await request.get('/api/transports', { headers, params: { limit: 200 } })).json()) as { items: { id: number; plate_primary: string }[] }
   ).items;
   let loaded: { id: number; plate_primary: string } | null = null;
+  let firstCode = '';
   for (const t of transports) {
-    const load = (await (await request.get(`/api/transports/${t.id}/assignments`, { headers })).json()) as { items: unknown[] };
+    const load = (await (await request.get(`/api/transports/${t.id}/assignments`, { headers })).json()) as { items: { code: string }[] };
     if (load.items.length > 0) {
       loaded = t;
+      firstCode = load.items[0]!.code;
       break;
     }
   }
   expect(loaded, 'the demo has a loaded transport').not.toBeNull();
+  // One more package for someone else on the same route: the guide must warn that the load has several recipients.
+  const route = (await (await request.get(`/api/shipments/${firstCode}`, { headers })).json()) as {
+    originBranchId: number;
+    destinationBranchId: number;
+  };
+  const extra = await request.post('/api/shipments', {
+    headers,
+    data: {
+      senderName: 'Comercial Andina SAC',
+      recipientDoc: '40112233',
+      recipientFirstName: 'Julia',
+      recipientLastName: 'Ramos Tito',
+      originBranchId: route.originBranchId,
+      destinationBranchId: route.destinationBranchId,
+      lines: [{ productType: 'liviano', weightKg: 3 }],
+      secretCode: 'clave-9',
+    },
+  });
+  expect(extra.status(), await extra.text()).toBe(201);
+  const extraId = ((await extra.json()) as { id: number }).id;
+  const put = await request.post(`/api/transports/${loaded!.id}/assignments`, { headers, data: { shipmentIds: [extraId] } });
+  expect(put.ok(), await put.text()).toBeTruthy();
 
   await loginAndWait(page, 'ADMIN');
   await page.goto(`/transportistas?tab=asignaciones&transporte=${loaded!.id}`);
@@ -54,6 +81,10 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
   await expect(page.getByLabel('Serie', { exact: true })).toHaveValue('VVV1');
   await expect(page.getByLabel('Placa', { exact: true })).toHaveValue(loaded!.plate_primary.replace('-', ''));
   await expect(page.getByLabel('Descripción del ítem 1')).not.toHaveValue('');
+  // What the API warns about (several senders on one load, a branch without ubigeo…) is shown above the form.
+  const { warnings } = (await (await request.get(`/api/transports/${loaded!.id}/carrier-guide`, { headers })).json()) as { warnings: string[] };
+  expect(warnings.length, 'the load has several recipients').toBeGreaterThan(0);
+  for (const warning of warnings) await expect(page.getByText(warning)).toBeVisible();
 
   await page.getByRole('button', { name: 'Crear Documento' }).click();
   const card = page.getByLabel('Documento emitido');
@@ -67,8 +98,15 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toContain('application/pdf');
   const guide = (await card.getByRole('heading', { name: /^VVV1-\d{8}$/ }).textContent())!;
+  await expect(card.getByRole('button', { name: 'Dar de baja' })).toBeVisible();
 
   // The load shows the guide each shipment travels under.
   await page.goto(`/transportistas?tab=asignaciones&transporte=${loaded!.id}`);
   await expect(page.getByRole('link', { name: `Guía ${guide}` }).first()).toBeVisible();
+
+  // And each loaded shipment's own page lists the guide it travels under, linked to the register.
+  await page.goto(`/shipments/${firstCode}`);
+  const documents = page.getByRole('region', { name: 'Comprobantes y guías' });
+  await expect(documents.getByRole('link', { name: guide })).toBeVisible();
+  await expect(documents).toContainText('Guía de remisión transportista');
 });

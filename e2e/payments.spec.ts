@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO, loginAndWait } from './support.ts';
+import { apiToken, createShipment, loginAndWait } from './support.ts';
 
 /*
  * Money at the counter: a cash payment for a new shipment gives its boleta, the payment can be voided,
@@ -7,33 +7,8 @@ import { DEMO, loginAndWait } from './support.ts';
  * (playwright.config.ts), as SUNAT's daily summary does later in real life.
  */
 
-async function token(request: APIRequestContext, username: keyof typeof DEMO) {
-  const res = await request.post('/api/auth/login', { data: { username, password: DEMO[username] } });
-  expect(res.ok()).toBeTruthy();
-  return ((await res.json()) as { token: string }).token;
-}
-
 /** A shipment created now at AGENTE1's branch (Lima), in status Creado: one to collect today. */
-async function newShipment(request: APIRequestContext): Promise<{ id: number; code: string }> {
-  const auth = { authorization: `Bearer ${await token(request, 'AGENTE1')}` };
-  const branches = (await (await request.get('/api/branches', { headers: auth })).json()) as { id: number; name: string }[];
-  const id = (name: string) => branches.find((b) => b.name === name)!.id;
-  const res = await request.post('/api/shipments', {
-    headers: auth,
-    data: {
-      senderName: 'Rosa Quispe Mamani',
-      recipientDoc: '45879612',
-      recipientFirstName: 'María',
-      recipientLastName: 'Flores Ccori',
-      originBranchId: id('Lima'),
-      destinationBranchId: id('Arequipa'),
-      lines: [{ productType: 'liviano', weightKg: 2.5 }],
-      secretCode: 'clave-7',
-    },
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as { id: number; code: string };
-}
+const newShipment = (request: APIRequestContext) => createShipment(request);
 
 async function openModalFromList(page: Page, code: string) {
   await page.goto('/shipments');
@@ -99,7 +74,7 @@ test('a cash payment for a new shipment issues its boleta, then is voided; the d
   );
   // The shipments list offers no second 'Pagar' that would lead to a refusal... the API refuses it anyway.
   const again = await request.post('/api/payments/manual', {
-    headers: { authorization: `Bearer ${await token(request, 'AGENTE1')}` },
+    headers: { authorization: `Bearer ${await apiToken(request, 'AGENTE1')}` },
     data: { shipmentId: shipment.id, customerName: 'Rosa', customerDocNumber: '45678912', amount, methodCode: 'cash' },
   });
   expect(again.status()).toBe(409);

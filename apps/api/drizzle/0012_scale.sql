@@ -8,7 +8,8 @@ CREATE TABLE "shipment_daily_count_deltas" (
 --> statement-breakpoint
 DROP INDEX "shipments_recipient_name_trgm";--> statement-breakpoint
 DROP INDEX "shipments_sender_name_trgm";--> statement-breakpoint
-CREATE INDEX "shipments_names_search" ON "shipments" USING gin (to_tsvector('simple'::regconfig, translate(lower("recipient_name" || ' ' || "sender_name"), 'áéíóúüñ', 'aeiouun')));--> statement-breakpoint
+CREATE INDEX "shipments_recipient_name_words" ON "shipments" USING gin (to_tsvector('simple'::regconfig, translate(lower("recipient_name"), 'áéíóúüñ', 'aeiouun')));--> statement-breakpoint
+CREATE INDEX "shipments_sender_name_words" ON "shipments" USING gin (to_tsvector('simple'::regconfig, translate(lower("sender_name"), 'áéíóúüñ', 'aeiouun')));--> statement-breakpoint
 -- hand-written
 -- The daily counts' trigger appends ±1 delta rows instead of upserting the one counter row of
 -- (day, route, status), which every creation on a route the same day queued on; a background

@@ -9,8 +9,8 @@ import { BILLING_MESSAGES, limaDay } from '@tramo/domain';
 const today = limaDay(new Date());
 import { DEMO_ISSUER, memorySandboxStore, sandboxBillingProvider, type SandboxFailures } from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { createPostgresDatabase, engines, startTestApp, type TestContext } from './harness.ts';
-import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+import { startDemoServer, type DemoServer } from './support/demo-server.ts';
 
 /** A boleta for a DNI customer: one taxed line of S/ 118.00 (100 + 18 IGV). */
 const boleta = (over: Record<string, unknown> = {}) => ({
@@ -297,47 +297,16 @@ describe.each(engines)('billing documents (%s)', (engine) => {
  * register already holds the demo comprobantes, issued through the service and the sandbox.
  */
 describe.each(engines)('demo start issues demo documents (%s)', (engine) => {
-  let server: ServerProcess;
-  let env: Record<string, string>;
-  let cleanup: () => Promise<void>;
+  let server: DemoServer;
   let admin: string;
-
-  const get = async (url: string, token = admin) => {
-    const res = await fetch(server.url + url, { headers: { authorization: `Bearer ${token}` } });
-    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.arrayBuffer() };
-  };
-  const login = async (username: string, password: string) =>
-    (
-      await (
-        await fetch(`${server.url}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username, password }),
-        })
-      ).json()
-    ).token as string;
+  const get = (url: string, token = admin) => server.get(url, token);
+  const login = (username: string, password: string) => server.login(username, password);
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'tramo-demo-documents-'));
-    // Never the real provider: demo documents are only issued to the sandbox.
-    env = { DATA_DIR: dataDir, NUBEFACT_URL: '', NUBEFACT_TOKEN: '' };
-    let drop = async () => {};
-    if (engine === 'postgres') {
-      const created = await createPostgresDatabase();
-      env.DATABASE_URL = created.url;
-      drop = created.drop;
-    }
-    cleanup = async () => {
-      await drop();
-      await rm(dataDir, { recursive: true, force: true });
-    };
-    server = await startServerProcess(env);
+    server = await startDemoServer(engine, 'documents');
     admin = await login('ADMIN', 'admin123');
   });
-  afterAll(async () => {
-    await server?.stop('SIGTERM');
-    await cleanup?.();
-  });
+  afterAll(() => server?.close());
 
   it('has ~15 documents over the last 30 days: boletas, facturas billing corporate shipments, a credit note, one voided, one pending', async () => {
     expect(server.output()).toMatch(/Comprobantes de demostración emitidos: \d+/);
@@ -391,8 +360,7 @@ describe.each(engines)('demo start issues demo documents (%s)', (engine) => {
 
   it('issues them once: a restart on the same data finds the register as it was', async () => {
     const before = (await get('/api/billing/documents?pageSize=1')).body.total;
-    await server.stop('SIGTERM');
-    server = await startServerProcess(env);
+    await server.restart();
     admin = await login('ADMIN', 'admin123');
     expect(server.output()).not.toMatch(/Comprobantes de demostración/);
     expect((await get('/api/billing/documents?pageSize=1')).body.total).toBe(before);

@@ -12,6 +12,7 @@ import {
   loadBillingConfig,
   memorySandboxStore,
   nubefactBillingProvider,
+  GUIDE_VOID_REFUSAL,
   renderGuidePdf,
   renderVoucherPdf,
   sandboxBillingProvider,
@@ -548,6 +549,16 @@ describe('Nubefact adapter: guides and vouchers against the fake server', () => 
       kind: 'rejected',
       message: 'Nubefact solo admite retenciones de 3 % o 6 %.',
     });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('refuses to void a guide, which Nubefact cannot do, without calling it', async () => {
+    for (const type of ['09', '31'] as const) {
+      await expect(provider.void({ type, series: type === '09' ? 'TTT1' : 'VVV1', number: 1 }, 'ERROR DEL SISTEMA')).rejects.toMatchObject({
+        kind: 'rejected',
+        message: GUIDE_VOID_REFUSAL,
+      });
+    }
     expect(fake.requests).toHaveLength(0);
   });
 

@@ -24,8 +24,8 @@ import {
   type SandboxFailures,
 } from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { createPostgresDatabase, engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
-import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
+import { startDemoServer, type DemoServer } from './support/demo-server.ts';
 
 /** Lima → Arequipa at S/ 12.34 per billable kg: 1 kg 12.34, 2.5 kg (3) 37.02, 10 kg 123.40. */
 const FACTOR = '12.34';
@@ -514,46 +514,21 @@ describe.each(engines)('payments (%s)', (engine) => {
  * today's Creado shipments still to collect.
  */
 describe.each(engines)('demo start has payments (%s)', (engine) => {
-  let server: ServerProcess;
-  let cleanup: () => Promise<void>;
+  let server: DemoServer;
   let admin: string;
 
   const get = async (url: string, token = admin) => {
-    const res = await fetch(server.url + url, { headers: { authorization: `Bearer ${token}` } });
+    const res = await server.get(url, token);
     expect(res.status, url).toBe(200);
-    return res.json();
+    return res.body;
   };
-  const login = async (username: string, password: string) =>
-    (
-      await (
-        await fetch(`${server.url}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username, password }),
-        })
-      ).json()
-    ).token as string;
+  const login = (username: string, password: string) => server.login(username, password);
 
   beforeAll(async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'tramo-demo-payments-'));
-    const env: Record<string, string> = { DATA_DIR: dataDir, NUBEFACT_URL: '', NUBEFACT_TOKEN: '' };
-    let drop = async () => {};
-    if (engine === 'postgres') {
-      const created = await createPostgresDatabase();
-      env.DATABASE_URL = created.url;
-      drop = created.drop;
-    }
-    cleanup = async () => {
-      await drop();
-      await rm(dataDir, { recursive: true, force: true });
-    };
-    server = await startServerProcess(env);
+    server = await startDemoServer(engine, 'payments');
     admin = await login('ADMIN', 'admin123');
   });
-  afterAll(async () => {
-    await server?.stop('SIGTERM');
-    await cleanup?.();
-  });
+  afterAll(() => server?.close());
 
   it('in every method and status over 60 days, in closed sessions (two with a difference), none with a receipt it does not have', async () => {
     const all: MovementRow[] = [];

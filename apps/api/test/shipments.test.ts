@@ -453,6 +453,10 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(tracked.json()).toMatchObject({ canManage: false, checkpoints: [expect.objectContaining({ name: 'Creado' })] });
     const search = await t.call('GET', `/api/shipments/search?q=${limaTrujillo.code}`, { token: courierArequipa });
     expect(search.json().map((s: { id: number }) => s.id)).toEqual([limaTrujillo.id]);
+    // ...answering only what the tracking screen shows: no sender, price, weight or permissions (item 9).
+    expect(Object.keys(search.json()[0]).sort()).toEqual(
+      ['code', 'createdAt', 'destinationBranch', 'id', 'originBranch', 'recipientDoc', 'recipientName', 'status'].sort(),
+    );
 
     // Without a term tracking is no branch browser (issue 12, item 9).
     for (const query of [
@@ -465,6 +469,16 @@ describe.each(engines)('shipments (%s)', (engine) => {
       expect(browse.statusCode, query).toBe(400);
       expect(browse.json().error).toBe(SHIPMENT_MESSAGES.searchTermRequired);
     }
+  });
+
+  it('tracking search finds by the recipient, never by the sender; the list searches both (issue 16, item 5)', async () => {
+    const s = await create({ senderName: 'Zacarías Ñahui Remitente', recipientFirstName: 'Olga', recipientLastName: 'Destinataria Poma' });
+    const search = async (q: string) =>
+      (await t.call('GET', `/api/shipments/search?q=${encodeURIComponent(q)}`, { token: admin })).json().map((r: { id: number }) => r.id);
+    expect(await search('zacarias nahui')).toEqual([]);
+    expect(await search('olga destinataria')).toEqual([s.id]);
+    const listed = await t.call('GET', `/api/shipments?q=${encodeURIComponent('zacarias nahui')}`, { token: admin });
+    expect(listed.json().items.map((r: { id: number }) => r.id)).toEqual([s.id]);
   });
 
   it('accepts the widest well-formed date range (issue 12, item 13)', async () => {

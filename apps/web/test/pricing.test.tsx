@@ -85,6 +85,26 @@ describe('Factor Peso', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Guardar' })).toBeDisabled();
   });
 
+  it('overlapping tiers are marked, and only those (issue 16, item 9)', async () => {
+    vi.stubGlobal('fetch', server({ ...base, 'GET /api/weight-factors': () => [200, [table]] }).fetch);
+    const user = userEvent.setup();
+    renderPage();
+    const from2 = await screen.findByLabelText('Desde (kg) tramo 2');
+    expect(from2).not.toHaveAttribute('aria-invalid', 'true');
+    await user.clear(from2);
+    await user.type(from2, '8');
+    expect(await screen.findByText('Hay tramos que se solapan...')).toBeInTheDocument();
+    for (const n of [1, 2]) {
+      expect(screen.getByLabelText(`Desde (kg) tramo ${n}`)).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText(`Hasta (kg) tramo ${n}`)).toHaveAttribute('aria-invalid', 'true');
+    }
+    expect(screen.getByLabelText('Factor por kg tramo 1')).not.toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(from2);
+    await user.type(from2, '11');
+    await waitFor(() => expect(screen.getByLabelText('Desde (kg) tramo 1')).not.toHaveAttribute('aria-invalid', 'true'));
+  });
+
   it('a failed save says the call fallback when the server answered and the screen fallback when nothing came', async () => {
     let put: Answer = [500, undefined];
     const api = server({ ...base, 'GET /api/weight-factors': () => [200, [table]], 'PUT /api/weight-factors/5/tiers': () => put });

@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// find*/waitFor wait up to 1 s by default; under a full CI run on two cores the first render of a
+// page (Mantine, the router, lazy chunks) can take longer than that, which failed a test that is
+// right (pricing's first test, twice). What they wait for still has to appear.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs that jsdom does not implement.
 Object.defineProperty(window, 'matchMedia', {

@@ -139,8 +139,10 @@ describe('new shipment form', { timeout: 30_000 }, () => {
 
     await user.clear(screen.getByLabelText('Peso de la línea 2'));
     await user.type(screen.getByLabelText('Peso de la línea 2'), '150');
-    const alerts = await screen.findAllByText('Peso fuera de los rangos configurados.');
-    expect(alerts.length).toBeGreaterThan(0);
+    // Said once, not under the line and again below the lines (issue 16, item 8).
+    expect(await screen.findByText('Peso fuera de los rangos configurados.')).toBeInTheDocument();
+    expect(screen.getAllByText('Peso fuera de los rangos configurados.')).toHaveLength(1);
+    expect(screen.getByText('Fuera de rango')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Crear envío' })).toBeDisabled();
 
     await user.click(screen.getByRole('button', { name: 'Quitar línea 2' }));

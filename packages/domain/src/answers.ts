@@ -98,6 +98,23 @@ export const shipmentListRowSchema = z.object({
 });
 export type ShipmentListRow = z.infer<typeof shipmentListRowSchema>;
 
+/**
+ * GET /shipments/search (tracking and Entregas): no more than those screens show — code, recipient,
+ * document, route, status, date. Every branch's staff can search, so prices, sender and the caller's
+ * permissions stay out; opening a result asks /shipments/code/{code}, which applies the usual rules.
+ */
+export const shipmentSearchRowSchema = shipmentListRowSchema.pick({
+  id: true,
+  code: true,
+  status: true,
+  createdAt: true,
+  originBranch: true,
+  destinationBranch: true,
+  recipientName: true,
+  recipientDoc: true,
+});
+export type ShipmentSearchRow = z.infer<typeof shipmentSearchRowSchema>;
+
 /** GET /shipments/{id}: the row plus its history. */
 export const shipmentSchema = shipmentListRowSchema.extend({ checkpoints: z.array(shipmentEventSchema).optional() });
 export type Shipment = z.infer<typeof shipmentSchema>;

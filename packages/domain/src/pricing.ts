@@ -83,6 +83,17 @@ export function hasOverlap(tiers: readonly Pick<WeightTier, 'from_kg' | 'to_kg'>
   return sorted.some((t, i) => i + 1 < sorted.length && t.to_kg >= sorted[i + 1]!.from_kg);
 }
 
+/** The positions (in the given order) of every tier that shares a kilogram with another, so the editor can mark them. */
+export function overlappingTiers(tiers: readonly Pick<WeightTier, 'from_kg' | 'to_kg'>[]): Set<number> {
+  const marked = new Set<number>();
+  tiers.forEach((a, i) =>
+    tiers.forEach((b, j) => {
+      if (i < j && a.from_kg <= b.to_kg && b.from_kg <= a.to_kg) marked.add(i).add(j);
+    }),
+  );
+  return marked;
+}
+
 export type TierProblem = 'invalid' | 'overlap' | null;
 
 export function tierProblem(tiers: readonly WeightTier[]): TierProblem {

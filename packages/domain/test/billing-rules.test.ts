@@ -19,6 +19,7 @@ import {
   seriesProblems,
   suggestedSeries,
   sunatQrText,
+  voidWordsFor,
   type Instalment,
 } from '../src/index.ts';
 
@@ -234,5 +235,20 @@ describe('SUNAT QR text', () => {
       hash: 'h',
     });
     expect(text.split('|').slice(7, 9)).toEqual(['0', '-']);
+  });
+});
+
+describe('undoing a document', () => {
+  it.each([
+    ['01', 'Anular'],
+    ['03', 'Anular'],
+    ['07', 'Anular'],
+    ['09', 'Dar de baja'],
+    ['31', 'Dar de baja'],
+    ['20', 'Revertir'],
+    ['40', 'Revertir'],
+  ] as const)('%s is undone with %s', (type, action) => {
+    expect(voidWordsFor(type).action).toBe(action);
+    expect(voidWordsFor(type).notice).toMatch(/SUNAT/);
   });
 });

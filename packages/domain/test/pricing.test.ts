@@ -9,6 +9,7 @@ import {
   distinctFactors,
   dominantProductType,
   hasOverlap,
+  overlappingTiers,
   isTierValid,
   linePriceCents,
   MAX_FACTOR_PER_KG,
@@ -74,6 +75,15 @@ describe('tier validation', () => {
   it('touching ranges overlap; adjacent whole-kg ranges do not; order does not matter', () => {
     expect(hasOverlap([tier(1, 10, 1), tier(10, 20, 1)])).toBe(true);
     expect(hasOverlap([tier(1, 10, 1), tier(11, 20, 1)])).toBe(false);
+  });
+
+  it('names the overlapping tiers, in the order given, and only those', () => {
+    expect([...overlappingTiers([tier(1, 10, 1), tier(11, 20, 1), tier(21, 30, 1)])]).toEqual([]);
+    expect([...overlappingTiers([tier(21, 30, 1), tier(1, 10, 1), tier(10, 20, 1)])].sort()).toEqual([1, 2]);
+    // A wide tier overlaps two others that do not overlap each other.
+    expect([...overlappingTiers([tier(5, 6, 1), tier(1, 100, 1), tier(50, 60, 1), tier(200, 300, 1)])].sort()).toEqual([0, 1, 2]);
+    // An incomplete row (NaN) overlaps nothing.
+    expect([...overlappingTiers([tier(1, 10, 1), tier(Number.NaN, 5, 1)])]).toEqual([]);
     expect(hasOverlap([tier(11, 20, 1), tier(1, 10, 1)])).toBe(false);
     expect(hasOverlap([tier(21, 30, 1), tier(1, 25, 1), tier(40, 50, 1)])).toBe(true);
     expect(hasOverlap([tier(1, 100, 1), tier(5, 6, 1)])).toBe(true);

@@ -249,3 +249,22 @@ export const isTransportType = (v: unknown): v is TransportType => includes(TRAN
 export const isGuideUnit = (v: unknown): v is GuideUnit => includes(GUIDE_UNITS, v);
 export const isGuideDocumentType = (v: unknown): v is GuideDocumentType => includes(GUIDE_DOCUMENT_TYPES, v);
 export const isVoucherRelatedType = (v: unknown): v is VoucherRelatedType => includes(VOUCHER_RELATED_TYPES, v);
+
+/**
+ * How a document is undone and what the user is told: SUNAT voids facturas and boletas
+ * (comunicación de baja or resumen diario), gives guides de baja, and reverses (revierte)
+ * retention and perception vouchers.
+ */
+export function voidWordsFor(type: SunatDocumentType): { action: 'Anular' | 'Dar de baja' | 'Revertir'; reasonLabel: string; notice: string } {
+  if (type === '20' || type === '40') {
+    return { action: 'Revertir', reasonLabel: 'Motivo de la reversión', notice: 'La reversión se comunica a SUNAT y no se puede deshacer.' };
+  }
+  if (type === '09' || type === '31') {
+    return { action: 'Dar de baja', reasonLabel: 'Motivo de la baja', notice: 'La baja de la guía se comunica a SUNAT y no se puede deshacer.' };
+  }
+  return {
+    action: 'Anular',
+    reasonLabel: 'Motivo de la anulación',
+    notice: 'La anulación se comunica a SUNAT (comunicación de baja o resumen diario) y no se puede deshacer.',
+  };
+}

@@ -16,7 +16,7 @@ import {
   shipmentDailyCountDeltas,
   shipmentDailyCounts,
   shipmentEvents,
-  shipmentNamesVector,
+  nameWords,
   shipments,
   transportAssignments,
   transports,
@@ -179,20 +179,23 @@ export function namesQuery(term: string): string | null {
 }
 
 /**
- * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or names
- * holding every word typed, each as a word or its beginning ('rosa quis' finds 'Rosa Quispe
- * Flores'). Each branch of the OR has its own index (unique code, the text_pattern_ops document
- * index, the names' word index), so PostgreSQL combines bitmaps.
+ * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or a
+ * recipient (or sender) name holding every word typed ('rosa quis' finds 'Rosa Quispe Flores').
+ * Each branch of the OR has its own index (unique code, the text_pattern_ops document index, the
+ * names' word indexes), so PostgreSQL combines bitmaps.
  */
-export function textSearch(q: string): SQL {
+export function textSearch(q: string, sides: { sender: boolean } = { sender: true }): SQL {
   const term = q.trim().toLowerCase();
   const conditions: SQL[] = [];
   const code = normalizeShipmentCode(term);
   if (code) conditions.push(eq(shipments.code, code));
   if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
-  // A code or a document is no name: a name condition would only cost a look at the names' index.
+  // A code or a document is no name: a name condition would only cost a look at the names' indexes.
   const words = code || /^\d+$/.test(term) ? null : namesQuery(term);
-  if (words) conditions.push(sql`${shipmentNamesVector(shipments)} @@ to_tsquery('simple', ${words})`);
+  if (words) {
+    conditions.push(sql`${nameWords(shipments.recipientName)} @@ to_tsquery('simple', ${words})`);
+    if (sides.sender) conditions.push(sql`${nameWords(shipments.senderName)} @@ to_tsquery('simple', ${words})`);
+  }
   return or(...conditions) ?? sql`false`;
 }
 
@@ -286,7 +289,8 @@ export async function searchRows(
   limit: number,
 ) {
   const where: SQL[] = [];
-  if (query.q) where.push(textSearch(query.q));
+  // Tracking and Entregas find by the recipient (spec: code, recipient document or name), never the sender.
+  if (query.q) where.push(textSearch(query.q, { sender: false }));
   if (query.originId) where.push(eq(shipments.originBranchId, query.originId));
   if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
   if (query.status) where.push(eq(shipments.status, query.status));

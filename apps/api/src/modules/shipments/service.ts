@@ -24,6 +24,7 @@ import {
   type ShipmentLine,
   type ShipmentLineInput,
   type ShipmentListQuery,
+  type ShipmentSearchRow,
   type ShipmentStatus,
   type ShipmentUpdate,
   type descriptionChangeSchema,
@@ -150,11 +151,24 @@ export async function listShipments(app: FastifyInstance, actor: SessionUser, qu
 /** Tracking: every role, every branch, read-only (DESIGN.md section 4). */
 export async function searchShipments(
   app: FastifyInstance,
-  actor: SessionUser,
   query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
 ) {
   const rows = await searchRows(app.db, query, 20);
-  return rows.map((r) => toShipmentDto(r, actor));
+  return rows.map(toSearchRow);
+}
+
+/** The tracking screen's row: nothing it does not show (every branch can search). */
+function toSearchRow(row: ShipmentRow): ShipmentSearchRow {
+  return {
+    id: row.id,
+    code: row.code,
+    status: row.status as ShipmentStatus,
+    createdAt: row.createdAt.toISOString(),
+    originBranch: { name: row.originName, city: row.originCity },
+    destinationBranch: { name: row.destinationName, city: row.destinationCity },
+    recipientName: row.recipientName,
+    recipientDoc: row.recipientDoc,
+  };
 }
 
 /** Detail by id or code, scoped like the list. */

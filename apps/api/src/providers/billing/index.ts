@@ -13,7 +13,7 @@ export {
   type SandboxFailure,
   type SandboxFailures,
 } from './sandbox.ts';
-export { nubefactBillingProvider, NUBEFACT_ERRORS, type NubefactOptions } from './nubefact.ts';
+export { nubefactBillingProvider, GUIDE_VOID_REFUSAL, NUBEFACT_ERRORS, type NubefactOptions } from './nubefact.ts';
 export { renderDocumentPdf, qrPng, type PdfFormat, type PrintableDocument } from './pdf.ts';
 export { GRE_QR_BASE } from './sandbox.ts';
 export { buildDespatchAdvice, buildVoucherUbl, GUIDE_UNIT_UNECE, PERCEPTION_REGIMES, RETENTION_REGIMES } from './ubl-guides.ts';

@@ -13,6 +13,9 @@ import {
 } from './types.ts';
 import { guideRequest, NUBEFACT_GUIDE_TYPE, voucherRequest } from './nubefact-guides.ts';
 
+/** Shown when a guide is voided through Nubefact, which cannot do it. */
+export const GUIDE_VOID_REFUSAL = 'Nubefact no anula guías de remisión: dala de baja en SUNAT Operaciones en Línea (SOL).';
+
 /*
  * Nubefact's JSON API (SUNAT.md "Nubefact JSON API"): one URL per account, a token in
  * `Authorization: Token token="…"`, every operation a POST of JSON naming its `operacion`.
@@ -320,6 +323,9 @@ export function nubefactBillingProvider(options: NubefactOptions): BillingProvid
     consult,
 
     async void(ref, reason) {
+      // Nubefact's API has no operation that voids a guide (SUNAT.md lists none): a GRE is given
+      // de baja in SUNAT's own portal. Say so instead of sending an anulación it would refuse.
+      if (ref.type === '09' || ref.type === '31') throw new BillingProviderError('rejected', GUIDE_VOID_REFUSAL);
       try {
         return readVoid(
           await post({

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title, Tooltip } from '@mantine/core';
+import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { DASHBOARD_PAGE_SIZES, lastNumberedPage, limaDay, limaDayStart, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -221,10 +221,13 @@ export default function PanelPage() {
           columns={PANEL_COLUMNS}
           wideOnly={['sender']}
           nameWidth={130}
+          // Row actions are icons with their name as tooltip and accessible name, as on the list (issue 16, item 12).
           action={(s) => (
-            <Anchor component={Link} to={`/shipments/${s.id}`} size="sm" aria-label={`Ver ${s.code}`}>
-              Ver
-            </Anchor>
+            <Tooltip label="Ver">
+              <ActionIcon size="sm" component={Link} to={`/shipments/${s.id}`} variant="subtle" aria-label={`Ver ${s.code}`}>
+                <IconEye size={16} />
+              </ActionIcon>
+            </Tooltip>
           )}
         />
         {!rangeInvalid && (

@@ -22,7 +22,7 @@ export default function NewShipmentPage() {
   if (editId) {
     return (
       <>
-        <PageHeader title="Editar envío" description={editing.data ? `${editing.data.code} · precio recalculado al guardar` : undefined} />
+        <PageHeader title="Editar envío" description={editing.data ? `${editing.data.code} · precio recalculado al guardar` : '\u00a0'} />
         {editing.isPending ? (
           <PageSkeleton rows={8} />
         ) : editing.isError ? (

@@ -54,7 +54,7 @@ function WeightSection({ shipment }: { shipment: Shipment }) {
                 <Table.Td>{i + 1}</Table.Td>
                 <Table.Td>{PRODUCT_TYPE_LABELS[l.productType]}</Table.Td>
                 <Table.Td ta="right">{formatWeight(l.weightKg)}</Table.Td>
-                <Table.Td ta="right">{l.billableWeightKg}</Table.Td>
+                <Table.Td ta="right">{formatWeight(l.billableWeightKg)}</Table.Td>
                 <Table.Td ta="right">{formatNumber(l.factorPerKg)}</Table.Td>
                 <Table.Td ta="right">{formatMoney(l.price)}</Table.Td>
               </Table.Tr>
@@ -64,7 +64,7 @@ function WeightSection({ shipment }: { shipment: Shipment }) {
       ) : null}
       <SimpleGrid cols={3}>
         <Field label="Peso real">{formatWeight(shipment.weightKg)}</Field>
-        <Field label="Peso facturable">{shipment.billableWeightKg} kg</Field>
+        <Field label="Peso facturable">{formatWeight(shipment.billableWeightKg)}</Field>
         <Field label="Categoría">{PRODUCT_TYPE_LABELS[shipment.productType] ?? shipment.productType}</Field>
       </SimpleGrid>
     </Section>

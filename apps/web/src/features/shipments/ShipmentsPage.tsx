@@ -127,7 +127,8 @@ export default function ShipmentsPage() {
     <>
       <PageHeader
         title="Envíos"
-        description={data && !rangeInvalid ? `${data.totalCapped ? 'Más de ' : ''}${countOf(data.total, 'envío')}` : undefined}
+        // While the count loads the line stays (blank), so the page does not jump when it arrives.
+        description={rangeInvalid ? undefined : data ? `${data.totalCapped ? 'Más de ' : ''}${countOf(data.total, 'envío')}` : '\u00a0'}
       >
         <SearchInput
           value={params.q ?? ''}

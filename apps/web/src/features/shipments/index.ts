@@ -2,7 +2,7 @@
 // change, the shared views, and the types.
 export { LabelModal } from './components/LabelModal.tsx';
 export { ShipmentHistory } from './components/ShipmentHistory.tsx';
-export { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable.tsx';
+export { ShipmentsTable, type ShipmentColumn, type ShipmentSearchColumn } from './components/ShipmentsTable.tsx';
 export { BranchFilter, DateRangeFilter, StatusFilter } from './components/ShipmentFilters.tsx';
 export { useShipments, type ShipmentListParams } from './api/get-shipments.ts';
 export { useShipmentByCode } from './api/get-shipment-by-code.ts';

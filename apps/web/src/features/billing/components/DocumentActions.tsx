@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Button, Group } from '@mantine/core';
-import { DOCUMENT_STATUS_LABELS, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
+import { DOCUMENT_STATUS_LABELS, voidWordsFor, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
 import { notify } from '../../../lib/notify.ts';
 import { useConsultDocument, useVoidStatus } from '../api/documents.ts';
 import { fetchDocumentFile, saveBlob } from '../api/open-file.ts';
 import { PdfViewer, type PdfRequest } from './PdfViewer.tsx';
-import { VoidModal } from './VoidModal.tsx';
+import { VoidModal, type VoidTarget } from './VoidModal.tsx';
 
 export interface ActionableDocument {
   id: number;
@@ -22,7 +22,7 @@ export interface ActionableDocument {
  */
 export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: ActionableDocument; onCreditNote?(): void; size?: 'xs' | 'sm' }) {
   const [pdf, setPdf] = useState<PdfRequest | null>(null);
-  const [voiding, setVoiding] = useState<{ id: number; name: string } | null>(null);
+  const [voiding, setVoiding] = useState<VoidTarget | null>(null);
   const consult = useConsultDocument();
   const voidStatus = useVoidStatus();
 
@@ -58,8 +58,8 @@ export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: Actio
           Consultar
         </Button>
         {doc.status === 'aceptado' && (
-          <Button size={size} variant="light" color="red" onClick={() => setVoiding({ id: doc.id, name: doc.name })}>
-            Anular
+          <Button size={size} variant="light" color="red" onClick={() => setVoiding({ id: doc.id, name: doc.name, type: doc.type })}>
+            {voidWordsFor(doc.type).action}
           </Button>
         )}
         {(doc.status === 'anulación pendiente' || doc.status === 'anulado') && (

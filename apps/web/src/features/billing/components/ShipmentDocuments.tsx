@@ -5,15 +5,18 @@ import { formatMoney } from '../../../lib/format.ts';
 import { useDocuments } from '../api/documents.ts';
 import { DocumentStatusBadge } from './DocumentStatusBadge.tsx';
 
-/** The documents a shipment is billed on (voided ones too, so its history reads whole). */
+/** A guide carries no amount: it documents the transfer, not a sale. */
+const isGuide = (type: string) => type === '09' || type === '31';
+
+/** The documents a shipment is billed on or travels under (voided ones too, so its history reads whole). */
 export function ShipmentDocuments({ shipmentId }: { shipmentId: number }) {
   const docs = useDocuments({ shipmentId, page: 1, pageSize: 10 });
   const items = docs.data?.items ?? [];
   if (items.length === 0) return null;
   return (
-    <Paper withBorder p="md">
+    <Paper withBorder p="md" component="section" aria-label="Comprobantes y guías">
       <Title order={4} mb="xs">
-        Comprobantes
+        Comprobantes y guías
       </Title>
       <Stack gap={6}>
         {items.map((d) => (
@@ -23,7 +26,8 @@ export function ShipmentDocuments({ shipmentId }: { shipmentId: number }) {
                 {d.fullNumber}
               </Anchor>
               <Text size="sm" c="dimmed">
-                {SUNAT_DOCUMENT_LABELS[d.type]} · {formatMoney(d.total)}
+                {SUNAT_DOCUMENT_LABELS[d.type]}
+                {isGuide(d.type) ? '' : ` · ${formatMoney(d.total)}`}
               </Text>
             </Group>
             <DocumentStatusBadge status={d.status} />

@@ -1,15 +1,22 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { BILLING_MESSAGES, DEFAULT_VOID_REASON, VOID_REASON_MAX_LENGTH } from '@tramo/domain';
+import { BILLING_MESSAGES, DEFAULT_VOID_REASON, VOID_REASON_MAX_LENGTH, voidWordsFor, type SunatDocumentType } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useVoidDocument } from '../api/documents.ts';
 
-/** 'Anular': the reason is required and starts as the spec's 'ERROR DEL SISTEMA'. */
-export function VoidModal({ target, onClose }: { target: { id: number; name: string } | null; onClose(): void }) {
+export interface VoidTarget {
+  id: number;
+  name: string;
+  type: SunatDocumentType;
+}
+
+/** 'Anular' ('Revertir' a voucher, 'Dar de baja' a guide): the reason is required and starts as the spec's 'ERROR DEL SISTEMA'. */
+export function VoidModal({ target, onClose }: { target: VoidTarget | null; onClose(): void }) {
   const [reason, setReason] = useState(DEFAULT_VOID_REASON);
   const [error, setError] = useState<string | null>(null);
   const voiding = useVoidDocument();
+  const words = voidWordsFor(target?.type ?? '01');
 
   const close = () => {
     setReason(DEFAULT_VOID_REASON);
@@ -35,11 +42,11 @@ export function VoidModal({ target, onClose }: { target: { id: number; name: str
   };
 
   return (
-    <Modal opened={target !== null} onClose={close} title={target ? `Anular ${target.name}` : ''}>
+    <Modal opened={target !== null} onClose={close} title={target ? `${words.action} ${target.name}` : ''}>
       <Stack gap="sm">
-        <Text size="sm">La anulación se comunica a SUNAT (comunicación de baja o resumen diario) y no se puede deshacer.</Text>
+        <Text size="sm">{words.notice}</Text>
         <TextInput
-          label="Motivo de la anulación"
+          label={words.reasonLabel}
           withAsterisk
           maxLength={VOID_REASON_MAX_LENGTH}
           value={reason}
@@ -57,7 +64,7 @@ export function VoidModal({ target, onClose }: { target: { id: number; name: str
             Cancelar
           </Button>
           <Button color="red" loading={voiding.isPending} onClick={submit}>
-            Anular
+            {words.action}
           </Button>
         </Group>
       </Stack>

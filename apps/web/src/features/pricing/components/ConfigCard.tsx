@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Button, Group, Input, NumberInput, Paper, SegmentedControl, Skeleton, Table, Text, Title } from '@mantine/core';
-import { MAX_FACTOR_PER_KG, MAX_TIER_KG, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type Branch, type ProductType } from '@tramo/domain';
+import { MAX_FACTOR_PER_KG, MAX_TIER_KG, overlappingTiers, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type Branch, type ProductType } from '@tramo/domain';
 import { BranchSelect } from '../../branches/index.ts';
-import { addRow, removeRow, swapRow, type TierRow } from './tierRows.ts';
+import { addRow, removeRow, swapRow, toTiers, type TierRow } from './tierRows.ts';
 
 interface ConfigCardProps {
   branches: Branch[];
@@ -28,6 +28,8 @@ export function ConfigCard(props: ConfigCardProps) {
 
   const update = (key: number, patch: Partial<TierRow>) => rows && onRows(rows.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   const swap = (key: number) => rows && onRows(rows.map((r) => (r.key === key ? swapRow(r) : r)));
+  // 'Hay tramos que se solapan...' names no row by itself: the overlapping ranges are marked here.
+  const overlapping = rows ? overlappingTiers(toTiers(rows)) : new Set<number>();
 
   return (
     <Paper withBorder p="sm">
@@ -95,8 +97,9 @@ export function ConfigCard(props: ConfigCardProps) {
               ))
             : rows.map((r, i) => {
                 const n = i + 1;
+                const overlaps = overlapping.has(i);
                 return (
-                  <Table.Tr key={r.key}>
+                  <Table.Tr key={r.key} bg={overlaps ? 'var(--mantine-color-red-light)' : undefined} data-overlap={overlaps || undefined}>
                     <Table.Td>
                       <NumberInput
                         size="xs"
@@ -107,7 +110,7 @@ export function ConfigCard(props: ConfigCardProps) {
                         decimalScale={2}
                         onChange={(v) => update(r.key, { from_kg: asNumber(v) })}
                         onBlur={() => swap(r.key)}
-                        error={r.from_kg === '' || r.from_kg < 1 || r.from_kg > MAX_TIER_KG}
+                        error={overlaps || r.from_kg === '' || r.from_kg < 1 || r.from_kg > MAX_TIER_KG}
                         hideControls
                       />
                     </Table.Td>
@@ -121,7 +124,7 @@ export function ConfigCard(props: ConfigCardProps) {
                         decimalScale={2}
                         onChange={(v) => update(r.key, { to_kg: asNumber(v) })}
                         onBlur={() => swap(r.key)}
-                        error={r.to_kg === '' || r.to_kg < 1 || r.to_kg > MAX_TIER_KG}
+                        error={overlaps || r.to_kg === '' || r.to_kg < 1 || r.to_kg > MAX_TIER_KG}
                         hideControls
                       />
                     </Table.Td>

@@ -4,17 +4,22 @@ import { Link } from 'react-router';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { StatusChip } from '../../../components/ui/StatusChip.tsx';
 import { formatDateTime, formatMoney, formatWeight } from '../../../lib/format.ts';
-import type { Shipment } from '../types.ts';
+import type { ShipmentListRow, ShipmentSearchRow } from '@tramo/domain';
 
-export type ShipmentColumn =
-  'code' | 'createdAt' | 'origin' | 'destination' | 'sender' | 'recipient' | 'recipientDoc' | 'weight' | 'price' | 'status';
+/** Columns every row has, the tracking search's narrow row included. */
+export type ShipmentSearchColumn = 'code' | 'createdAt' | 'origin' | 'destination' | 'recipient' | 'recipientDoc' | 'status';
+/** Columns only the list's full row has. */
+type ListColumn = 'sender' | 'weight' | 'price';
+export type ShipmentColumn = ShipmentSearchColumn | ListColumn;
+/** The columns a row type can fill: the narrow search row cannot show sender, weight or price. */
+type ColumnOf<R> = R extends ShipmentListRow ? ShipmentColumn : ShipmentSearchColumn;
 
 const NOWRAP = { style: { whiteSpace: 'nowrap' } } as const;
 const AMOUNT = { ta: 'right', ...NOWRAP } as const;
 
-interface Column {
+interface Column<R> {
   header: string;
-  cell(s: Shipment, options: { linkCode: boolean; nameWidth?: number }): ReactNode;
+  cell(s: R, options: { linkCode: boolean; nameWidth?: number }): ReactNode;
   td?: TableTdProps;
   /** Amounts line up on the right, header included. */
   right?: boolean;
@@ -30,7 +35,7 @@ function Name({ text, width }: { text: string; width?: number }) {
   );
 }
 
-const COLUMNS: Record<ShipmentColumn, Column> = {
+const COLUMNS: Record<ShipmentSearchColumn, Column<ShipmentSearchRow>> & Record<ListColumn, Column<ShipmentListRow>> = {
   code: {
     header: 'Código',
     cell: (s, { linkCode }) =>
@@ -54,16 +59,16 @@ const COLUMNS: Record<ShipmentColumn, Column> = {
   status: { header: 'Estado', cell: (s) => <StatusChip status={s.status} />, td: NOWRAP },
 };
 
-export interface ShipmentsTableProps extends Omit<TableProps, 'children'> {
+export interface ShipmentsTableProps<R extends ShipmentSearchRow> extends Omit<TableProps, 'children'> {
   /** null: nothing asked yet (or the filters are invalid), so no rows and no empty text either. */
-  rows: readonly Shipment[] | null;
+  rows: readonly R[] | null;
   loading: boolean;
-  columns: readonly ShipmentColumn[];
+  columns: readonly ColumnOf<R>[];
   /**
    * DESIGN 2a: on a 1024 px tablet these secondary columns step aside so status and the row's
    * action stay in view.
    */
-  wideOnly?: readonly ShipmentColumn[];
+  wideOnly?: readonly ColumnOf<R>[];
   /** The code opens the shipment's page (the list's rows). */
   linkCode?: boolean;
   /** Sender and recipient names are cut to this width in dense tables. */
@@ -72,12 +77,12 @@ export interface ShipmentsTableProps extends Omit<TableProps, 'children'> {
   /** The row that is open beside the table (tracking, deliveries). */
   selectedCode?: string | null;
   /** What each row ends with: a link, the row's actions, an open button. */
-  action?(shipment: Shipment): ReactNode;
+  action?(shipment: R): ReactNode;
   actionWidth?: number;
 }
 
 /** The one shipments table: the Panel's latest, the list, and the search results of tracking and deliveries. */
-export function ShipmentsTable({
+export function ShipmentsTable<R extends ShipmentSearchRow>({
   rows,
   loading,
   columns,
@@ -89,9 +94,11 @@ export function ShipmentsTable({
   action,
   actionWidth,
   ...table
-}: ShipmentsTableProps) {
+}: ShipmentsTableProps<R>) {
   const span = columns.length + (action ? 1 : 0);
-  const visibleFrom = (c: ShipmentColumn) => (wideOnly.includes(c) ? 'lg' : undefined);
+  const visibleFrom = (c: ColumnOf<R>) => (wideOnly.includes(c) ? 'lg' : undefined);
+  // ColumnOf<R> only admits the list's columns when R is a full list row, so the cast below is sound.
+  const cell = (c: ShipmentColumn, s: R) => (COLUMNS[c] as Column<R>).cell(s, { linkCode, nameWidth });
   return (
     <Table {...table}>
       <Table.Thead>
@@ -118,7 +125,7 @@ export function ShipmentsTable({
             <Table.Tr key={s.id} bg={s.code === selectedCode ? 'var(--mantine-primary-color-light)' : undefined}>
               {columns.map((c) => (
                 <Table.Td key={c} visibleFrom={visibleFrom(c)} {...COLUMNS[c].td}>
-                  {COLUMNS[c].cell(s, { linkCode, nameWidth })}
+                  {cell(c, s)}
                 </Table.Td>
               ))}
               {action && <Table.Td ta="right">{action(s)}</Table.Td>}

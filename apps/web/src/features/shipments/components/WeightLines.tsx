@@ -3,7 +3,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
 import { PRICING_MESSAGES, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type NewShipment, type Quote } from '@tramo/domain';
 import { ApiError } from '../../../lib/api.ts';
-import { formatMoney, formatNumber } from '../../../lib/format.ts';
+import { formatMoney, formatNumber, formatWeight } from '../../../lib/format.ts';
 import type { ShipmentFormValues } from './shipment-form.ts';
 
 export type LineQuoteState =
@@ -28,14 +28,22 @@ function QuoteCell({ quote }: { quote: LineQuoteState }) {
             {formatMoney(quote.quote.price)}
           </Text>
           <Text size="xs" c="dimmed">
-            {quote.quote.billableWeightKg} kg × {formatNumber(quote.quote.factorPerKg)}
+            {formatWeight(quote.quote.billableWeightKg)} × {formatNumber(quote.quote.factorPerKg)}
           </Text>
         </div>
       );
     case 'error':
+      // The spec's 'Peso fuera de los rangos configurados.' is said once, under the lines; the line only points at itself.
+      if (quote.outOfRange) {
+        return (
+          <Text size="xs" c="red">
+            Fuera de rango
+          </Text>
+        );
+      }
       return (
         <Text size="xs" c="red" role="alert">
-          {quote.outOfRange ? PRICING_MESSAGES.outsideRanges : quote.error instanceof ApiError ? quote.error.message : PRICING_MESSAGES.quoteFailed}
+          {quote.error instanceof ApiError ? quote.error.message : PRICING_MESSAGES.quoteFailed}
         </Text>
       );
   }

@@ -1,15 +1,16 @@
 import { Alert, Button, Paper } from '@mantine/core';
-import { ShipmentsTable, type Shipment, type ShipmentColumn } from '../../shipments/index.ts';
+import type { ShipmentSearchRow } from '@tramo/domain';
+import { ShipmentsTable, type ShipmentSearchColumn } from '../../shipments/index.ts';
 
 interface ShipmentResultsProps {
-  rows: Shipment[] | undefined;
+  rows: ShipmentSearchRow[] | undefined;
   loading: boolean;
   failed: boolean;
   selectedCode: string | null;
-  onOpen(shipment: Shipment): void;
+  onOpen(shipment: ShipmentSearchRow): void;
 }
 
-const COLUMNS: ShipmentColumn[] = ['code', 'recipient', 'recipientDoc', 'origin', 'destination', 'status', 'createdAt'];
+const COLUMNS: ShipmentSearchColumn[] = ['code', 'recipient', 'recipientDoc', 'origin', 'destination', 'status', 'createdAt'];
 
 /** Search results of tracking and deliveries: one row per shipment and an 'Abrir' action. */
 export function ShipmentResults({ rows, loading, failed, selectedCode, onOpen }: ShipmentResultsProps) {

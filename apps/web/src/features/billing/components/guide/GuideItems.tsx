@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { GUIDE_UNIT_LABELS, GUIDE_UNITS, guideItemWeightKg, isGuideUnit } from '@tramo/domain';
 import { emptyGuideItem, type GuideValues } from './guide-values.ts';
+import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
 const UNIT_OPTIONS = GUIDE_UNITS.map((u) => ({ value: u, label: `${u} · ${GUIDE_UNIT_LABELS[u]}` }));
 
@@ -71,15 +72,7 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
                       <TextInput size="xs" aria-label={`Peso del ítem ${n}`} inputMode="decimal" {...form.register(`items.${i}.peso`)} />
                     </Table.Td>
                     <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Quitar el ítem ${n}`}
-                        disabled={items.fields.length === 1}
-                        onClick={() => items.remove(i)}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
+                      <RemoveRowButton label={`Quitar el ítem ${n}`} onRemove={() => items.remove(i)} disabled={items.fields.length === 1} />
                     </Table.Td>
                   </Table.Tr>
                 );
@@ -139,9 +132,7 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
               maxLength={8}
               {...form.register(`documentos_relacionados.${i}.numero`)}
             />
-            <ActionIcon variant="subtle" color="red" mb={4} aria-label={`Quitar el documento relacionado ${i + 1}`} onClick={() => related.remove(i)}>
-              <IconTrash size={16} />
-            </ActionIcon>
+            <RemoveRowButton label={`Quitar el documento relacionado ${i + 1}`} onRemove={() => related.remove(i)} mb={4} />
           </Group>
         ))}
       </Stack>

@@ -1,7 +1,8 @@
-import { ActionIcon, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import type { GuideValues } from './guide-values.ts';
+import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
 type Form = UseFormReturn<GuideValues>;
 
@@ -76,9 +77,7 @@ export function GuideParties({ form }: { form: Form }) {
               maxLength={8}
               {...form.register(`vehiculos_secundarios.${i}.placa_numero`, { setValueAs: (v: string) => v.toUpperCase() })}
             />
-            <ActionIcon variant="subtle" color="red" mb={4} aria-label={`Quitar la placa secundaria ${i + 1}`} onClick={() => vehicles.remove(i)}>
-              <IconTrash size={16} />
-            </ActionIcon>
+            <RemoveRowButton label={`Quitar la placa secundaria ${i + 1}`} onRemove={() => vehicles.remove(i)} mb={4} />
           </Group>
         ))}
         {drivers.fields.map((f, i) => (
@@ -86,9 +85,7 @@ export function GuideParties({ form }: { form: Form }) {
             <SimpleGrid cols={{ base: 1, sm: 4 }} spacing="sm" style={{ flex: 1 }}>
               <DriverFields form={form} prefix={`conductores_secundarios.${i}`} label={`Conductor ${i + 2}`} />
             </SimpleGrid>
-            <ActionIcon variant="subtle" color="red" mb={4} aria-label={`Quitar el conductor ${i + 2}`} onClick={() => drivers.remove(i)}>
-              <IconTrash size={16} />
-            </ActionIcon>
+            <RemoveRowButton label={`Quitar el conductor ${i + 2}`} onRemove={() => drivers.remove(i)} mb={4} />
           </Group>
         ))}
         <Group gap="xs">

@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, type UseFormReturn } from 'react-hook-form';
 import type { InvoiceFormValues } from '@tramo/domain';
 import { GUIDE_OPTIONS } from './options.ts';
+import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
 /** Dispatch guides the document refers to (type 1 remitente, 2 transportista; series 3–4 characters). */
 export function GuidesBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
@@ -56,9 +57,7 @@ export function GuidesBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }
                 w={120}
                 {...form.register(`guides.${i}.numero`)}
               />
-              <ActionIcon variant="subtle" color="red" aria-label={`Quitar la guía ${i + 1}`} onClick={() => guides.remove(i)} mb={4}>
-                <IconTrash size={16} />
-              </ActionIcon>
+              <RemoveRowButton label={`Quitar la guía ${i + 1}`} onRemove={() => guides.remove(i)} mb={4} />
             </Group>
           ))}
         </Stack>

@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { pendingAmountCents, previewTotals, typedCents, type InvoiceFormValues } from '@tramo/domain';
 import { parseDayInput } from '../../../../components/ui/DateField.tsx';
 import { formatMoney } from '../../../../lib/format.ts';
+import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
 /** A credit sale's instalments: due date and amount; they must add up to the amount pending (±0.01). */
 export function InstalmentsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
@@ -52,9 +53,7 @@ export function InstalmentsBlock({ form }: { form: UseFormReturn<InvoiceFormValu
               aria-label={`Importe de la cuota ${i + 1}`}
               {...form.register(`instalments.${i}.amount`)}
             />
-            <ActionIcon variant="subtle" color="red" aria-label={`Quitar la cuota ${i + 1}`} onClick={() => rows.remove(i)} mb={4}>
-              <IconTrash size={16} />
-            </ActionIcon>
+            <RemoveRowButton label={`Quitar la cuota ${i + 1}`} onRemove={() => rows.remove(i)} mb={4} />
           </Group>
         ))}
         <Text size="sm" c={sum === pending ? 'dimmed' : 'orange.8'}>

@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Group, NumberFormatter, Paper, Select, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Group, NumberFormatter, Paper, Select, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { emptyInvoiceItem, previewTotals, type InvoiceFormValues } from '@tramo/domain';
 import { IGV_OPTIONS, UNIT_OPTIONS } from './options.ts';
+import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
 /** The items table: one row per line, its total computed as the user types (same rule as the API). */
 export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
@@ -101,15 +102,7 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Quitar el ítem ${n}`}
-                      disabled={items.fields.length === 1}
-                      onClick={() => items.remove(i)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
+                    <RemoveRowButton label={`Quitar el ítem ${n}`} onRemove={() => items.remove(i)} disabled={items.fields.length === 1} />
                   </Table.Td>
                 </Table.Tr>
               );

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { ActionIcon, Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import {
   checkPerception,
@@ -21,6 +21,7 @@ import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
 import { IssuedCard } from '../IssuedCard.tsx';
 import { IssueAlerts, newUniqueCode } from '../IssueAlerts.tsx';
+import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
 const RELATED_OPTIONS = VOUCHER_RELATED_TYPES.map((t) => ({ value: t, label: `${t} · ${VOUCHER_RELATED_TYPE_LABELS[t]}` }));
 
@@ -281,15 +282,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                         {formatMoney((preview.lines[i]?.amountCents ?? 0) / 100)}
                       </Table.Td>
                       <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Quitar el documento ${n}`}
-                          disabled={rows.fields.length === 1}
-                          onClick={() => rows.remove(i)}
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
+                        <RemoveRowButton label={`Quitar el documento ${n}`} onRemove={() => rows.remove(i)} disabled={rows.fields.length === 1} />
                       </Table.Td>
                     </Table.Tr>
                   );
