@@ -1,7 +1,16 @@
 /**
  * What other modules use of shipments: reading a shipment row and its events, the branch scope and
- * text search of lists (deliveries and fleet search shipments the same way), and the answer shape.
+ * text search of lists (deliveries and fleet search shipments the same way), the answer shape, and
+ * the fold of the daily count deltas (run in the background by the app; tests call it directly).
  */
-export { branchScope, countByDayAndStatus, dailyCountsByStatus, filterConditions, findEvents, findRow, textSearch } from './repository.ts';
+export {
+  branchScope,
+  countByDayAndStatus,
+  dailyCountsByStatus,
+  filterConditions,
+  findEvents,
+  findRow,
+  foldDailyCounts,
+  textSearch,
+} from './repository.ts';
 export { foldDailyCountsInBackground, shipmentKey, toShipmentDto, type ShipmentDto } from './service.ts';
-export { foldDailyCounts } from './repository.ts';
