@@ -1,12 +1,13 @@
-import '@mantine/charts/styles.css';
-import { BarChart } from '@mantine/charts';
 import type { DashboardBucket, DashboardDay } from '../api/get-dashboard.ts';
+import { StackedBars } from './StackedBars.tsx';
 
 const SERIES = [
   { name: 'Creado', color: 'yellow.5' },
   { name: 'En tránsito', color: 'blue.5' },
+  { name: 'En agencia', color: 'cyan.5' },
   { name: 'Entregado', color: 'teal.6' },
   { name: 'Anulado', color: 'red.4' },
+  { name: 'Devuelto', color: 'grape.5' },
 ] as const;
 
 /** A bar's label from its first day (YYYY-MM-DD): dd/mm for days and weeks, mm/aaaa, aaaa. */
@@ -16,23 +17,8 @@ function bucketLabel(day: string, bucket: DashboardBucket): string {
   return `${day.slice(8, 10)}/${day.slice(5, 7)}`;
 }
 
-/** Shipments per period by status, stacked. Loaded on demand: the chart library is heavy. */
+/** Shipments per period by status, stacked. */
 export default function ShipmentsChart({ days, bucket }: { days: DashboardDay[]; bucket: DashboardBucket }) {
-  const data = days.map((d) => ({ day: bucketLabel(d.day, bucket), ...d.byStatus }));
-  return (
-    <BarChart
-      h={200}
-      data={data}
-      dataKey="day"
-      type="stacked"
-      series={SERIES.map((s) => ({ ...s }))}
-      withLegend
-      legendProps={{ verticalAlign: 'top', height: 32 }}
-      tickLine="y"
-      gridAxis="y"
-      barProps={{ isAnimationActive: false }}
-      xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}
-      yAxisProps={{ allowDecimals: false, width: 32 }}
-    />
-  );
+  const bars = days.map((d) => ({ label: bucketLabel(d.day, bucket), values: d.byStatus as Record<string, number> }));
+  return <StackedBars bars={bars} series={SERIES} height={200} label="Envíos por periodo y estado" />;
 }

@@ -1,0 +1,75 @@
+// npm run bench -- first-load [--port 3297]
+// What a newcomer's browser downloads before it can work: the login page, then the Panel after
+// signing in. Builds the web app, starts the real server on a fresh demo data dir, drives Chromium
+// through both pages and prints every script and stylesheet they fetched with its size as served
+// compressed (the .gz the server sends to a gzip client; .br is smaller still). Prints, never asserts.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'apps/web/dist');
+const portArg = process.argv.indexOf('--port');
+const port = portArg > 0 ? Number(process.argv[portArg + 1]) : 3297;
+const base = `http://127.0.0.1:${port}`;
+
+const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+if (build.status !== 0) throw new Error('npm run build failed');
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-first-load-'));
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/main.ts')], {
+  cwd: root,
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+  stdio: 'ignore',
+});
+
+async function waitForServer() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the server did not start');
+}
+
+/** The compressed size of a built asset as served (its .gz beside it), or its own size. */
+function gzipSize(url: string): number {
+  const file = path.join(dist, new URL(url).pathname);
+  return fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size;
+}
+
+try {
+  await waitForServer();
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+  const page = await browser.newPage();
+  const fetched = new Map<string, 'login' | 'panel'>();
+  let stage: 'login' | 'panel' = 'login';
+  page.on('request', (r) => {
+    const url = r.url();
+    if (/\/assets\/.+\.(js|css)$/.test(url) && !fetched.has(url)) fetched.set(url, stage);
+  });
+  await page.goto(`${base}/login`);
+  await page.getByRole('button', { name: 'Ingresar' }).waitFor();
+  stage = 'panel';
+  await page.getByLabel('Usuario').fill('ADMIN');
+  await page.getByLabel('Contraseña', { exact: true }).fill('admin123');
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.getByTestId('counter-total').waitFor();
+  await page.getByRole('img', { name: 'Envíos por periodo y estado' }).waitFor();
+  await browser.close();
+
+  const rows = [...fetched].map(([url, at]) => ({ at, file: path.basename(new URL(url).pathname), kb: gzipSize(url) / 1024 }));
+  const total = (kind: string, upTo: 'login' | 'panel') =>
+    rows.filter((r) => r.file.endsWith(kind) && (upTo === 'panel' || r.at === 'login')).reduce((s, r) => s + r.kb, 0);
+  for (const r of rows.sort((a, b) => b.kb - a.kb)) console.log(`${r.at.padEnd(6)} ${r.kb.toFixed(1).padStart(7)} kB gz  ${r.file}`);
+  console.log(`\nLogin page: ${total('.js', 'login').toFixed(1)} kB gz JS, ${total('.css', 'login').toFixed(1)} kB gz CSS`);
+  console.log(`Login + Panel (first load): ${total('.js', 'panel').toFixed(1)} kB gz JS in ${rows.filter((r) => r.file.endsWith('.js')).length} files, ${total('.css', 'panel').toFixed(1)} kB gz CSS`);
+} finally {
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
