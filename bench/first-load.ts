@@ -68,7 +68,9 @@ try {
     rows.filter((r) => r.file.endsWith(kind) && (upTo === 'panel' || r.at === 'login')).reduce((s, r) => s + r.kb, 0);
   for (const r of rows.sort((a, b) => b.kb - a.kb)) console.log(`${r.at.padEnd(6)} ${r.kb.toFixed(1).padStart(7)} kB gz  ${r.file}`);
   console.log(`\nLogin page: ${total('.js', 'login').toFixed(1)} kB gz JS, ${total('.css', 'login').toFixed(1)} kB gz CSS`);
-  console.log(`Login + Panel (first load): ${total('.js', 'panel').toFixed(1)} kB gz JS in ${rows.filter((r) => r.file.endsWith('.js')).length} files, ${total('.css', 'panel').toFixed(1)} kB gz CSS`);
+  console.log(
+    `Login + Panel (first load): ${total('.js', 'panel').toFixed(1)} kB gz JS in ${rows.filter((r) => r.file.endsWith('.js')).length} files, ${total('.css', 'panel').toFixed(1)} kB gz CSS`,
+  );
 } finally {
   server.kill('SIGTERM');
   fs.rmSync(dataDir, { recursive: true, force: true });
