@@ -5,8 +5,10 @@ import type { DashboardBucket, DashboardDay } from '../api/get-dashboard.ts';
 const SERIES = [
   { name: 'Creado', color: 'yellow.5' },
   { name: 'En tránsito', color: 'blue.5' },
+  { name: 'En agencia', color: 'cyan.5' },
   { name: 'Entregado', color: 'teal.6' },
   { name: 'Anulado', color: 'red.4' },
+  { name: 'Devuelto', color: 'grape.5' },
 ] as const;
 
 /** A bar's label from its first day (YYYY-MM-DD): dd/mm for days and weeks, mm/aaaa, aaaa. */
