@@ -28,6 +28,7 @@ import deliveryRoutes from './modules/deliveries/routes.ts';
 import fleetRoutes from './modules/fleet/routes.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { guidesRoutes } from './modules/guides/index.ts';
+import { tripRoutes } from './modules/trips/index.ts';
 import { paymentRoutes } from './modules/payments/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(fleetRoutes);
       await api.register(billingRoutes);
       await api.register(guidesRoutes);
+      await api.register(tripRoutes);
       await api.register(paymentRoutes);
     },
     { prefix: '/api' },
