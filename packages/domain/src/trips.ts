@@ -147,6 +147,7 @@ export const unloadScanAnswerSchema = z.object({
   message: z.string(),
   check: unloadCheckSchema,
 });
+export type UnloadScanAnswer = z.infer<typeof unloadScanAnswerSchema>;
 
 export const incidentSchema = z.object({
   reason: z.enum(INCIDENT_REASONS, { error: 'Selecciona un motivo.' }),
