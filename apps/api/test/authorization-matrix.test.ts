@@ -79,6 +79,8 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/transports/{id}/scan': { roles: STAFF },
   'GET /api/transports/{id}/unload-check': { roles: STAFF },
   'POST /api/transports/{id}/unload-scans': { roles: STAFF },
+  'GET /api/transports/{id}/manifest.pdf': { roles: STAFF },
+  'GET /api/trips/{id}/manifest.pdf': { roles: STAFF },
   'GET /api/drivers': { roles: STAFF },
   'POST /api/drivers': { roles: STAFF },
   'PUT /api/drivers/{id}': { roles: STAFF },

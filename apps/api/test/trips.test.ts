@@ -279,4 +279,30 @@ describe.each(engines)('trips (%s)', (engine) => {
       ]);
     });
   });
+
+  describe('cargo manifest', () => {
+    it('prints the load as a draft before departure and the trip after it, as an A4 PDF', async () => {
+      const tr = await newTransport();
+      const s = await newShipment(2);
+      expect((await load(tr.id, [s.id])).statusCode).toBe(201);
+      const draft = await t.call('GET', `/api/transports/${tr.id}/manifest.pdf`, { token: agentLima });
+      expect(draft.statusCode).toBe(200);
+      expect(draft.headers.get('content-type')).toContain('application/pdf');
+      expect(draft.body.startsWith('%PDF-')).toBe(true);
+      // An empty page is about 1 kB; a drawn manifest more than twice that.
+      expect(draft.body.length).toBeGreaterThan(2000);
+      const trip = (await depart(tr.id)).json();
+      const printed = await t.call('GET', `/api/trips/${trip.id}/manifest.pdf`, { token: agentArequipa });
+      expect(printed.statusCode).toBe(200);
+      expect(printed.headers.get('content-disposition')).toContain(`manifiesto-viaje-${trip.id}.pdf`);
+      expect((await t.call('GET', '/api/trips/999999/manifest.pdf', { token: admin })).statusCode).toBe(404);
+    });
+
+    it('refuses an agent who may not see a shipment on it', async () => {
+      const tr = await newTransport({ origin_branch_id: lima, destination_branch_id: cusco });
+      const s = await newShipment(2, cusco);
+      expect((await load(tr.id, [s.id], admin)).statusCode).toBe(201);
+      expect((await t.call('GET', `/api/transports/${tr.id}/manifest.pdf`, { token: agentArequipa })).statusCode).toBe(403);
+    });
+  });
 });

@@ -12,6 +12,7 @@ import {
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
+import { transportManifest, tripManifest } from './manifest.ts';
 import { arrive, currentTrip, depart, scanToLoad, transportTrips, unloadCheck, unloadScan } from './service.ts';
 
 export default async function tripRoutes(app: App) {
@@ -115,5 +116,40 @@ export default async function tripRoutes(app: App) {
       preHandler: fleetStaff,
     },
     async (request) => unloadScan(app, currentUser(request), request.params.id, request.body.code),
+  );
+  const pdfAnswer = answers({ 200: z.string().describe('El PDF (application/pdf)') });
+  app.get(
+    '/transports/:id/manifest.pdf',
+    {
+      schema: {
+        tags,
+        response: pdfAnswer,
+        summary: 'Manifiesto de carga (A4) del viaje en curso, o de la carga actual como borrador antes de la salida',
+        params: idParams,
+      },
+      preHandler: fleetStaff,
+    },
+    async (request, reply) => {
+      const { pdf, filename } = await transportManifest(app, currentUser(request), request.params.id);
+      // Bytes go out as they are; the schema documents them.
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${filename}"`)
+        .send(pdf as unknown as string);
+    },
+  );
+  app.get(
+    '/trips/:id/manifest.pdf',
+    {
+      schema: { tags, response: pdfAnswer, summary: 'Manifiesto de carga (A4) de un viaje', params: idParams },
+      preHandler: fleetStaff,
+    },
+    async (request, reply) => {
+      const { pdf, filename } = await tripManifest(app, currentUser(request), request.params.id);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${filename}"`)
+        .send(pdf as unknown as string);
+    },
   );
 }

@@ -13,6 +13,7 @@ import { useLoadShipments } from '../api/load-shipments.ts';
 import { useTrip } from '../api/trips.ts';
 import { useUnloadShipment } from '../api/unload-shipment.ts';
 import { CapacityBar } from './CapacityBar.tsx';
+import { ManifestButton } from './ManifestButton.tsx';
 import { driverNames, formatKg, plates } from './format.ts';
 import { TransportStatusPill } from './TransportStatusPill.tsx';
 import { ArrivalPanel, DepartButton, LoadScanBox, TripBanner } from './TripControls.tsx';
@@ -63,6 +64,7 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
               >
                 Emitir guía transportista
               </Button>
+              <ManifestButton transportId={transport.id} plate={transport.plate_primary} disabled={(load.data?.items.length ?? 0) === 0} />
             </Group>
           </div>
           <Group align="flex-start" gap="lg" wrap="wrap">
