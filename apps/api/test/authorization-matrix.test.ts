@@ -81,6 +81,10 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/transports/{id}/unload-scans': { roles: STAFF },
   'GET /api/transports/{id}/manifest.pdf': { roles: STAFF },
   'GET /api/trips/{id}/manifest.pdf': { roles: STAFF },
+  'GET /api/incidents/open': { roles: ALL },
+  'GET /api/shipments/{id}/incidents': { roles: ALL, scope: 'shipment' },
+  'POST /api/shipments/{id}/incidents': { roles: ALL, scope: 'shipment' },
+  'POST /api/incidents/{id}/close': { roles: ALL },
   'GET /api/drivers': { roles: STAFF },
   'POST /api/drivers': { roles: STAFF },
   'PUT /api/drivers/{id}': { roles: STAFF },
@@ -132,6 +136,7 @@ const VALID_BODY: Record<string, (ids: Ids) => unknown> = {
   'POST /api/shipments/{id}/checkpoints': () => ({ name: 'Revisado' }),
   'PUT /api/shipments/{id}/secret-code': () => ({ secretCode: 'nueva-77' }),
   'PUT /api/shipments/{id}/description': () => ({ description: 'Otra' }),
+  'POST /api/shipments/{id}/incidents': () => ({ reason: 'dañado', note: 'Caja abollada' }),
   'POST /api/shipments/{id}/deliver': () => ({
     secretCode: 'clave-7',
     receiverName: 'María Flores',

@@ -305,4 +305,46 @@ describe.each(engines)('trips (%s)', (engine) => {
       expect((await t.call('GET', `/api/transports/${tr.id}/manifest.pdf`, { token: agentArequipa })).statusCode).toBe(403);
     });
   });
+
+  describe('incidents', () => {
+    it('records an incident with a reason, counts it as open, filters the list by it and closes it', async () => {
+      const s = await newShipment(1);
+      const openBefore = (await t.call('GET', '/api/incidents/open', { token: agentLima })).json().open;
+      const bad = await t.call('POST', `/api/shipments/${s.id}/incidents`, { token: agentLima, body: { reason: 'perdido' } });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().fields.reason).toBe('Selecciona un motivo.');
+      const badPhoto = await t.call('POST', `/api/shipments/${s.id}/incidents`, {
+        token: agentLima,
+        body: { reason: 'dañado', photo: 'javascript:alert(1)' },
+      });
+      expect(badPhoto.statusCode).toBe(400);
+
+      const created = await t.call('POST', `/api/shipments/${s.id}/incidents`, {
+        token: agentLima,
+        body: { reason: 'dañado', note: 'Caja abollada', photo: 'data:image/png;base64,iVBORw0KGgo=' },
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.json()).toMatchObject({ shipmentCode: s.code, reason: 'dañado', note: 'Caja abollada', hasPhoto: true, closedAt: null });
+      expect(await lastEvent(s.id)).toMatchObject({ name: 'Incidencia: Dañado' });
+      expect((await t.call('GET', '/api/incidents/open', { token: agentLima })).json().open).toBe(openBefore + 1);
+
+      const listed = (await t.call('GET', '/api/shipments?incidencia=abierta&pageSize=100', { token: agentLima })).json();
+      expect(listed.items.map((r: { code: string }) => r.code)).toContain(s.code);
+      expect(listed.total).toBe(openBefore + 1);
+      expect((await t.call('GET', '/api/shipments?incidencia=cerrada', { token: agentLima })).statusCode).toBe(400);
+
+      // Arequipa's agent may not touch a Lima → Cusco shipment.
+      const cuscoOnly = await newShipment(1, cusco);
+      expect((await t.call('POST', `/api/shipments/${cuscoOnly.id}/incidents`, { token: agentArequipa, body: { reason: 'otro' } })).statusCode).toBe(
+        403,
+      );
+
+      const closed = await t.call('POST', `/api/incidents/${created.json().id}/close`, { token: agentArequipa, body: { note: 'Cliente conforme' } });
+      expect(closed.statusCode).toBe(200);
+      expect(closed.json().closedByName).toBeTruthy();
+      expect((await t.call('POST', `/api/incidents/${created.json().id}/close`, { token: agentArequipa, body: {} })).statusCode).toBe(422);
+      expect((await t.call('GET', '/api/incidents/open', { token: agentLima })).json().open).toBe(openBefore);
+      expect((await t.call('GET', `/api/shipments/${s.id}/incidents`, { token: agentLima })).json()).toHaveLength(1);
+    });
+  });
 });

@@ -360,6 +360,8 @@ export const DASHBOARD_PAGE_SIZES = [8, 15, 25] as const;
 export const shipmentListQuerySchema = z
   .object({
     ...filterFields,
+    /** 'abierta': only shipments with an open incident (the Panel's counter links here). */
+    incidencia: z.preprocess(emptyToUndefined, z.enum(['abierta'], { error: 'Filtro de incidencia inválido' }).optional()),
     page: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1, 'Página inválida').default(1)),
     pageSize: z.preprocess(
       emptyToUndefined,
