@@ -154,6 +154,17 @@ export default function ShipmentsPage() {
         <DateRangeFilter from={params.dateFrom} to={params.dateTo} onChange={setFilter} />
         <BranchFilter label="Origen" value={params.originBranchId} onChange={(v) => setFilter('originBranchId', v)} />
         <BranchFilter label="Destino" value={params.destinationBranchId} onChange={(v) => setFilter('destinationBranchId', v)} />
+        {params.incidencia === 'abierta' && (
+          <Button
+            variant="light"
+            color="red"
+            size="xs"
+            onClick={() => setFilter('incidencia', null)}
+            aria-label="Quitar filtro: con incidencia abierta"
+          >
+            Con incidencia abierta ✕
+          </Button>
+        )}
         <Button
           variant="subtle"
           size="xs"

@@ -14,6 +14,8 @@ export interface ShipmentListParams {
   dateTo?: string;
   originBranchId?: string;
   destinationBranchId?: string;
+  /** 'abierta': only shipments with an open incident. */
+  incidencia?: string;
 }
 
 export const shipmentsQuery = (params: ShipmentListParams) =>
