@@ -279,7 +279,6 @@ function LoadableSearch({
           aria-label="Buscar envíos para cargar"
           placeholder="Código, cliente, remitente o destinatario"
           value={text}
-          autoFocus
           onChange={(e) => setText(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {

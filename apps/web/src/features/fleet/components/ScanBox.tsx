@@ -50,11 +50,14 @@ export function ScanBox({
   label,
   onScan,
   disabled,
+  autoFocus,
 }: {
   title: string;
   label: string;
   onScan: (code: string) => Promise<ScanFeedback>;
   disabled?: boolean;
+  /** The screen's first box: a scanner's first read lands here without a click. */
+  autoFocus?: boolean;
 }) {
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
@@ -87,6 +90,7 @@ export function ScanBox({
         placeholder="Escanea o escribe el código y pulsa Enter"
         value={value}
         disabled={disabled}
+        autoFocus={autoFocus}
         autoComplete="off"
         ff="monospace"
         onChange={(e) => setValue(e.currentTarget.value)}

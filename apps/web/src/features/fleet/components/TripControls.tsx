@@ -99,6 +99,7 @@ export function LoadScanBox({ transport }: { transport: Transport }) {
     <ScanBox
       title="Cargar escaneando"
       label="Código del envío a cargar"
+      autoFocus
       onScan={async (code) => {
         try {
           const answer = await scan.mutateAsync({ transportId: transport.id, code });
@@ -174,7 +175,7 @@ export function ArrivalPanel({ transport, trip }: { transport: Transport; trip: 
       receive === 'all'
         ? `¿Recibir los ${trip.shipmentCount} envíos sin escanear? Todos pasarán a 'En agencia'.`
         : missing > 0
-          ? `Faltan ${missing === 1 ? '1 envío' : `${missing} envíos`}: se registrará una incidencia 'faltante en desembarque' en cada uno y seguirán 'En tránsito'. Los ${scannedCount} escaneados pasarán a 'En agencia'.`
+          ? `${missing === 1 ? 'Falta 1 envío' : `Faltan ${missing} envíos`}: se registrará una incidencia 'faltante en desembarque' en cada uno y seguirán 'En tránsito'. Los ${scannedCount} escaneados pasarán a 'En agencia'.`
           : `Todos los envíos bajaron: pasarán a 'En agencia'.`;
     const ok = await confirmDanger({
       title: 'Cerrar desembarque',
@@ -215,6 +216,7 @@ export function ArrivalPanel({ transport, trip }: { transport: Transport; trip: 
         <ScanBox
           title="Escanear lo que baja"
           label="Código del envío que baja"
+          autoFocus
           onScan={async (code) => {
             try {
               const answer = await scan.mutateAsync({ transportId: transport.id, code });
