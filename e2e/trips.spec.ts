@@ -117,3 +117,63 @@ test('load by scanning, print the manifest, depart, receive two of three, see th
   await expect(page.getByRole('row').filter({ hasText: codes[2]! })).toContainText('En tránsito');
   await expect(page.getByRole('row').filter({ hasText: codes[0]! })).toHaveCount(0);
 });
+
+test('the list shows the plate of a loaded shipment and offers no Anular; the assign dialog puts the route first and refuses maintenance', async ({
+  page,
+  request,
+}) => {
+  const agent = await apiHeaders(request, 'AGENTE1');
+  const branches = (await (await request.get('/api/branches', { headers: agent })).json()) as { id: number; name: string }[];
+  const id = (name: string) => branches.find((b) => b.name === name)!.id;
+  const create = async () => {
+    const res = await request.post('/api/shipments', {
+      headers: agent,
+      data: {
+        senderName: 'Distribuidora Sur',
+        recipientDoc: '45879612',
+        recipientFirstName: 'Ana',
+        recipientLastName: 'Quispe',
+        originBranchId: id('Lima'),
+        destinationBranchId: id('Arequipa'),
+        lines: [{ productType: 'liviano', weightKg: 2 }],
+        secretCode: 'clave-1',
+      },
+    });
+    expect(res.status()).toBe(201);
+    return (await res.json()) as { id: number; code: string };
+  };
+  const [loaded, free] = [await create(), await create()];
+  const transports = (await (await request.get('/api/transports', { headers: agent, params: { limit: 200 } })).json()) as {
+    items: { id: number; plate_primary: string; status: string; origin_branch_id: number | null; destination_branch_id: number | null }[];
+  };
+  const truck = transports.items.find((t) => t.plate_primary === 'ABC-123')!;
+  expect((await request.post(`/api/transports/${truck.id}/assignments`, { headers: agent, data: { shipmentIds: [loaded.id] } })).status()).toBe(201);
+
+  await loginAndWait(page, 'AGENTE1');
+  await page.goto(`/shipments?q=${loaded.code}`);
+  const row = page.getByRole('row').filter({ hasText: loaded.code });
+  await expect(row.getByLabel('Cargado en ABC-123')).toBeVisible();
+  await expect(row.getByRole('button', { name: `Anular ${loaded.code}` })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: `Asignar ${loaded.code} a transporte` })).toHaveCount(0);
+
+  await page.goto(`/shipments?q=${free.code}`);
+  await page
+    .getByRole('row')
+    .filter({ hasText: free.code })
+    .getByRole('button', { name: `Asignar ${free.code} a transporte` })
+    .click();
+  const dialog = page.getByRole('dialog');
+  const radios = dialog.getByRole('radio');
+  await expect(radios.first()).toBeVisible();
+  // The first offered transport runs Lima – Arequipa, the shipment's route; maintenance comes last and disabled.
+  await expect(dialog.getByRole('paragraph').filter({ hasText: 'Lima – Arequipa' }).first()).toBeVisible();
+  const first = dialog.locator('.mantine-Paper-root').first();
+  await expect(first).toContainText('Lima – Arequipa');
+  await expect(first).toContainText('Ruta del envío');
+  await expect(dialog.getByText('Otra ruta').first()).toBeVisible();
+  const maintenance = transports.items.filter((t) => t.status === 'mantenimiento');
+  expect(maintenance.length).toBeGreaterThan(0);
+  await expect(dialog.getByRole('radio', { disabled: true })).toHaveCount(maintenance.length);
+  await expect(dialog.locator('.mantine-Paper-root').last()).toContainText('En mantenimiento: no se puede cargar.');
+  await page.screenshot({ path: 'reports/trips-assign-dialog.png' });
+});

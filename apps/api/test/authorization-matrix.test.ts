@@ -72,6 +72,7 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/transports/{id}/assignments': { roles: STAFF },
   'POST /api/transports/{id}/assignments': { roles: STAFF },
   'DELETE /api/transports/{id}/assignments/{assignmentId}': { roles: STAFF },
+  'GET /api/transports/loaded-plates': { roles: ALL },
   'GET /api/transports/{id}/trip': { roles: STAFF },
   'GET /api/transports/{id}/trips': { roles: STAFF },
   'POST /api/transports/{id}/departure': { roles: STAFF },

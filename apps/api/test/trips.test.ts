@@ -347,4 +347,16 @@ describe.each(engines)('trips (%s)', (engine) => {
       expect((await t.call('GET', `/api/shipments/${s.id}/incidents`, { token: agentLima })).json()).toHaveLength(1);
     });
   });
+
+  describe('loaded plates of the list (issue 16, item 4)', () => {
+    it('answers which shipments are on a transport and on which plate, only for shipments the user may see', async () => {
+      const tr = await newTransport({ destination_branch_id: cusco });
+      const [a, free] = [await newShipment(1, cusco), await newShipment(1, cusco)];
+      expect((await load(tr.id, [a.id], admin)).statusCode).toBe(201);
+      const ask = (token: string) => t.call('GET', `/api/transports/loaded-plates?shipmentIds=${a.id},${free.id}`, { token });
+      expect((await ask(agentLima)).json()).toEqual([{ shipmentId: a.id, transportId: tr.id, plate: tr.plate_primary }]);
+      expect((await ask(agentArequipa)).json()).toEqual([]);
+      expect((await t.call('GET', '/api/transports/loaded-plates?shipmentIds=1;drop', { token: admin })).statusCode).toBe(400);
+    });
+  });
 });

@@ -277,3 +277,24 @@ export async function loadableShipments(app: FastifyInstance, actor: SessionUser
     .limit(LOADABLE_LIMIT);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), weightKg: Number(r.weightKg) }));
 }
+
+/**
+ * Which of these shipments are on a transport, and on which plate (issue 16, item 4: the list shows
+ * the plate and does not offer what would be refused). Only shipments the user may see are answered.
+ */
+export async function loadedPlatesOf(app: FastifyInstance, actor: SessionUser, shipmentIds: number[]) {
+  if (shipmentIds.length === 0) return [];
+  const rows = await app.db
+    .select({
+      shipmentId: transportAssignments.shipmentId,
+      transportId: transports.id,
+      plate: transports.platePrimary,
+      originBranchId: shipments.originBranchId,
+      destinationBranchId: shipments.destinationBranchId,
+    })
+    .from(transportAssignments)
+    .innerJoin(transports, eq(transports.id, transportAssignments.transportId))
+    .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
+    .where(inArray(transportAssignments.shipmentId, shipmentIds));
+  return rows.filter((r) => canSee(actor, r)).map((r) => ({ shipmentId: r.shipmentId, transportId: r.transportId, plate: r.plate }));
+}
