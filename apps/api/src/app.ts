@@ -30,6 +30,8 @@ import deliveryRoutes from './modules/deliveries/routes.ts';
 import fleetRoutes from './modules/fleet/routes.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { guidesRoutes } from './modules/guides/index.ts';
+import { tripRoutes } from './modules/trips/index.ts';
+import { incidentRoutes } from './modules/incidents/index.ts';
 import { paymentRoutes } from './modules/payments/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 
@@ -113,6 +115,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(fleetRoutes);
       await api.register(billingRoutes);
       await api.register(guidesRoutes);
+      await api.register(tripRoutes);
+      await api.register(incidentRoutes);
       await api.register(paymentRoutes);
     },
     { prefix: '/api' },

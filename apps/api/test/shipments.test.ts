@@ -604,14 +604,14 @@ describe.each(engines)('shipments (%s)', (engine) => {
     const res = await t.call('GET', '/api/dashboard?dateFrom=2023-06-09&dateTo=2023-06-12', { token: admin });
     expect(res.statusCode).toBe(200);
     const d = res.json();
-    expect(d.counters).toEqual({ total: 3, Creado: 1, 'En tránsito': 1, Entregado: 0, Anulado: 1 });
+    expect(d.counters).toEqual({ total: 3, Creado: 1, 'En tránsito': 1, 'En agencia': 0, Entregado: 0, Anulado: 1, Devuelto: 0 });
     expect(d.series.map((s: { day: string; total: number }) => [s.day, s.total])).toEqual([
       ['2023-06-09', 0],
       ['2023-06-10', 2],
       ['2023-06-11', 0],
       ['2023-06-12', 1],
     ]);
-    expect(d.series[1].byStatus).toEqual({ Creado: 1, 'En tránsito': 1, Entregado: 0, Anulado: 0 });
+    expect(d.series[1].byStatus).toEqual({ Creado: 1, 'En tránsito': 1, 'En agencia': 0, Entregado: 0, Anulado: 0, Devuelto: 0 });
 
     const filtered = await t.call('GET', `/api/dashboard?dateFrom=2023-06-09&dateTo=2023-06-12&destinationBranchId=${trujillo}`, { token: admin });
     expect(filtered.json().counters.total).toBe(1);

@@ -11,15 +11,15 @@ const user = (role: User['role']): User => signedUser({ role, username: 'USUARIO
 
 const branches = testBranches.slice(0, 2);
 
-const zero = { Creado: 0, 'En tránsito': 0, Entregado: 0, Anulado: 0 };
+const zero = { Creado: 0, 'En tránsito': 0, 'En agencia': 0, Entregado: 0, Anulado: 0, Devuelto: 0 };
 const dashboard = (bucket: string) => ({
   dateFrom: '2024-01-01',
   dateTo: '2025-03-01',
   bucket,
-  counters: { total: 12, Creado: 5, 'En tránsito': 4, Entregado: 2, Anulado: 1 },
+  counters: { total: 12, Creado: 5, 'En tránsito': 4, 'En agencia': 0, Entregado: 2, Anulado: 1, Devuelto: 0 },
   series: [
     { day: '2024-01-01', total: 0, byStatus: zero },
-    { day: '2024-02-01', total: 12, byStatus: { Creado: 5, 'En tránsito': 4, Entregado: 2, Anulado: 1 } },
+    { day: '2024-02-01', total: 12, byStatus: { Creado: 5, 'En tránsito': 4, 'En agencia': 0, Entregado: 2, Anulado: 1, Devuelto: 0 } },
   ],
 });
 

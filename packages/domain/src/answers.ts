@@ -247,13 +247,18 @@ export const transportLoadSchema = z.object({
       recipientName: z.string(),
       recipientDoc: z.string(),
       weightKg: z.number(),
+      billableWeightKg: z.number().optional(),
+      destinationName: z.string().optional(),
       /** The live carrier guide (GRE-T) the shipment travels under: its id in the register and 'VVV1-00000003'; null when none. */
       guideId: z.number().nullable().optional(),
       guideNumber: z.string().nullable().optional(),
     }),
   ),
   totalWeightKg: z.number(),
+  /** Sum of the billable (whole-kg) weights: what the load is charged on. */
+  totalBillableWeightKg: z.number().optional(),
   capacityKg: z.number().nullable(),
+  netWeightKg: z.number().nullable().optional(),
 });
 
 export const loadableShipmentSchema = z.object({

@@ -18,6 +18,7 @@ export * from './customers.ts';
 export * from './shipments.ts';
 export * from './deliveries.ts';
 export * from './fleet.ts';
+export * from './trips.ts';
 export * from './billing/index.ts';
 export * from './payments/index.ts';
 export * from './answers.ts';

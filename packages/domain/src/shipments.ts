@@ -14,7 +14,8 @@ import { isIsoDay } from './dates.ts';
 import { centsToNumber, sumCents, toCents, type Cents } from './money.ts';
 import { billableWeightKg, dominantProductType, productTypeSchema, type ProductType } from './pricing.ts';
 
-export const SHIPMENT_STATUSES = ['Creado', 'En tránsito', 'Entregado', 'Anulado'] as const;
+/** DESIGN.md section 5a: Creado → En tránsito → En agencia → Entregado; Anulado and Devuelto end a shipment early. */
+export const SHIPMENT_STATUSES = ['Creado', 'En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto'] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
 export function isShipmentStatus(value: unknown): value is ShipmentStatus {
@@ -22,8 +23,8 @@ export function isShipmentStatus(value: unknown): value is ShipmentStatus {
 }
 
 /** Still moving: the list's `active=true` filter and the "open" shipments of the counters. */
-export const ACTIVE_STATUSES: readonly ShipmentStatus[] = ['Creado', 'En tránsito'];
-export const FINAL_STATUSES: readonly ShipmentStatus[] = ['Entregado', 'Anulado'];
+export const ACTIVE_STATUSES: readonly ShipmentStatus[] = ['Creado', 'En tránsito', 'En agencia'];
+export const FINAL_STATUSES: readonly ShipmentStatus[] = ['Entregado', 'Anulado', 'Devuelto'];
 
 /** `TMT-` + the sequence value, at least 6 digits (never truncated past 999999). */
 export function formatShipmentCode(n: number): string {
@@ -48,6 +49,7 @@ export const SHIPMENT_MESSAGES = {
   selectStatus: 'Selecciona un estado.',
   sameStatusNeedsNote: 'El estado es el mismo. Agrega una nota o elige otro estado.',
   deliveredOnlyByDelivery: 'El estado Entregado solo se registra al confirmar la entrega.',
+  returnedOnlyByReturn: 'El estado Devuelto solo se registra al devolver el envío a su origen.',
   eventRequired: 'Ingresa una descripción del evento.',
   onlyManualEventsDeletable: 'Solo se pueden eliminar los eventos agregados manualmente.',
   eventNotFound: 'Evento no encontrado.',
@@ -67,7 +69,7 @@ export const SHIPMENT_MESSAGES = {
 } as const;
 
 export const cannotCancelInStatus = (status: string) => `No se puede anular un envío en estado '${status}'`;
-/** DESIGN.md section 5: 'Entregado' and 'Anulado' are final; the history of a closed shipment is never rewritten. */
+/** DESIGN.md section 5 and 5a: 'Entregado', 'Anulado' and 'Devuelto' are final; the history of a closed shipment is never rewritten. */
 export const closedShipmentMessage = (status: string) => `El envío está '${status}': su historial, descripción y clave ya no cambian.`;
 export function closedShipmentRefusal(status: string): string | null {
   return (FINAL_STATUSES as readonly string[]).includes(status) ? closedShipmentMessage(status) : null;
@@ -76,18 +78,43 @@ export function closedShipmentRefusal(status: string): string | null {
 export const cannotLeaveStatus = (from: string, to: string) => `No se puede pasar de '${from}' a '${to}'.`;
 
 /**
- * DESIGN.md section 5. Forward only: Creado → En tránsito → Entregado; Anulado from Creado only.
- * Entregado and Anulado are final. The Entregado edge exists only for the delivery use case.
+ * How a transition happens: 'manual' is the status select of the detail screen, 'trip' a transport's
+ * departure or arrival, 'delivery' the secret-code handover, 'return' the return to the origin.
  */
+export type TransitionVia = 'manual' | 'trip' | 'delivery' | 'return';
+
+/**
+ * DESIGN.md sections 5 and 5a, the one table of every status change: Creado → En tránsito → En
+ * agencia → Entregado, forward only. Entregado is reached only by delivery (from Creado, En tránsito
+ * or En agencia), Anulado only from Creado, Devuelto only by a return from En tránsito or En
+ * agencia. Entregado, Anulado and Devuelto are final (no row leaves them).
+ */
+export const STATUS_TRANSITION_TABLE: readonly { from: ShipmentStatus; to: ShipmentStatus; via: readonly TransitionVia[] }[] = [
+  { from: 'Creado', to: 'En tránsito', via: ['manual', 'trip'] },
+  { from: 'Creado', to: 'Entregado', via: ['delivery'] },
+  { from: 'Creado', to: 'Anulado', via: ['manual'] },
+  { from: 'En tránsito', to: 'En agencia', via: ['manual', 'trip'] },
+  { from: 'En tránsito', to: 'Entregado', via: ['delivery'] },
+  { from: 'En tránsito', to: 'Devuelto', via: ['return'] },
+  { from: 'En agencia', to: 'Entregado', via: ['delivery'] },
+  { from: 'En agencia', to: 'Devuelto', via: ['return'] },
+];
+
+/** The table as 'from → the statuses it may reach' (by any way). */
+const reachableFrom = (from: ShipmentStatus) => STATUS_TRANSITION_TABLE.filter((t) => t.from === from).map((t) => t.to);
 export const SHIPMENT_TRANSITIONS: Readonly<Record<ShipmentStatus, readonly ShipmentStatus[]>> = {
-  // Entregado is reached only through delivery (checkStatusChange gates it), from Creado too.
-  Creado: ['En tránsito', 'Entregado', 'Anulado'],
-  'En tránsito': ['Entregado'],
-  Entregado: [],
-  Anulado: [],
+  Creado: reachableFrom('Creado'),
+  'En tránsito': reachableFrom('En tránsito'),
+  'En agencia': reachableFrom('En agencia'),
+  Entregado: reachableFrom('Entregado'),
+  Anulado: reachableFrom('Anulado'),
+  Devuelto: reachableFrom('Devuelto'),
 };
 
-export type TransitionVia = 'manual' | 'delivery';
+/** True when the table has the edge from → to for this way of changing status. */
+export function canTransition(from: ShipmentStatus, to: ShipmentStatus, via: TransitionVia): boolean {
+  return STATUS_TRANSITION_TABLE.some((t) => t.from === from && t.to === to && t.via.includes(via));
+}
 
 /** The cancel refusal for a status, or null when cancelling is allowed (only from Creado). */
 export function cancelRefusal(status: string): string | null {
@@ -124,14 +151,17 @@ export function checkStatusChange(
   if (to === from) {
     return note?.trim() ? { ok: true, sameStatus: true } : { ok: false, kind: 'input', message: SHIPMENT_MESSAGES.sameStatusNeedsNote };
   }
-  if (to === 'Anulado') {
+  if (to === 'Anulado' && via === 'manual') {
     const refusal = cancelRefusal(from);
     return refusal ? { ok: false, kind: 'rule', message: refusal } : { ok: true, sameStatus: false };
   }
   if (to === 'Entregado' && via !== 'delivery') {
     return { ok: false, kind: 'rule', message: SHIPMENT_MESSAGES.deliveredOnlyByDelivery };
   }
-  if (!SHIPMENT_TRANSITIONS[from].includes(to)) return { ok: false, kind: 'rule', message: cannotLeaveStatus(from, to) };
+  if (to === 'Devuelto' && via !== 'return' && SHIPMENT_TRANSITIONS[from].includes(to)) {
+    return { ok: false, kind: 'rule', message: SHIPMENT_MESSAGES.returnedOnlyByReturn };
+  }
+  if (!canTransition(from, to, via)) return { ok: false, kind: 'rule', message: cannotLeaveStatus(from, to) };
   return { ok: true, sameStatus: false };
 }
 
@@ -369,6 +399,8 @@ const shipmentCursor = z.preprocess(emptyToUndefined, z.string().regex(SHIPMENT_
 export const shipmentListQuerySchema = z
   .object({
     ...filterFields,
+    /** 'abierta': only shipments with an open incident (the Panel's counter links here). */
+    incidencia: z.preprocess(emptyToUndefined, z.enum(['abierta'], { error: 'Filtro de incidencia inválido' }).optional()),
     page: z.preprocess(emptyToUndefined, pageNumber(PAGING_MESSAGES.invalidPage).default(1)),
     pageSize: z.preprocess(
       emptyToUndefined,

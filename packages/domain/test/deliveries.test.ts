@@ -84,9 +84,11 @@ describe('delivery form (spec section 5)', () => {
 });
 
 describe('delivery rules', () => {
-  it('only Creado and En tránsito may be delivered; the others warn that the delivery may be rejected', () => {
+  it('only Creado, En tránsito and En agencia may be delivered; the others warn that the delivery may be rejected', () => {
     expect(canDeliverFrom('Creado')).toBe(true);
     expect(canDeliverFrom('En tránsito')).toBe(true);
+    expect(canDeliverFrom('En agencia')).toBe(true);
+    expect(canDeliverFrom('Devuelto')).toBe(false);
     expect(canDeliverFrom('Entregado')).toBe(false);
     expect(canDeliverFrom('Anulado')).toBe(false);
     expect(deliveryWarning('Creado')).toBeNull();

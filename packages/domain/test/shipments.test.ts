@@ -10,12 +10,14 @@ import {
   normalizeShipmentCode,
   SHIPMENT_STATUSES,
   SHIPMENT_TRANSITIONS,
+  canTransition,
+  FINAL_STATUSES,
+  type TransitionVia,
   shipmentListQuerySchema,
   shipmentUpdateSchema,
   statusChangeSchema,
   statusTone,
   totalLines,
-  type ShipmentStatus,
 } from '../src/index.ts';
 
 const valid = {
@@ -111,25 +113,60 @@ describe('new-shipment form (spec section 5)', () => {
 
 describe('status rules (DESIGN.md section 5)', () => {
   const all = SHIPMENT_STATUSES;
-  const allowed: Record<ShipmentStatus, ShipmentStatus[]> = {
-    Creado: ['En tránsito', 'Anulado'],
-    'En tránsito': [],
-    Entregado: [],
-    Anulado: [],
-  };
+  const vias: TransitionVia[] = ['manual', 'trip', 'delivery', 'return'];
+  // Every allowed (from, to, via); any triple not listed here must be refused.
+  const allowed = new Set([
+    'Creado → En tránsito by manual',
+    'Creado → En tránsito by trip',
+    'Creado → Entregado by delivery',
+    'Creado → Anulado by manual',
+    'En tránsito → En agencia by manual',
+    'En tránsito → En agencia by trip',
+    'En tránsito → Entregado by delivery',
+    'En tránsito → Devuelto by return',
+    'En agencia → Entregado by delivery',
+    'En agencia → Devuelto by return',
+  ]);
 
-  it('has the forward-only table', () => {
+  it('has the forward-only table of DESIGN.md section 5a', () => {
     expect(SHIPMENT_TRANSITIONS).toEqual({
       Creado: ['En tránsito', 'Entregado', 'Anulado'],
-      'En tránsito': ['Entregado'],
+      'En tránsito': ['En agencia', 'Entregado', 'Devuelto'],
+      'En agencia': ['Entregado', 'Devuelto'],
       Entregado: [],
       Anulado: [],
+      Devuelto: [],
     });
+    expect(FINAL_STATUSES.every((s) => SHIPMENT_TRANSITIONS[s].length === 0)).toBe(true);
   });
 
-  it.each(all.flatMap((from) => all.filter((to) => to !== from).map((to) => [from, to] as const)))('manual %s → %s', (from, to) => {
-    const check = checkStatusChange(from, to, null);
-    expect(check.ok).toBe(allowed[from].includes(to));
+  it.each(all.flatMap((from) => all.filter((to) => to !== from).flatMap((to) => vias.map((via) => [from, to, via] as const))))(
+    '%s → %s by %s',
+    (from, to, via) => {
+      const expected = allowed.has(`${from} → ${to} by ${via}`);
+      expect(canTransition(from, to, via)).toBe(expected);
+      const check = checkStatusChange(from, to, null, via);
+      expect(check.ok).toBe(expected);
+      if (!check.ok) expect(check.kind).toBe('rule');
+    },
+  );
+
+  it('says why each kind of refusal is refused', () => {
+    expect(checkStatusChange('En agencia', 'En tránsito', null)).toMatchObject({ message: "No se puede pasar de 'En agencia' a 'En tránsito'." });
+    expect(checkStatusChange('Devuelto', 'En agencia', null, 'trip')).toMatchObject({ message: "No se puede pasar de 'Devuelto' a 'En agencia'." });
+    expect(checkStatusChange('En agencia', 'Devuelto', null)).toMatchObject({
+      message: 'El estado Devuelto solo se registra al devolver el envío a su origen.',
+    });
+    expect(checkStatusChange('Creado', 'Devuelto', null, 'return')).toMatchObject({ message: "No se puede pasar de 'Creado' a 'Devuelto'." });
+    expect(checkStatusChange('En agencia', 'Entregado', null, 'trip')).toMatchObject({
+      message: 'El estado Entregado solo se registra al confirmar la entrega.',
+    });
+    expect(checkStatusChange('En agencia', 'Anulado', null)).toMatchObject({ message: "No se puede anular un envío en estado 'En agencia'" });
+    expect(checkStatusChange('Devuelto', 'Anulado', null)).toMatchObject({ message: "No se puede anular un envío en estado 'Devuelto'" });
+  });
+
+  it('delivers from Creado, En tránsito and En agencia only', () => {
+    expect(all.filter((s) => canTransition(s, 'Entregado', 'delivery'))).toEqual(['Creado', 'En tránsito', 'En agencia']);
   });
 
   it('reaches Entregado only through delivery, from Creado or En tránsito', () => {

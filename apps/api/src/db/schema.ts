@@ -227,10 +227,12 @@ export const shipments = pgTable(
     secretCodeHash: text('secret_code_hash').notNull(),
     /** Written by the delivery use case (issue #6): receiverName, receiverDoc, deliveredByName, deliveredAt, notes. */
     deliveredInfo: jsonb('delivered_info'),
+    /** The return leg (DESIGN.md 5a) points at the shipment it brings back to its origin. */
+    returnOfShipmentId: integer('return_of_shipment_id').references((): AnyPgColumn => shipments.id, { onDelete: 'restrict' }),
   },
   (t) => [
     uniqueIndex('shipments_code_uq').on(t.code),
-    check('shipments_status_ck', sql`${t.status} in ('Creado', 'En tránsito', 'Entregado', 'Anulado')`),
+    check('shipments_status_ck', sql`${t.status} in ('Creado', 'En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto')`),
     check('shipments_product_type_ck', sql`${t.productType} in ('liviano', 'medio', 'alto')`),
     // Scanned backwards for newest first (id breaks ties), so ORDER BY … DESC LIMIT walks the index.
     index('shipments_created_idx').on(t.createdAt, t.id),
@@ -355,6 +357,104 @@ export const transportAssignments = pgTable(
     // A shipment is on at most one transport: the database decides, not a prior read.
     uniqueIndex('transport_assignments_shipment_uq').on(t.shipmentId),
     index('transport_assignments_transport_idx').on(t.transportId, t.loadedAt),
+  ],
+);
+
+/**
+ * A transport's load on the road (DESIGN.md 5a): opened by 'Registrar salida', closed by 'Registrar
+ * llegada'. At most one open trip per transport, decided by the partial unique index, so two
+ * concurrent departures of one truck give one trip. Plate, route and weights are kept as they were.
+ */
+export const trips = pgTable(
+  'trips',
+  {
+    id: serial('id').primaryKey(),
+    transportId: integer('transport_id')
+      .notNull()
+      .references(() => transports.id, { onDelete: 'restrict' }),
+    plate: text('plate').notNull(),
+    originBranchId: integer('origin_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    destinationBranchId: integer('destination_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    weightKg: numeric('weight_kg', { precision: 12, scale: 2 }).notNull(),
+    billableWeightKg: integer('billable_weight_kg').notNull(),
+    capacityKg: numeric('capacity_kg', { precision: 12, scale: 2 }),
+    overloaded: boolean('overloaded').notNull().default(false),
+    departedAt: timestamp('departed_at', { withTimezone: true }).notNull(),
+    departedBy: integer('departed_by'),
+    departedByName: text('departed_by_name'),
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }),
+    arrivedBy: integer('arrived_by'),
+    arrivedByName: text('arrived_by_name'),
+  },
+  (t) => [
+    uniqueIndex('trips_open_uq')
+      .on(t.transportId)
+      .where(sql`${t.arrivedAt} is null`),
+    index('trips_transport_idx').on(t.transportId, t.departedAt),
+  ],
+);
+
+/** The shipments a trip carried; `scanned_at` is the unload check (desembarque) at the destination. */
+export const tripShipments = pgTable(
+  'trip_shipments',
+  {
+    tripId: integer('trip_id')
+      .notNull()
+      .references(() => trips.id, { onDelete: 'restrict' }),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'restrict' }),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.tripId, t.shipmentId] }), index('trip_shipments_shipment_idx').on(t.shipmentId)],
+);
+
+/** Codes scanned off a truck that were not on its trip (the unload check's extras). */
+export const tripExtraScans = pgTable(
+  'trip_extra_scans',
+  {
+    tripId: integer('trip_id')
+      .notNull()
+      .references(() => trips.id, { onDelete: 'restrict' }),
+    code: text('code').notNull(),
+    shipmentId: integer('shipment_id').references(() => shipments.id, { onDelete: 'restrict' }),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tripId, t.code] })],
+);
+
+/** Something went wrong with a shipment (issue 17): open until someone closes it. */
+export const incidents = pgTable(
+  'incidents',
+  {
+    id: serial('id').primaryKey(),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'restrict' }),
+    reason: text('reason').notNull(),
+    note: text('note'),
+    photo: text('photo'),
+    tripId: integer('trip_id').references(() => trips.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    createdBy: integer('created_by'),
+    createdByName: text('created_by_name'),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedBy: integer('closed_by'),
+    closedByName: text('closed_by_name'),
+  },
+  (t) => [
+    check(
+      'incidents_reason_ck',
+      sql`${t.reason} in ('dañado', 'extraviado', 'faltante en desembarque', 'dirección errada', 'destinatario ausente', 'rechazado', 'otro')`,
+    ),
+    index('incidents_shipment_idx').on(t.shipmentId),
+    index('incidents_open_idx')
+      .on(t.shipmentId)
+      .where(sql`${t.closedAt} is null`),
   ],
 );
 

@@ -17,3 +17,5 @@ export {
   type OtherIssue,
 } from './service.ts';
 export { findByIdempotencyKey, findByNumber, liveDocumentOfShipment, type DocumentRecord } from './repository.ts';
+/** The issuer (company name, RUC, address) printed on the trips' cargo manifests. */
+export { billingOf } from './provider.ts';

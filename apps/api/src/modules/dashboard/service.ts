@@ -78,8 +78,10 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
       total: SHIPMENT_STATUSES.reduce((a, s) => a + byStatus[s], 0),
       Creado: byStatus.Creado,
       'En tránsito': byStatus['En tránsito'],
+      'En agencia': byStatus['En agencia'],
       Entregado: byStatus.Entregado,
       Anulado: byStatus.Anulado,
+      Devuelto: byStatus.Devuelto,
     },
     series,
   };

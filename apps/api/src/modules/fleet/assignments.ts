@@ -22,7 +22,10 @@ import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { branchScope, shipmentKey, textSearch } from '../shipments/index.ts';
-import { lockTransport } from './transports.ts';
+import { lockTransport, refuseIfDeparted } from './transports.ts';
+
+const originBranch = alias(branches, 'origin_branch');
+const destinationBranch = alias(branches, 'destination_branch');
 
 /**
  * The loaded packages of a transport, oldest load first, with the total weight against its capacity.
@@ -30,7 +33,10 @@ import { lockTransport } from './transports.ts';
  * total weight still counts the whole load, since it is the truck's.
  */
 export async function transportLoad(db: Db | Tx, transportId: number, actor: SessionUser): Promise<TransportLoad> {
-  const [transport] = await db.select({ capacityKg: transports.capacityKg }).from(transports).where(eq(transports.id, transportId));
+  const [transport] = await db
+    .select({ capacityKg: transports.capacityKg, netWeightKg: transports.netWeightKg })
+    .from(transports)
+    .where(eq(transports.id, transportId));
   if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
   const rows = await db
     .select({
@@ -44,14 +50,17 @@ export async function transportLoad(db: Db | Tx, transportId: number, actor: Ses
       recipientName: shipments.recipientName,
       recipientDoc: shipments.recipientDoc,
       weightKg: shipments.weightKg,
+      billableWeightKg: shipments.billableWeightKg,
       originBranchId: shipments.originBranchId,
       destinationBranchId: shipments.destinationBranchId,
+      destinationName: destinationBranch.name,
       guideId: documents.id,
       guideSeries: documents.series,
       guideNumber: documents.number,
     })
     .from(transportAssignments)
     .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
+    .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId))
     // The live carrier guide the shipment travels under (at most one: document_shipments_guide_live_uq).
     .leftJoin(
       documentShipments,
@@ -76,11 +85,15 @@ export async function transportLoad(db: Db | Tx, transportId: number, actor: Ses
         recipientName: r.recipientName,
         recipientDoc: r.recipientDoc,
         weightKg: Number(r.weightKg),
+        billableWeightKg: r.billableWeightKg,
+        destinationName: r.destinationName,
         guideId: r.guideId,
         guideNumber: r.guideSeries !== null && r.guideNumber !== null ? formatDocumentNumber(r.guideSeries, r.guideNumber) : null,
       })),
     totalWeightKg: totalHundredths / 100,
+    totalBillableWeightKg: rows.reduce((sum, r) => sum + r.billableWeightKg, 0),
     capacityKg: transport.capacityKg === null ? null : Number(transport.capacityKg),
+    netWeightKg: transport.netWeightKg === null ? null : Number(transport.netWeightKg),
   };
 }
 
@@ -99,6 +112,7 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
   return app.db
     .transaction(async (tx) => {
       const transport = await lockTransport(tx, transportId);
+      await refuseIfDeparted(tx, transport);
       const rows = await tx
         .select({
           id: shipments.id,
@@ -157,6 +171,7 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
 export async function unloadShipment(app: FastifyInstance, actor: SessionUser, transportId: number, assignmentId: number) {
   await app.db.transaction(async (tx) => {
     const transport = await lockTransport(tx, transportId);
+    await refuseIfDeparted(tx, transport);
     const [assignment] = await tx
       .select({ id: transportAssignments.id, shipmentId: transportAssignments.shipmentId, loadedAt: transportAssignments.loadedAt })
       .from(transportAssignments)
@@ -230,8 +245,6 @@ export async function shipmentAssignment(app: FastifyInstance, actor: SessionUse
   };
 }
 
-const originBranch = alias(branches, 'origin_branch');
-const destinationBranch = alias(branches, 'destination_branch');
 const LOADABLE_LIMIT = 30;
 
 /**
@@ -263,4 +276,25 @@ export async function loadableShipments(app: FastifyInstance, actor: SessionUser
     .orderBy(desc(shipments.createdAt), desc(shipments.id))
     .limit(LOADABLE_LIMIT);
   return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), weightKg: Number(r.weightKg) }));
+}
+
+/**
+ * Which of these shipments are on a transport, and on which plate (issue 16, item 4: the list shows
+ * the plate and does not offer what would be refused). Only shipments the user may see are answered.
+ */
+export async function loadedPlatesOf(app: FastifyInstance, actor: SessionUser, shipmentIds: number[]) {
+  if (shipmentIds.length === 0) return [];
+  const rows = await app.db
+    .select({
+      shipmentId: transportAssignments.shipmentId,
+      transportId: transports.id,
+      plate: transports.platePrimary,
+      originBranchId: shipments.originBranchId,
+      destinationBranchId: shipments.destinationBranchId,
+    })
+    .from(transportAssignments)
+    .innerJoin(transports, eq(transports.id, transportAssignments.transportId))
+    .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
+    .where(inArray(transportAssignments.shipmentId, shipmentIds));
+  return rows.filter((r) => canSee(actor, r)).map((r) => ({ shipmentId: r.shipmentId, transportId: r.transportId, plate: r.plate }));
 }

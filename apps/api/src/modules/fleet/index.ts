@@ -1,2 +1,5 @@
 /** What other modules use of fleet: a renamed branch refreshes the route text of its transports. */
 export { refreshRoutesOf } from './transports.ts';
+/** What the trips module builds on: the transport row lock, its open trip, the load and loading. */
+export { lockTransport, openTripOf } from './transports.ts';
+export { loadShipments, transportLoad } from './assignments.ts';

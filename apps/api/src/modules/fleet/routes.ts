@@ -18,7 +18,7 @@ import {
 import { guard } from '../../plugins/auth.ts';
 import { idParams, recordId } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
-import { loadableShipments, loadShipments, shipmentAssignment, transportLoad, unloadShipment } from './assignments.ts';
+import { loadableShipments, loadedPlatesOf, loadShipments, shipmentAssignment, transportLoad, unloadShipment } from './assignments.ts';
 import { createDriver, deleteDriver, listDrivers, updateDriver } from './drivers.ts';
 import { createTransport, deleteTransport, listTransports, updateTransport } from './transports.ts';
 
@@ -126,6 +126,24 @@ export default async function fleetRoutes(app: App) {
       await unloadShipment(app, currentUser(request), request.params.id, request.params.assignmentId);
       return reply.status(204).send(null);
     },
+  );
+  app.get(
+    '/transports/loaded-plates',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: z.array(z.object({ shipmentId: z.number(), transportId: z.number(), plate: z.string() })) }),
+        summary: 'De estos envíos (ids separados por coma, máximo 100), los que están cargados y en qué placa',
+        querystring: z.object({
+          shipmentIds: z
+            .string({ error: 'Indica los envíos (ids separados por coma).' })
+            .regex(/^\d{1,9}(,\d{1,9}){0,99}$/, 'Indica hasta 100 ids de envío separados por coma.')
+            .transform((v) => v.split(',').map(Number)),
+        }),
+      },
+      preHandler: anyUser,
+    },
+    async (request) => loadedPlatesOf(app, currentUser(request), request.query.shipmentIds),
   );
   app.get(
     '/shipments/:id/assignment',

@@ -1,9 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { FLEET_MESSAGES, routeText, type Transport, type TransportData, type TransportListQuery, type TransportStatus } from '@tramo/domain';
+import {
+  FLEET_MESSAGES,
+  routeText,
+  TRIP_MESSAGES,
+  type Transport,
+  type TransportData,
+  type TransportListQuery,
+  type TransportStatus,
+} from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { branches, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
+import { branches, drivers, shipments, transportAssignments, transports, trips } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
@@ -101,14 +109,35 @@ export async function findTransport(db: Db | Tx, id: number): Promise<Transport>
 }
 
 /** Locks the transport row: loading, unloading and deleting one transport never interleave. */
-export async function lockTransport(tx: Tx, id: number): Promise<{ id: number; plate: string; capacityKg: string | null }> {
+export async function lockTransport(tx: Tx, id: number) {
   const [row] = await tx
-    .select({ id: transports.id, plate: transports.platePrimary, capacityKg: transports.capacityKg })
+    .select({
+      id: transports.id,
+      plate: transports.platePrimary,
+      capacityKg: transports.capacityKg,
+      status: transports.status,
+      originBranchId: transports.originBranchId,
+      destinationBranchId: transports.destinationBranchId,
+    })
     .from(transports)
     .where(eq(transports.id, id))
     .for('update');
   if (!row) throw notFound(FLEET_MESSAGES.transportNotFound);
   return row;
+}
+
+/** The trip a transport is on now (departed, not arrived), or undefined. */
+export async function openTripOf(db: Db | Tx, transportId: number) {
+  const [trip] = await db
+    .select({ id: trips.id, destinationBranchId: trips.destinationBranchId })
+    .from(trips)
+    .where(and(eq(trips.transportId, transportId), isNull(trips.arrivedAt)));
+  return trip;
+}
+
+/** A departed transport keeps its load as it left: nothing goes on or off until it arrives. */
+export async function refuseIfDeparted(db: Db | Tx, transport: { id: number; plate: string }) {
+  if (await openTripOf(db, transport.id)) throw conflict(TRIP_MESSAGES.departedNoLoad(transport.plate), undefined, 'TRANSPORT_DEPARTED');
 }
 
 /** A renamed branch renames the routes of the transports that run from or to it (same transaction). */

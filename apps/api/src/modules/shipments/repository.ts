@@ -211,6 +211,9 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
   if (filters.dateTo && filters.dateTo < '9999-12-31') where.push(lt(shipments.createdAt, limaDayEnd(filters.dateTo)));
   if (filters.originBranchId) where.push(eq(shipments.originBranchId, filters.originBranchId));
   if (filters.destinationBranchId) where.push(eq(shipments.destinationBranchId, filters.destinationBranchId));
+  if (filters.incidencia === 'abierta') {
+    where.push(sql`exists (select 1 from incidents i where i.shipment_id = ${shipments.id} and i.closed_at is null)`);
+  }
   return where;
 }
 

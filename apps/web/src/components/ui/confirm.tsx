@@ -6,6 +6,8 @@ interface ConfirmOptions {
   title: string;
   message: string;
   confirmLabel?: string;
+  /** Red for destructive actions (the default); a non-destructive confirmation uses the brand colour. */
+  color?: string;
 }
 
 /** Every destructive action asks first; resolves true only on an explicit confirmation. */
@@ -15,7 +17,7 @@ export function confirmDanger(options: ConfirmOptions): Promise<boolean> {
       title: options.title,
       children: <Text size="sm">{options.message}</Text>,
       labels: { confirm: options.confirmLabel ?? 'Eliminar', cancel: 'Cancelar' },
-      confirmProps: { color: 'red' },
+      confirmProps: { color: options.color ?? 'red' },
       onConfirm: () => resolve(true),
       onCancel: () => resolve(false),
       onClose: () => resolve(false),

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title, Tooltip } from '@mantine/core';
 import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { DASHBOARD_PAGE_SIZES, lastNumberedPage, limaDay, limaDayStart, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { DASHBOARD_PAGE_SIZES, INCIDENT_REASON_LABELS, lastNumberedPage, limaDay, limaDayStart, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -12,6 +12,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { BranchFilter, DateRangeFilter, ShipmentsTable, StatusFilter, useShipments, type ShipmentColumn } from '../shipments/index.ts';
 import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
+import { useOpenIncidents } from './api/get-open-incidents.ts';
 
 const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
 
@@ -162,6 +163,7 @@ export default function PanelPage() {
                 </Paper>
               ))}
             </SimpleGrid>
+            <OpenIncidentsCard />
             <Paper withBorder p="sm">
               <Title order={5} mb="xs">
                 Accesos rápidos
@@ -243,5 +245,37 @@ export default function PanelPage() {
         )}
       </Paper>
     </>
+  );
+}
+
+/** Open incidents (issue 17): a counter that opens the shipments that have one. */
+function OpenIncidentsCard() {
+  const incidents = useOpenIncidents();
+  const open = incidents.data?.open;
+  return (
+    <Paper withBorder p="sm" aria-label="Contador Incidencias abiertas">
+      <Group justify="space-between" wrap="nowrap">
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            Incidencias abiertas
+          </Text>
+          {open === undefined ? (
+            <Skeleton height={30} mt={4} width={60} />
+          ) : (
+            <Text fz={26} fw={700} c={open > 0 ? 'red.8' : 'dark'} data-testid="counter-incidents">
+              {formatNumber(open)}
+            </Text>
+          )}
+        </div>
+        <Button component={Link} to="/shipments?incidencia=abierta" variant="light" color="red" size="xs" disabled={!open}>
+          Ver envíos
+        </Button>
+      </Group>
+      {incidents.data && incidents.data.items.length > 0 && (
+        <Text size="xs" mt={4} c="dark.4">
+          Última: {incidents.data.items[0]!.shipmentCode} · {INCIDENT_REASON_LABELS[incidents.data.items[0]!.reason]}
+        </Text>
+      )}
+    </Paper>
   );
 }

@@ -2,3 +2,4 @@
 export { AssignTransportModal, type AssignTransportModalProps } from './components/AssignTransportModal.tsx';
 export { ShipmentTransportBox } from './components/ShipmentTransportBox.tsx';
 export { TransportStatusPill } from './components/TransportStatusPill.tsx';
+export { useLoadedPlates } from './api/get-loaded-plates.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Group, Paper, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { lastNumberedPage, limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
@@ -10,7 +10,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useUrlState } from '../../lib/url-state.ts';
-import { AssignTransportModal } from '../fleet/index.ts';
+import { AssignTransportModal, useLoadedPlates } from '../fleet/index.ts';
 import { useShipments } from './api/get-shipments.ts';
 import { LabelModal } from './components/LabelModal.tsx';
 import { BranchFilter, DateRangeFilter, FilterSelect, StatusFilter } from './components/ShipmentFilters.tsx';
@@ -51,10 +51,13 @@ interface RowActionsProps {
   onAssign?(): void;
   /** Payments are admin and agent work (DESIGN.md section 4). */
   canPay: boolean;
+  /** The plate of the transport it is loaded on: it cannot be cancelled or assigned again. */
+  loadedPlate?: string;
 }
 
-function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowActionsProps) {
+function RowActions({ shipment, onPrint, onCancel, onAssign, canPay, loadedPlate }: RowActionsProps) {
   const isCreated = shipment.status === 'Creado';
+  const free = isCreated && !loadedPlate;
   // The counter collects today's shipments only (spec section 4): an older one is billed instead.
   const payable = isCreated && limaDay(new Date(shipment.createdAt)) === limaDay(new Date());
   return (
@@ -76,7 +79,14 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowAction
           <IconPrinter size={16} />
         </ActionIcon>
       </Tooltip>
-      {isCreated && onAssign && (
+      {loadedPlate && (
+        <Tooltip label={`Cargado en ${loadedPlate}: quítalo en Transportistas para anularlo`}>
+          <Badge size="sm" variant="light" color="indigo" tt="none" ff="monospace" style={{ flexShrink: 0 }} aria-label={`Cargado en ${loadedPlate}`}>
+            {loadedPlate}
+          </Badge>
+        </Tooltip>
+      )}
+      {free && onAssign && (
         <Tooltip label="Asignar a transporte">
           <ActionIcon size="sm" variant="subtle" color="indigo" aria-label={`Asignar ${shipment.code} a transporte`} onClick={onAssign}>
             <IconTruckLoading size={16} />
@@ -97,7 +107,7 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay }: RowAction
           </ActionIcon>
         </Tooltip>
       )}
-      {isCreated && shipment.canManage && (
+      {free && shipment.canManage && (
         <Tooltip label="Anular">
           <ActionIcon size="sm" variant="subtle" color="red" aria-label={`Anular ${shipment.code}`} onClick={onCancel}>
             <IconBan size={16} />
@@ -122,6 +132,7 @@ export default function ShipmentsPage() {
   const setFilter = (key: FilterKey, value: string | null) => setUrl({ [key]: value, ...FIRST_PAGE });
   const hasFilters = FILTER_KEYS.some((k) => url[k] !== '');
   const data = shipments.data;
+  const loadedPlates = useLoadedPlates(rangeInvalid ? [] : (data?.items ?? []).filter((s) => s.status === 'Creado').map((s) => s.id));
 
   return (
     <>
@@ -160,6 +171,17 @@ export default function ShipmentsPage() {
         <DateRangeFilter from={params.dateFrom} to={params.dateTo} onChange={setFilter} />
         <BranchFilter label="Origen" value={params.originBranchId} onChange={(v) => setFilter('originBranchId', v)} />
         <BranchFilter label="Destino" value={params.destinationBranchId} onChange={(v) => setFilter('destinationBranchId', v)} />
+        {params.incidencia === 'abierta' && (
+          <Button
+            variant="light"
+            color="red"
+            size="xs"
+            onClick={() => setFilter('incidencia', null)}
+            aria-label="Quitar filtro: con incidencia abierta"
+          >
+            Con incidencia abierta ✕
+          </Button>
+        )}
         <Button
           variant="subtle"
           size="xs"
@@ -201,6 +223,7 @@ export default function ShipmentsPage() {
               onCancel={() => void cancel.run(s)}
               onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
               canPay={user.role !== 'courier'}
+              loadedPlate={loadedPlates.get(s.id)}
             />
           )}
         />

@@ -9,6 +9,8 @@ export const fleetKeys = {
   load: (transportId: number) => [...fleetKeys.all, 'load', transportId] as const,
   loadable: () => [...fleetKeys.all, 'loadable'] as const,
   assignment: (shipmentId: string | number) => [...fleetKeys.all, 'assignment', String(shipmentId)] as const,
+  trip: (transportId: number) => [...fleetKeys.all, 'trip', transportId] as const,
+  unloadCheck: (transportId: number) => [...fleetKeys.all, 'unload-check', transportId] as const,
 };
 
 /** After loading or unloading: fleet data, and the shipments (their history shows the 'Cargado en …' events). */

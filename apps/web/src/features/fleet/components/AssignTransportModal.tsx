@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Paper, Radio, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Paper, Radio, ScrollArea, Skeleton, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { FLEET_MESSAGES } from '@tramo/domain';
+import { FLEET_MESSAGES, type Transport } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { notify } from '../../../lib/notify.ts';
 import { transportsQuery } from '../api/get-transports.ts';
@@ -14,7 +14,7 @@ const MODAL_LIMIT = 200;
 
 export interface AssignTransportModalProps {
   /** The shipment to load; the modal is open while it is set. */
-  shipment: { id: number; code: string } | null;
+  shipment: { id: number; code: string; originBranchId?: number; destinationBranchId?: number } | null;
   onClose(): void;
   onAssigned?(plate: string): void;
 }
@@ -42,7 +42,7 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
   const submit = () => {
     if (!shipment) return;
     const transport = transports.data?.items.find((t) => String(t.id) === choice);
-    if (!transport) {
+    if (!transport || transport.status === 'mantenimiento') {
       setError(FLEET_MESSAGES.selectTransport);
       return;
     }
@@ -60,7 +60,11 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
     );
   };
 
-  const items = transports.data?.items ?? [];
+  // Issue 16, item 3: the shipment's own route first, other routes marked, maintenance not offered.
+  const sameRoute = (t: Transport) => t.origin_branch_id === shipment?.originBranchId && t.destination_branch_id === shipment?.destinationBranchId;
+  const items = [...(transports.data?.items ?? [])].sort(
+    (a, b) => Number(b.status !== 'mantenimiento') - Number(a.status !== 'mantenimiento') || Number(sameRoute(b)) - Number(sameRoute(a)),
+  );
   return (
     <Modal opened={opened} onClose={close} title={shipment ? `Asignar ${shipment.code} a un transporte` : 'Asignar a transporte'} size="lg">
       <Stack gap="sm">
@@ -90,9 +94,10 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
             >
               <Stack gap={6}>
                 {items.map((t) => (
-                  <Paper key={t.id} withBorder p="xs">
+                  <Paper key={t.id} withBorder p="xs" bg={t.status === 'mantenimiento' ? 'gray.0' : undefined}>
                     <Radio
                       value={String(t.id)}
+                      disabled={t.status === 'mantenimiento'}
                       label={
                         <Group gap="xs" wrap="nowrap">
                           <Text fw={600} ff="monospace" size="sm">
@@ -100,13 +105,22 @@ export function AssignTransportModal({ shipment, onClose, onAssigned }: AssignTr
                           </Text>
                           <TransportStatusPill status={t.status} />
                           {t.route && (
-                            <Text size="xs" c="dimmed">
+                            <Text size="xs" c="dark.4">
                               {t.route}
                             </Text>
                           )}
+                          {t.status !== 'mantenimiento' && !sameRoute(t) && (
+                            <Badge color="orange" variant="light" tt="none" size="sm">
+                              Otra ruta
+                            </Badge>
+                          )}
                         </Group>
                       }
-                      description={driverNames(t.driver1, t.driver2)}
+                      description={
+                        t.status === 'mantenimiento'
+                          ? 'En mantenimiento: no se puede cargar.'
+                          : `${driverNames(t.driver1, t.driver2)}${sameRoute(t) ? ' · Ruta del envío' : ''}`
+                      }
                     />
                   </Paper>
                 ))}

@@ -1,18 +1,22 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Alert, Anchor, Button, Checkbox, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { exceedsCapacity, FLEET_MESSAGES, type Transport } from '@tramo/domain';
+import { Alert, Anchor, Button, Checkbox, Group, Paper, ScrollArea, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { exceedsCapacity, FLEET_MESSAGES, wouldOverload, type Transport } from '@tramo/domain';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
-import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
+import { confirmDanger, confirmThenMutate } from '../../../components/ui/confirm.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useLoadableShipments } from '../api/get-loadable-shipments.ts';
 import { useTransportLoad } from '../api/get-transport-load.ts';
 import { useLoadShipments } from '../api/load-shipments.ts';
+import { useTrip } from '../api/trips.ts';
 import { useUnloadShipment } from '../api/unload-shipment.ts';
+import { CapacityBar } from './CapacityBar.tsx';
+import { ManifestButton } from './ManifestButton.tsx';
 import { driverNames, formatKg, plates } from './format.ts';
 import { TransportStatusPill } from './TransportStatusPill.tsx';
+import { ArrivalPanel, DepartButton, LoadScanBox, TripBanner } from './TripControls.tsx';
 
 export function AssignmentsTab({ transport }: { transport: Transport | null }) {
   if (!transport) {
@@ -28,15 +32,16 @@ export function AssignmentsTab({ transport }: { transport: Transport | null }) {
 
 function TransportLoadPanel({ transport }: { transport: Transport }) {
   const load = useTransportLoad(transport.id);
+  const trip = useTrip(transport.id);
   const total = load.data?.totalWeightKg ?? 0;
   const capacity = load.data ? load.data.capacityKg : transport.capacity_kg;
   const exceeded = exceedsCapacity(total, capacity);
-  const percent = capacity ? Math.min(100, (total / capacity) * 100) : 0;
+  const onTheRoad = trip.data ?? null;
 
   return (
     <Stack gap="md">
       <Paper withBorder p="sm">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Group justify="space-between" align="flex-start" wrap="wrap">
           <div>
             <Group gap="xs">
               <Title order={4} ff="monospace">
@@ -44,55 +49,87 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
               </Title>
               <TransportStatusPill status={transport.status} />
             </Group>
-            <Text size="sm" c="dimmed">
+            <Text size="sm" c="dark.4">
               {[[transport.make, transport.model].filter(Boolean).join(' '), transport.route].filter(Boolean).join(' · ') || 'Sin ruta'}
             </Text>
             <Text size="sm">Conductores: {driverNames(transport.driver1, transport.driver2)}</Text>
-            {/* SUNAT: goods on the road travel with the carrier's guide (GRE-T) of this load. */}
-            <Button
-              size="xs"
-              variant="light"
-              mt="xs"
-              component={Link}
-              to={`/billing/preview?tab=guia&transportId=${transport.id}`}
-              disabled={(load.data?.items.length ?? 0) === 0}
-            >
-              Emitir guía transportista
-            </Button>
+            <Group gap="xs" mt="xs">
+              {/* SUNAT: goods on the road travel with the carrier's guide (GRE-T) of this load. */}
+              <Button
+                size="xs"
+                variant="light"
+                component={Link}
+                to={`/billing/preview?tab=guia&transportId=${transport.id}`}
+                disabled={(load.data?.items.length ?? 0) === 0}
+              >
+                Emitir guía transportista
+              </Button>
+              <ManifestButton transportId={transport.id} plate={transport.plate_primary} disabled={(load.data?.items.length ?? 0) === 0} />
+            </Group>
           </div>
-          <div style={{ minWidth: 260 }}>
-            <Text size="sm" ta="right" aria-label="Peso cargado">
-              Cargado: <b>{formatKg(total)}</b> de {capacity === null ? 'capacidad no registrada' : formatKg(capacity)}
-            </Text>
-            {capacity !== null && <Progress value={percent} color={exceeded ? 'red' : undefined} mt={6} aria-label="Uso de la capacidad" />}
-          </div>
+          <Group align="flex-start" gap="lg" wrap="wrap">
+            <CapacityBar
+              realKg={total}
+              billableKg={load.data?.totalBillableWeightKg ?? 0}
+              capacityKg={capacity}
+              netWeightKg={load.data?.netWeightKg ?? transport.net_weight_kg}
+            />
+            {trip.isSuccess && !onTheRoad && <DepartButton transport={transport} load={load.data} />}
+          </Group>
         </Group>
         {exceeded && (
           <Alert color="orange" variant="light" mt="sm" role="status" title={FLEET_MESSAGES.capacityExceeded}>
             Lleva {formatKg(total)} y su capacidad es {formatKg(capacity)}: {formatKg(Math.round((total - (capacity ?? 0)) * 100) / 100)} de más.
-            Puedes seguir cargando, pero revisa la carga antes de salir.
+            Puedes seguir cargando, pero la salida pedirá una segunda confirmación.
           </Alert>
         )}
       </Paper>
-      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
-        <LoadableSearch transportId={transport.id} plate={transport.plate_primary} />
-        <Paper withBorder p="sm">
-          <Title order={5} mb="xs">
-            Paquetes cargados {load.data ? `(${load.data.items.length})` : ''}
-          </Title>
-          {load.isError && (
-            <Alert color="red" variant="light" role="alert" mb="xs">
-              {errorMessage(load.error)}
-            </Alert>
-          )}
-          <LoadedTable transportId={transport.id} plate={transport.plate_primary} load={load} />
-        </Paper>
-      </SimpleGrid>
+      {onTheRoad ? (
+        <>
+          <TripBanner trip={onTheRoad} />
+          <ArrivalPanel transport={transport} trip={onTheRoad} />
+          <Paper withBorder p="sm">
+            <Title order={5} mb="xs">
+              Paquetes en viaje {load.data ? `(${load.data.items.length})` : ''}
+            </Title>
+            <LoadedTable transportId={transport.id} plate={transport.plate_primary} load={load} locked />
+          </Paper>
+        </>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          <Stack gap="md">
+            <LoadScanBox transport={transport} />
+            <LoadableSearch transportId={transport.id} plate={transport.plate_primary} loadedKg={total} capacityKg={capacity} />
+          </Stack>
+          <Paper withBorder p="sm">
+            <Title order={5} mb="xs">
+              Paquetes cargados {load.data ? `(${load.data.items.length})` : ''}
+            </Title>
+            {load.isError && (
+              <Alert color="red" variant="light" role="alert" mb="xs">
+                {errorMessage(load.error)}
+              </Alert>
+            )}
+            <LoadedTable transportId={transport.id} plate={transport.plate_primary} load={load} />
+          </Paper>
+        </SimpleGrid>
+      )}
     </Stack>
   );
 }
 
-function LoadedTable({ transportId, plate, load }: { transportId: number; plate: string; load: ReturnType<typeof useTransportLoad> }) {
+function LoadedTable({
+  transportId,
+  plate,
+  load,
+  locked = false,
+}: {
+  transportId: number;
+  plate: string;
+  load: ReturnType<typeof useTransportLoad>;
+  /** On the road: nothing comes off until the arrival. */
+  locked?: boolean;
+}) {
   const unload = useUnloadShipment();
   const items = load.data?.items ?? [];
   return (
@@ -143,27 +180,29 @@ function LoadedTable({ transportId, plate, load }: { transportId: number; plate:
                 {formatKg(item.weightKg)}
               </Table.Td>
               <Table.Td>
-                <Button
-                  size="compact-sm"
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Quitar ${item.code}`}
-                  loading={unload.isPending && unload.variables?.assignmentId === item.id}
-                  onClick={() =>
-                    void confirmThenMutate(
-                      {
-                        title: 'Quitar del transporte',
-                        message: `¿Quitar ${item.code} de ${plate}? Su historial registrará la descarga.`,
-                        confirmLabel: 'Quitar',
-                        success: `${item.code} quitado del transporte.`,
-                      },
-                      unload.mutate,
-                      { transportId, assignmentId: item.id },
-                    )
-                  }
-                >
-                  Quitar
-                </Button>
+                {!locked && (
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Quitar ${item.code}`}
+                    loading={unload.isPending && unload.variables?.assignmentId === item.id}
+                    onClick={() =>
+                      void confirmThenMutate(
+                        {
+                          title: 'Quitar del transporte',
+                          message: `¿Quitar ${item.code} de ${plate}? Su historial registrará la descarga.`,
+                          confirmLabel: 'Quitar',
+                          success: `${item.code} quitado del transporte.`,
+                        },
+                        unload.mutate,
+                        { transportId, assignmentId: item.id },
+                      )
+                    }
+                  >
+                    Quitar
+                  </Button>
+                )}
               </Table.Td>
             </Table.Tr>
           ))
@@ -173,7 +212,17 @@ function LoadedTable({ transportId, plate, load }: { transportId: number; plate:
   );
 }
 
-function LoadableSearch({ transportId, plate }: { transportId: number; plate: string }) {
+function LoadableSearch({
+  transportId,
+  plate,
+  loadedKg,
+  capacityKg,
+}: {
+  transportId: number;
+  plate: string;
+  loadedKg: number;
+  capacityKg: number | null;
+}) {
   const [text, setText] = useState('');
   const [q, setQ] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -194,7 +243,18 @@ function LoadableSearch({ transportId, plate }: { transportId: number; plate: st
     });
   const allChecked = rows.length > 0 && rows.every((r) => selected.has(r.id));
 
-  const add = () =>
+  const add = async () => {
+    const addKg = rows.filter((r) => selected.has(r.id)).reduce((sum, r) => sum + r.weightKg, 0);
+    // Warn before the load goes beyond the truck's capacity, not after.
+    if (wouldOverload(loadedKg, addKg, capacityKg)) {
+      const ok = await confirmDanger({
+        title: 'Supera la capacidad',
+        message: `Con estos envíos la carga sería ${formatKg(Math.round((loadedKg + addKg) * 100) / 100)} y la capacidad de ${plate} es ${formatKg(capacityKg)}. ¿Cargar de todos modos?`,
+        confirmLabel: 'Cargar de todos modos',
+        color: 'orange',
+      });
+      if (!ok) return;
+    }
     loadMutation.mutate(
       { transportId, shipmentIds: [...selected] },
       {
@@ -205,6 +265,7 @@ function LoadableSearch({ transportId, plate }: { transportId: number; plate: st
         onError: (err) => notify.error(err),
       },
     );
+  };
 
   return (
     <Paper withBorder p="sm">
@@ -218,7 +279,6 @@ function LoadableSearch({ transportId, plate }: { transportId: number; plate: st
           aria-label="Buscar envíos para cargar"
           placeholder="Código, cliente, remitente o destinatario"
           value={text}
-          autoFocus
           onChange={(e) => setText(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {
@@ -305,7 +365,7 @@ function LoadableSearch({ transportId, plate }: { transportId: number; plate: st
             </Table>
           </ScrollArea.Autosize>
           <Group justify="flex-end" mt="xs">
-            <Button disabled={selected.size === 0} loading={loadMutation.isPending} onClick={add}>
+            <Button disabled={selected.size === 0} loading={loadMutation.isPending} onClick={() => void add()}>
               Agregar seleccionados ({selected.size})
             </Button>
           </Group>

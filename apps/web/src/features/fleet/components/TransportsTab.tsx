@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, Drawer, Group, Paper, Select, Table, Text, Tooltip } from '@mantine/core';
 import { IconPackages, IconPencil, IconTrash } from '@tabler/icons-react';
-import { TRANSPORT_PAGE_SIZES, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUSES, type Transport, type TransportStatus } from '@tramo/domain';
+import { loadPercent, TRANSPORT_PAGE_SIZES, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUSES, type Transport, type TransportStatus } from '@tramo/domain';
 import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
 import { Pager } from '../../../components/ui/Pager.tsx';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
@@ -134,6 +134,7 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
                     <Text size="xs" c="dimmed">
                       {formatKg(t.loaded_weight_kg)}
                     </Text>
+                    <LoadPercent loadedKg={t.loaded_weight_kg} capacityKg={t.capacity_kg} />
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} justify="flex-end" wrap="nowrap">
@@ -181,5 +182,17 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
         {editing !== null && <TransportForm transport={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       </Drawer>
     </>
+  );
+}
+
+/** The share of the capacity the load uses; red beyond 100 %, orange from 90 %. */
+function LoadPercent({ loadedKg, capacityKg }: { loadedKg: number; capacityKg: number | null }) {
+  const percent = loadPercent(loadedKg, capacityKg);
+  if (percent === null) return null;
+  const color = percent > 100 ? 'red.9' : percent >= 90 ? 'orange.9' : 'dark.4';
+  return (
+    <Text size="xs" fw={700} c={color} aria-label={`Carga al ${percent}% de la capacidad`}>
+      {percent}%
+    </Text>
   );
 }

@@ -17,6 +17,8 @@ export interface ShipmentListParams {
   /** Keyset paging past the numbered pages: the `next` or `prev` cursor of the page shown. */
   after?: string;
   before?: string;
+  /** 'abierta': only shipments with an open incident. */
+  incidencia?: string;
 }
 
 export const shipmentsQuery = (params: ShipmentListParams) =>

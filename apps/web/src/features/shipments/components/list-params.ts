@@ -2,7 +2,7 @@ import { lastNumberedPage, SHIPMENT_PAGE_SIZES } from '@tramo/domain';
 import { pageNumber } from '../../../lib/url-state.ts';
 import type { ShipmentListParams } from '../api/get-shipments.ts';
 
-export const FILTER_KEYS = ['q', 'status', 'active', 'dateFrom', 'dateTo', 'originBranchId', 'destinationBranchId'] as const;
+export const FILTER_KEYS = ['q', 'status', 'active', 'dateFrom', 'dateTo', 'originBranchId', 'destinationBranchId', 'incidencia'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 const DEFAULT_PAGE_SIZE = 10;
@@ -16,6 +16,7 @@ export const LIST_URL_DEFAULTS = {
   dateTo: '',
   originBranchId: '',
   destinationBranchId: '',
+  incidencia: '',
   page: '1',
   pageSize: String(DEFAULT_PAGE_SIZE),
   // Past the numbered pages, the cursor the list answered for 'Siguiente' or 'Anterior'.

@@ -1,0 +1,145 @@
+import type { FastifyInstance } from 'fastify';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
+import { canSee, displayName, INCIDENT_REASON_LABELS, SHIPMENT_MESSAGES, type Incident, type IncidentReason } from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { incidents, shipments } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
+import { addShipmentEvent } from '../../lib/shipment-events.ts';
+import type { SessionUser } from '../../types.ts';
+import { branchScope, shipmentKey } from '../shipments/index.ts';
+
+const columns = {
+  id: incidents.id,
+  shipmentId: incidents.shipmentId,
+  shipmentCode: shipments.code,
+  reason: incidents.reason,
+  note: incidents.note,
+  photo: incidents.photo,
+  tripId: incidents.tripId,
+  createdAt: incidents.createdAt,
+  createdByName: incidents.createdByName,
+  closedAt: incidents.closedAt,
+  closedByName: incidents.closedByName,
+};
+type Row = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] | ((typeof columns)[K]['_']['notNull'] extends true ? never : null) };
+
+function toDto(r: Row): Incident {
+  return {
+    id: r.id,
+    shipmentId: r.shipmentId,
+    shipmentCode: r.shipmentCode,
+    reason: r.reason as IncidentReason,
+    note: r.note,
+    hasPhoto: r.photo !== null,
+    tripId: r.tripId,
+    createdAt: r.createdAt.toISOString(),
+    createdByName: r.createdByName,
+    closedAt: r.closedAt?.toISOString() ?? null,
+    closedByName: r.closedByName,
+  };
+}
+
+async function visibleShipment(db: Db | Tx, actor: SessionUser, idOrCode: string) {
+  const key = shipmentKey(idOrCode);
+  const [shipment] = await db
+    .select({ id: shipments.id, originBranchId: shipments.originBranchId, destinationBranchId: shipments.destinationBranchId })
+    .from(shipments)
+    .where('id' in key ? eq(shipments.id, key.id) : eq(shipments.code, key.code));
+  if (!shipment) throw notFound(SHIPMENT_MESSAGES.notFound);
+  if (!canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
+  return shipment;
+}
+
+/** A shipment's incidents, newest first. */
+export async function shipmentIncidents(app: FastifyInstance, actor: SessionUser, idOrCode: string): Promise<Incident[]> {
+  const shipment = await visibleShipment(app.db, actor, idOrCode);
+  const rows = await app.db
+    .select(columns)
+    .from(incidents)
+    .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
+    .where(eq(incidents.shipmentId, shipment.id))
+    .orderBy(desc(incidents.createdAt), desc(incidents.id));
+  return rows.map(toDto);
+}
+
+/** Open incidents the user may see (the Panel's counter), and the newest of them. */
+export async function openIncidents(app: FastifyInstance, actor: SessionUser) {
+  const where = and(isNull(incidents.closedAt), branchScope(actor));
+  const [total] = await app.db.select({ n: count() }).from(incidents).innerJoin(shipments, eq(shipments.id, incidents.shipmentId)).where(where);
+  const rows = await app.db
+    .select(columns)
+    .from(incidents)
+    .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
+    .where(where)
+    .orderBy(desc(incidents.createdAt), desc(incidents.id))
+    .limit(20);
+  return { open: Number(total?.n ?? 0), items: rows.map(toDto) };
+}
+
+export async function createIncident(
+  app: FastifyInstance,
+  actor: SessionUser,
+  idOrCode: string,
+  data: { reason: IncidentReason; note: string | null; photo: string | null },
+): Promise<Incident> {
+  return app.db.transaction(async (tx) => {
+    const shipment = await visibleShipment(tx, actor, idOrCode);
+    const now = app.now();
+    const [created] = await tx
+      .insert(incidents)
+      .values({
+        shipmentId: shipment.id,
+        reason: data.reason,
+        note: data.note,
+        photo: data.photo,
+        createdAt: now,
+        createdBy: actor.id,
+        createdByName: displayName(actor),
+      })
+      .returning({ id: incidents.id });
+    const label = INCIDENT_REASON_LABELS[data.reason];
+    await addShipmentEvent(tx, actor, now, shipment.id, { kind: 'incident', name: `Incidencia: ${label}`, note: data.note });
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'shipment',
+      entityId: shipment.id,
+      action: 'incident.create',
+      after: { incidentId: created!.id, reason: data.reason, note: data.note, photo: data.photo !== null },
+    });
+    const [row] = await tx
+      .select(columns)
+      .from(incidents)
+      .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
+      .where(eq(incidents.id, created!.id));
+    return toDto(row!);
+  });
+}
+
+export async function closeIncident(app: FastifyInstance, actor: SessionUser, incidentId: number, note: string | null): Promise<Incident> {
+  return app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ ...columns, originBranchId: shipments.originBranchId, destinationBranchId: shipments.destinationBranchId })
+      .from(incidents)
+      .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
+      .where(eq(incidents.id, incidentId))
+      .for('update', { of: incidents });
+    if (!row) throw notFound('Incidencia no encontrada.');
+    if (!canSee(actor, row)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
+    if (row.closedAt !== null) throw unprocessable('La incidencia ya está cerrada.', undefined, 'ALREADY_CLOSED');
+    const now = app.now();
+    await tx
+      .update(incidents)
+      .set({ closedAt: now, closedBy: actor.id, closedByName: displayName(actor) })
+      .where(eq(incidents.id, incidentId));
+    const label = INCIDENT_REASON_LABELS[row.reason as IncidentReason];
+    await addShipmentEvent(tx, actor, now, row.shipmentId, { kind: 'incident', name: `Incidencia cerrada: ${label}`, note });
+    await audit(tx, { userId: actor.id, entity: 'shipment', entityId: row.shipmentId, action: 'incident.close', after: { incidentId, note } });
+    const [after] = await tx
+      .select(columns)
+      .from(incidents)
+      .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
+      .where(eq(incidents.id, incidentId));
+    return toDto(after!);
+  });
+}

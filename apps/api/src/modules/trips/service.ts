@@ -1,0 +1,396 @@
+import type { FastifyInstance } from 'fastify';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  arrivedEventName,
+  canSee,
+  canTransition,
+  departedEventName,
+  displayName,
+  FLEET_MESSAGES,
+  formatKg,
+  missingOnUnloadNote,
+  SHIPMENT_MESSAGES,
+  TRIP_MESSAGES,
+  wouldOverload,
+  wrongDestination,
+  type ScanAnswer,
+  type ShipmentStatus,
+  type Trip,
+  type UnloadCheck,
+} from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { branches, incidents, shipments, transportAssignments, transports, tripExtraScans, trips, tripShipments } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
+import { addShipmentEvent } from '../../lib/shipment-events.ts';
+import type { SessionUser } from '../../types.ts';
+import { loadShipments, lockTransport, openTripOf, transportLoad } from '../fleet/index.ts';
+
+const originBranch = alias(branches, 'trip_origin');
+const destinationBranch = alias(branches, 'trip_destination');
+
+/** The trip as the screens show it, with its branch names and how many shipments it carried. */
+export async function tripDto(db: Db | Tx, tripId: number): Promise<Trip> {
+  const [row] = await db
+    .select({
+      id: trips.id,
+      transportId: trips.transportId,
+      plate: trips.plate,
+      originBranchId: trips.originBranchId,
+      originName: originBranch.name,
+      destinationBranchId: trips.destinationBranchId,
+      destinationName: destinationBranch.name,
+      weightKg: trips.weightKg,
+      billableWeightKg: trips.billableWeightKg,
+      capacityKg: trips.capacityKg,
+      overloaded: trips.overloaded,
+      departedAt: trips.departedAt,
+      departedByName: trips.departedByName,
+      arrivedAt: trips.arrivedAt,
+      arrivedByName: trips.arrivedByName,
+    })
+    .from(trips)
+    .innerJoin(originBranch, eq(originBranch.id, trips.originBranchId))
+    .innerJoin(destinationBranch, eq(destinationBranch.id, trips.destinationBranchId))
+    .where(eq(trips.id, tripId));
+  if (!row) throw notFound('Viaje no encontrado.');
+  const carried = await db.select({ shipmentId: tripShipments.shipmentId }).from(tripShipments).where(eq(tripShipments.tripId, tripId));
+  return {
+    ...row,
+    weightKg: Number(row.weightKg),
+    capacityKg: row.capacityKg === null ? null : Number(row.capacityKg),
+    departedAt: row.departedAt.toISOString(),
+    arrivedAt: row.arrivedAt?.toISOString() ?? null,
+    shipmentCount: carried.length,
+  };
+}
+
+/** GET /transports/{id}/trip: the open trip of a transport, or null when it is not on the road. */
+export async function currentTrip(app: FastifyInstance, transportId: number): Promise<Trip | null> {
+  const [transport] = await app.db.select({ id: transports.id }).from(transports).where(eq(transports.id, transportId));
+  if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
+  const open = await openTripOf(app.db, transportId);
+  return open ? tripDto(app.db, open.id) : null;
+}
+
+/** The trips a transport made, newest first (the trip's page lists them for reprinting manifests). */
+export async function transportTrips(app: FastifyInstance, transportId: number): Promise<Trip[]> {
+  const rows = await app.db
+    .select({ id: trips.id })
+    .from(trips)
+    .where(eq(trips.transportId, transportId))
+    .orderBy(desc(trips.departedAt), desc(trips.id))
+    .limit(20);
+  return Promise.all(rows.map((r) => tripDto(app.db, r.id)));
+}
+
+async function branchName(tx: Tx, id: number): Promise<string> {
+  const [row] = await tx.select({ name: branches.name }).from(branches).where(eq(branches.id, id));
+  return row?.name ?? '';
+}
+
+/**
+ * 'Registrar salida': every loaded shipment goes to 'En tránsito' with its history line, in one
+ * transaction. The transport row lock serializes two departures of the same truck; the partial
+ * unique index trips_open_uq is the last word if anything slips past it.
+ */
+export async function depart(app: FastifyInstance, actor: SessionUser, transportId: number, confirmOverload: boolean): Promise<Trip> {
+  return app.db
+    .transaction(async (tx) => {
+      const transport = await lockTransport(tx, transportId);
+      if (transport.originBranchId === null || transport.destinationBranchId === null)
+        throw unprocessable(TRIP_MESSAGES.noRoute, undefined, 'NO_ROUTE');
+      if (actor.role !== 'admin' && actor.branchId !== transport.originBranchId) throw forbidden(TRIP_MESSAGES.originOnly);
+      if (transport.status === 'mantenimiento') throw unprocessable(TRIP_MESSAGES.maintenance(transport.plate), undefined, 'MAINTENANCE');
+      if (await openTripOf(tx, transportId)) throw conflict(TRIP_MESSAGES.alreadyDeparted(transport.plate), undefined, 'ALREADY_DEPARTED');
+
+      const load = await tx
+        .select({
+          id: shipments.id,
+          code: shipments.code,
+          status: shipments.status,
+          weightKg: shipments.weightKg,
+          billableWeightKg: shipments.billableWeightKg,
+        })
+        .from(transportAssignments)
+        .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
+        .where(eq(transportAssignments.transportId, transportId))
+        .orderBy(asc(shipments.id))
+        .for('update', { of: shipments });
+      if (load.length === 0) throw unprocessable(TRIP_MESSAGES.emptyLoad, undefined, 'EMPTY_LOAD');
+      const stuck = load.find((s) => !canTransition(s.status as ShipmentStatus, 'En tránsito', 'trip'));
+      if (stuck) throw unprocessable(TRIP_MESSAGES.notCreated(stuck.code, stuck.status), undefined, 'NOT_DEPARTABLE');
+
+      const hundredths = load.reduce((sum, s) => sum + Math.round(Number(s.weightKg) * 100), 0);
+      const capacity = transport.capacityKg === null ? null : Number(transport.capacityKg);
+      const overloaded = wouldOverload(hundredths / 100, 0, capacity);
+      if (overloaded && !confirmOverload) {
+        throw unprocessable(TRIP_MESSAGES.overloaded(formatKg(hundredths / 100), formatKg(capacity ?? 0)), undefined, 'OVERLOADED');
+      }
+
+      const now = app.now();
+      const destination = await branchName(tx, transport.destinationBranchId);
+      const [trip] = await tx
+        .insert(trips)
+        .values({
+          transportId,
+          plate: transport.plate,
+          originBranchId: transport.originBranchId,
+          destinationBranchId: transport.destinationBranchId,
+          weightKg: (hundredths / 100).toFixed(2),
+          billableWeightKg: load.reduce((sum, s) => sum + s.billableWeightKg, 0),
+          capacityKg: transport.capacityKg,
+          overloaded,
+          departedAt: now,
+          departedBy: actor.id,
+          departedByName: displayName(actor),
+        })
+        .returning({ id: trips.id });
+      const ids = load.map((s) => s.id);
+      await tx.insert(tripShipments).values(ids.map((shipmentId) => ({ tripId: trip!.id, shipmentId })));
+      await tx.update(shipments).set({ status: 'En tránsito', updatedAt: now }).where(inArray(shipments.id, ids));
+      for (const s of load) {
+        await addShipmentEvent(tx, actor, now, s.id, {
+          kind: 'status',
+          name: departedEventName(transport.plate, destination),
+          statusFrom: s.status,
+          statusTo: 'En tránsito',
+        });
+        await audit(tx, {
+          userId: actor.id,
+          entity: 'shipment',
+          entityId: s.id,
+          action: 'trip.depart',
+          before: { status: s.status },
+          after: { status: 'En tránsito', tripId: trip!.id, plate: transport.plate },
+        });
+      }
+      await tx.update(transports).set({ status: 'en_ruta', updatedAt: now }).where(eq(transports.id, transportId));
+      await audit(tx, {
+        userId: actor.id,
+        entity: 'trip',
+        entityId: trip!.id,
+        action: 'depart',
+        before: { transportStatus: transport.status },
+        after: { transportId, plate: transport.plate, shipmentIds: ids, overloaded },
+      });
+      return tripDto(tx, trip!.id);
+    })
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw conflict(TRIP_MESSAGES.alreadyDeparted(''), undefined, 'ALREADY_DEPARTED');
+      throw err;
+    });
+}
+
+async function lockOpenTrip(tx: Tx, actor: SessionUser, transportId: number) {
+  const transport = await lockTransport(tx, transportId);
+  const open = await openTripOf(tx, transportId);
+  if (!open) throw unprocessable(TRIP_MESSAGES.notDeparted(transport.plate), undefined, 'NOT_DEPARTED');
+  if (actor.role !== 'admin' && actor.branchId !== open.destinationBranchId) throw forbidden(TRIP_MESSAGES.destinationOnly);
+  return { transport, trip: open };
+}
+
+/**
+ * 'Registrar llegada': closes the open trip. With `receive: 'all'` everything on it came off; with
+ * 'scanned' the unload check decides: scanned shipments arrive, the missing ones stay 'En tránsito'
+ * with an open incident 'faltante en desembarque'. Either way the truck is empty and available again.
+ */
+export async function arrive(app: FastifyInstance, actor: SessionUser, transportId: number, receive: 'all' | 'scanned'): Promise<Trip> {
+  return app.db.transaction(async (tx) => {
+    const { transport, trip } = await lockOpenTrip(tx, actor, transportId);
+    const carried = await tx
+      .select({ id: shipments.id, status: shipments.status, scannedAt: tripShipments.scannedAt })
+      .from(tripShipments)
+      .innerJoin(shipments, eq(shipments.id, tripShipments.shipmentId))
+      .where(eq(tripShipments.tripId, trip.id))
+      .orderBy(asc(shipments.id))
+      .for('update', { of: shipments });
+    const now = app.now();
+    const destination = await branchName(tx, trip.destinationBranchId);
+    const arrived = receive === 'all' ? carried : carried.filter((s) => s.scannedAt !== null);
+    const missing = receive === 'all' ? [] : carried.filter((s) => s.scannedAt === null);
+    for (const s of arrived) {
+      // A shipment delivered or returned on the way keeps its status; only what is still travelling arrives.
+      if (!canTransition(s.status as ShipmentStatus, 'En agencia', 'trip')) continue;
+      await tx.update(shipments).set({ status: 'En agencia', updatedAt: now }).where(eq(shipments.id, s.id));
+      await addShipmentEvent(tx, actor, now, s.id, {
+        kind: 'status',
+        name: arrivedEventName(destination),
+        statusFrom: s.status,
+        statusTo: 'En agencia',
+      });
+      await audit(tx, {
+        userId: actor.id,
+        entity: 'shipment',
+        entityId: s.id,
+        action: 'trip.arrive',
+        before: { status: s.status },
+        after: { status: 'En agencia', tripId: trip.id },
+      });
+    }
+    for (const s of missing) {
+      const [incident] = await tx
+        .insert(incidents)
+        .values({
+          shipmentId: s.id,
+          reason: 'faltante en desembarque',
+          note: missingOnUnloadNote(transport.plate),
+          tripId: trip.id,
+          createdAt: now,
+          createdBy: actor.id,
+          createdByName: displayName(actor),
+        })
+        .returning({ id: incidents.id });
+      await addShipmentEvent(tx, actor, now, s.id, { kind: 'incident', name: `Incidencia: faltante en desembarque (${transport.plate})` });
+      await audit(tx, {
+        userId: actor.id,
+        entity: 'shipment',
+        entityId: s.id,
+        action: 'incident.create',
+        after: { incidentId: incident!.id, reason: 'faltante en desembarque', tripId: trip.id },
+      });
+    }
+    await tx.delete(transportAssignments).where(eq(transportAssignments.transportId, transportId));
+    await tx
+      .update(trips)
+      .set({ arrivedAt: now, arrivedBy: actor.id, arrivedByName: displayName(actor) })
+      .where(eq(trips.id, trip.id));
+    await tx.update(transports).set({ status: 'disponible', updatedAt: now }).where(eq(transports.id, transportId));
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'trip',
+      entityId: trip.id,
+      action: 'arrive',
+      after: { receive, arrived: arrived.map((s) => s.id), missing: missing.map((s) => s.id) },
+    });
+    return tripDto(tx, trip.id);
+  });
+}
+
+/**
+ * A scanner's code typed into the load box: loads that one shipment, or says why not. A shipment
+ * for another destination than the transport's is refused (loading by hand stays possible).
+ */
+export async function scanToLoad(app: FastifyInstance, actor: SessionUser, transportId: number, code: string): Promise<ScanAnswer> {
+  const [transport] = await app.db
+    .select({
+      plate: transports.platePrimary,
+      destinationBranchId: transports.destinationBranchId,
+      destinationName: destinationBranch.name,
+      capacityKg: transports.capacityKg,
+    })
+    .from(transports)
+    .leftJoin(destinationBranch, eq(destinationBranch.id, transports.destinationBranchId))
+    .where(eq(transports.id, transportId));
+  if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
+  const [shipment] = await app.db
+    .select({
+      id: shipments.id,
+      code: shipments.code,
+      originBranchId: shipments.originBranchId,
+      destinationBranchId: shipments.destinationBranchId,
+      destinationName: branches.name,
+      onTransport: transportAssignments.transportId,
+    })
+    .from(shipments)
+    .innerJoin(branches, eq(branches.id, shipments.destinationBranchId))
+    .leftJoin(transportAssignments, eq(transportAssignments.shipmentId, shipments.id))
+    .where(eq(shipments.code, code));
+  if (!shipment) throw notFound(TRIP_MESSAGES.unknownCode(code));
+  if (!canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
+  if (shipment.onTransport === transportId) {
+    const load = await transportLoad(app.db, transportId, actor);
+    return {
+      outcome: 'already',
+      code,
+      message: `${code} ya está cargado en ${transport.plate}.`,
+      overCapacity: wouldOverload(load.totalWeightKg, 0, load.capacityKg),
+    };
+  }
+  if (
+    transport.destinationBranchId !== null &&
+    transport.destinationName !== null &&
+    shipment.destinationBranchId !== transport.destinationBranchId
+  ) {
+    const message = wrongDestination(code, shipment.destinationName, transport.destinationName);
+    throw unprocessable(message, { code: message }, 'WRONG_DESTINATION');
+  }
+  const load = await loadShipments(app, actor, transportId, [shipment.id]);
+  return {
+    outcome: 'loaded',
+    code,
+    message: `${code} cargado en ${transport.plate}.`,
+    overCapacity: wouldOverload(load.totalWeightKg, 0, load.capacityKg),
+  };
+}
+
+/** Expected, scanned, missing and extra of the open trip's unload check (desembarque). */
+export async function unloadCheck(db: Db | Tx, actor: SessionUser, transportId: number): Promise<UnloadCheck> {
+  const [transport] = await db.select({ plate: transports.platePrimary }).from(transports).where(eq(transports.id, transportId));
+  if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
+  const open = await openTripOf(db, transportId);
+  if (!open) throw unprocessable(TRIP_MESSAGES.notDeparted(transport.plate), undefined, 'NOT_DEPARTED');
+  if (actor.role !== 'admin' && actor.branchId !== open.destinationBranchId) throw forbidden(TRIP_MESSAGES.destinationOnly);
+  const rows = await db
+    .select({ shipmentId: shipments.id, code: shipments.code, recipientName: shipments.recipientName, scannedAt: tripShipments.scannedAt })
+    .from(tripShipments)
+    .innerJoin(shipments, eq(shipments.id, tripShipments.shipmentId))
+    .where(eq(tripShipments.tripId, open.id))
+    .orderBy(asc(shipments.code));
+  const extras = await db
+    .select({ shipmentId: tripExtraScans.shipmentId, code: tripExtraScans.code, recipientName: shipments.recipientName })
+    .from(tripExtraScans)
+    .leftJoin(shipments, eq(shipments.id, tripExtraScans.shipmentId))
+    .where(eq(tripExtraScans.tripId, open.id))
+    .orderBy(asc(tripExtraScans.scannedAt), asc(tripExtraScans.code));
+  const row = (r: { shipmentId: number | null; code: string; recipientName: string | null }) => ({
+    shipmentId: r.shipmentId,
+    code: r.code,
+    recipientName: r.recipientName,
+  });
+  return {
+    trip: await tripDto(db, open.id),
+    expected: rows.map(row),
+    scanned: rows.filter((r) => r.scannedAt !== null).map(row),
+    missing: rows.filter((r) => r.scannedAt === null).map(row),
+    extra: extras.map(row),
+  };
+}
+
+/** One code scanned off the truck: marks it as come off, or records it as an extra. */
+export async function unloadScan(app: FastifyInstance, actor: SessionUser, transportId: number, code: string) {
+  return app.db.transaction(async (tx) => {
+    const { trip } = await lockOpenTrip(tx, actor, transportId);
+    const [onTrip] = await tx
+      .select({ shipmentId: tripShipments.shipmentId, scannedAt: tripShipments.scannedAt })
+      .from(tripShipments)
+      .innerJoin(shipments, eq(shipments.id, tripShipments.shipmentId))
+      .where(and(eq(tripShipments.tripId, trip.id), eq(shipments.code, code)));
+    const now = app.now();
+    let outcome: 'scanned' | 'already' | 'extra';
+    let message: string;
+    if (onTrip && onTrip.scannedAt !== null) {
+      outcome = 'already';
+      message = `${code} ya fue escaneado.`;
+    } else if (onTrip) {
+      await tx
+        .update(tripShipments)
+        .set({ scannedAt: now })
+        .where(and(eq(tripShipments.tripId, trip.id), eq(tripShipments.shipmentId, onTrip.shipmentId), isNull(tripShipments.scannedAt)));
+      await audit(tx, { userId: actor.id, entity: 'trip', entityId: trip.id, action: 'unload.scan', after: { shipmentId: onTrip.shipmentId } });
+      outcome = 'scanned';
+      message = `${code} bajó del transporte.`;
+    } else {
+      const [known] = await tx.select({ id: shipments.id }).from(shipments).where(eq(shipments.code, code));
+      await tx
+        .insert(tripExtraScans)
+        .values({ tripId: trip.id, code, shipmentId: known?.id ?? null, scannedAt: now })
+        .onConflictDoNothing();
+      await audit(tx, { userId: actor.id, entity: 'trip', entityId: trip.id, action: 'unload.extra', after: { code } });
+      outcome = 'extra';
+      message = TRIP_MESSAGES.notOnTrip(code);
+    }
+    return { outcome, code, message, check: await unloadCheck(tx, actor, transportId) };
+  });
+}
