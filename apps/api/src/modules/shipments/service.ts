@@ -126,15 +126,16 @@ async function loadDto(db: Db | Tx, actor: SessionUser, key: ShipmentKey) {
 
 /**
  * The list: a page by number or by cursor, and its total. Without a text search the total is exact
- * and read from the daily counts (a few hundred rows, whatever the table holds); with one it is
- * counted up to the numbered pages' reach and is "more than" past it.
+ * and read from the daily counts (a few hundred rows, whatever the table holds); with one — or with
+ * the open-incident filter, which the counts do not know — it is counted up to the numbered pages'
+ * reach and is "more than" past it.
  */
 export async function listShipments(app: FastifyInstance, actor: SessionUser, query: ShipmentListQuery) {
   const { page, pageSize, after, before, ...filters } = query;
   const where = and(branchScope(actor), ...filterConditions(filters));
   const [found, counted] = await Promise.all([
     listPage(app.db, where, { page, pageSize, after, before }),
-    filters.q
+    filters.q || filters.incidencia
       ? countUpTo(app.db, where, NUMBERED_PAGE_ROWS)
       : dailyCountsByStatus(app.db, actor, filters).then((days) => ({ total: days.reduce((sum, d) => sum + d.n, 0), totalCapped: false })),
   ]);

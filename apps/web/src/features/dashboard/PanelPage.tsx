@@ -2,7 +2,15 @@ import { lazy, Suspense } from 'react';
 import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title, Tooltip } from '@mantine/core';
 import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { DASHBOARD_PAGE_SIZES, INCIDENT_REASON_LABELS, lastNumberedPage, limaDay, limaDayStart, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import {
+  DASHBOARD_PAGE_SIZES,
+  INCIDENT_REASON_LABELS,
+  lastNumberedPage,
+  limaDay,
+  limaDayStart,
+  SHIPMENT_MESSAGES,
+  SHIPMENT_SEARCH_MIN_LENGTH,
+} from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
