@@ -21,3 +21,4 @@ export * from './fleet.ts';
 export * from './billing/index.ts';
 export * from './payments/index.ts';
 export * from './answers.ts';
+export * from './public-tracking.ts';
