@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_TRACKING_LIMIT } from '@tramo/domain';
+import { loadConfig } from '../src/config.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
@@ -170,5 +171,11 @@ describe.each(engines)('public tracking (%s)', (engine) => {
       expect(res.body).toContain('public page');
     }
     for (const url of ['/shipments/1', '/seguimientos', '/login']) expect((await t.call('GET', url)).body).toContain('staff app');
+  });
+
+  it("tells the web app the public origin for the labels' QR: PUBLIC_URL, else null (the app's own)", async () => {
+    expect((await t.call('GET', '/api/health')).json().publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://envios.tramo.pe/' }).publicUrl).toBe('https://envios.tramo.pe');
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://envios.tramo.pe' })).toThrow(/PUBLIC_URL/);
   });
 });

@@ -194,7 +194,13 @@ export const lookupAnswerSchema = z.object({
   source: z.string(),
 });
 
-export const healthSchema = z.object({ status: z.literal('ok'), db: z.string(), demo: z.boolean() });
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  db: z.string(),
+  demo: z.boolean(),
+  /** PUBLIC_URL: the origin of the public tracking links (labels' QR, messages); null = the server's own. */
+  publicUrl: z.string().nullable(),
+});
 
 // ---- fleet -----------------------------------------------------------------------------------
 

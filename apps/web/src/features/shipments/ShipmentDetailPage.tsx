@@ -14,6 +14,7 @@ import { ShipmentTransportBox } from '../fleet/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 import { useShipment } from './api/get-shipment.ts';
 import { LabelModal } from './components/LabelModal.tsx';
+import { PublicTrackingBox } from './components/PublicTrackingBox.tsx';
 import { ShipmentDocuments } from '../billing/index.ts';
 import { ShipmentHistory } from './components/ShipmentHistory.tsx';
 import { DescriptionModal, ManagePanel, SecretCodeModal } from './components/ManagePanel.tsx';
@@ -216,6 +217,7 @@ export default function ShipmentDetailPage() {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
             <ShipmentTransportBox shipmentId={s.id} />
+            <PublicTrackingBox code={s.code} />
             {/* Billing is for admins and agents (DESIGN.md section 5a). */}
             {user.role !== 'courier' && <ShipmentDocuments shipmentId={s.id} />}
             {canChange ? (
