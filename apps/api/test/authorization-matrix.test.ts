@@ -116,6 +116,12 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/payments/cash-sessions/{id}/close': { roles: STAFF },
   // The customer's side (issue 18): no token; an unknown code is a 404.
   'GET /api/public/tracking/{code}': { roles: PUBLIC },
+  'GET /api/public/tracking/{code}/proof.pdf': { roles: PUBLIC },
+  // Proof of delivery (issue 18): read by the shipment's branches; the company rule is the admin's.
+  'GET /api/deliveries/settings': { roles: ALL },
+  'PUT /api/deliveries/settings': { roles: ADMIN },
+  'GET /api/shipments/{id}/proof': { roles: ALL, scope: 'shipment' },
+  'GET /api/shipments/{id}/proof.pdf': { roles: ALL, scope: 'shipment' },
 };
 
 /** Valid bodies, so that what refuses another branch is the scope and not validation. */

@@ -61,6 +61,9 @@ export const deliveredInfoSchema = z.object({
   deliveredByName: z.string().optional(),
   deliveredAt: z.string().optional(),
   notes: z.string().nullable().optional(),
+  /** Proof of delivery stored (issue 18): the images themselves come from GET /shipments/{id}/proof. */
+  hasPhoto: z.boolean().optional(),
+  hasSignature: z.boolean().optional(),
 });
 
 const branchRef = z.object({ name: z.string(), city: z.string().nullable() });

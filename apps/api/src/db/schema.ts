@@ -4,6 +4,7 @@ import {
   date,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -604,3 +605,28 @@ export const publicRateLimits = pgTable('public_rate_limits', {
   hits: integer('hits').notNull().default(0),
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
 });
+
+/** Raw bytes: PGlite reads them back as a Uint8Array, node-postgres as a Buffer. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Proof of delivery (issue 18): the photo and the receiver's signature, in the database (not in
+ * the web root), written in the delivery's transaction; staff read them through the API only.
+ */
+export const deliveryProofs = pgTable(
+  'delivery_proofs',
+  {
+    shipmentId: integer('shipment_id')
+      .primaryKey()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    photo: bytea('photo'),
+    photoType: text('photo_type'),
+    signature: bytea('signature'),
+    signatureType: text('signature_type'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('delivery_proofs_photo_type_ck', sql`${t.photoType} is null or ${t.photoType} in ('image/jpeg', 'image/png')`),
+    check('delivery_proofs_signature_type_ck', sql`${t.signatureType} is null or ${t.signatureType} in ('image/jpeg', 'image/png')`),
+  ],
+);

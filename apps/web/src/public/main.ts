@@ -122,7 +122,19 @@ function trackingView(t: PublicTracking): HTMLElement {
     facts,
     h('h2', {}, 'Historial'),
     timeline(t.events),
-    h('div', { class: 'actions no-print' }, print),
+    h(
+      'div',
+      { class: 'actions no-print' },
+      // The customer's copy of the proof of delivery: no photo, signature or document.
+      t.deliveredAt
+        ? h(
+            'a',
+            { class: 'button', href: `/api/public/tracking/${encodeURIComponent(t.code)}/proof.pdf`, download: `constancia-${t.code}.pdf` },
+            'Descargar constancia',
+          )
+        : null,
+      print,
+    ),
   );
 }
 

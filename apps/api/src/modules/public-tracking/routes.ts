@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { answers, publicTrackingSchema } from '@tramo/domain';
 import type { App } from '../../types.ts';
-import { publicTracking } from './service.ts';
+import { publicProofPdf, publicTracking } from './service.ts';
 
 /**
  * The customer's side (issue 18): no token. The code is taken as any text on purpose: a malformed
@@ -22,5 +22,26 @@ export default async function publicTrackingRoutes(app: App) {
       },
     },
     async (request) => publicTracking(app, request.ip, request.params.code),
+  );
+  app.get(
+    '/public/tracking/:code/proof.pdf',
+    {
+      schema: {
+        tags,
+        security: [],
+        params: z.object({ code: z.string() }),
+        response: answers({ 200: z.string().describe('La constancia de entrega en PDF (application/pdf)') }),
+        summary:
+          "Constancia de entrega para el cliente (sin sesión): nombres enmascarados, sin documento, foto ni firma. Envío no entregado, desconocido o código mal formado: 404 'No encontramos ese envío.'; limitado por dirección.",
+      },
+    },
+    async (request, reply) => {
+      const { pdf, code } = await publicProofPdf(app, request.ip, request.params.code);
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="constancia-${code}.pdf"`)
+        .header('Cache-Control', 'no-store')
+        .send(pdf as unknown as string); // bytes go out as they are; the schema documents them
+    },
   );
 }

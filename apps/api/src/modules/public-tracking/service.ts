@@ -8,11 +8,13 @@ import {
   PUBLIC_TRACKING_MESSAGES,
   statusTone,
   publicEventName,
+  type DeliveredInfo,
   type PublicTracking,
 } from '@tramo/domain';
 import { publicRateLimits } from '../../db/schema.ts';
 import { notFound, tooManyRequests } from '../../lib/errors.ts';
 import { findEvents, findRow } from '../shipments/index.ts';
+import { renderProofPdf } from '../deliveries/index.ts';
 
 const windowMs = PUBLIC_TRACKING_LIMIT.windowSeconds * 1000;
 
@@ -46,11 +48,16 @@ async function countLookup(app: FastifyInstance, address: string): Promise<void>
  * A shipment as its sender and recipient may see it. Unknown and malformed codes take the same
  * path to the same 404, so the answer tells nothing about which codes exist or how they look.
  */
-export async function publicTracking(app: FastifyInstance, address: string, rawCode: string): Promise<PublicTracking> {
+async function findPublic(app: FastifyInstance, address: string, rawCode: string) {
   await countLookup(app, address);
   const code = normalizeShipmentCode(rawCode);
   const row = code ? await findRow(app.db, { code }) : null;
   if (!row) throw notFound(PUBLIC_TRACKING_MESSAGES.notFound);
+  return row;
+}
+
+export async function publicTracking(app: FastifyInstance, address: string, rawCode: string): Promise<PublicTracking> {
+  const row = await findPublic(app, address, rawCode);
   const events = await findEvents(app.db, row.id);
   const destination = row.destinationCity ?? row.destinationName;
   const deliveredAt = (row.deliveredInfo as { deliveredAt?: string } | null)?.deliveredAt ?? null;
@@ -70,4 +77,16 @@ export async function publicTracking(app: FastifyInstance, address: string, rawC
       return name === null ? [] : [{ name, at: e.at.toISOString() }];
     }),
   };
+}
+
+/**
+ * The customer's copy of the proof of delivery: masked names, no document, photo or signature.
+ * A shipment not delivered answers the same 404 as an unknown code.
+ */
+export async function publicProofPdf(app: FastifyInstance, address: string, rawCode: string): Promise<{ pdf: Buffer; code: string }> {
+  const row = await findPublic(app, address, rawCode);
+  if (row.status !== 'Entregado' || !row.deliveredInfo) throw notFound(PUBLIC_TRACKING_MESSAGES.notFound);
+  const shipment = { ...row, deliveredInfo: row.deliveredInfo as DeliveredInfo };
+  const pdf = await renderProofPdf({ shipment, photo: null, signature: null }, 'public');
+  return { pdf, code: row.code };
 }

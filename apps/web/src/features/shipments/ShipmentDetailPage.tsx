@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { canManage as mayManage, closedShipmentRefusal, PRODUCT_TYPE_LABELS, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
@@ -11,6 +11,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney, formatNumber, formatWeight } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ShipmentTransportBox } from '../fleet/index.ts';
+import { DeliveryProofView } from '../deliveries/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 import { useShipment } from './api/get-shipment.ts';
 import { LabelModal } from './components/LabelModal.tsx';
@@ -210,6 +211,9 @@ export default function ShipmentDetailPage() {
                   <Field label="Fecha">{formatDateTime(delivered.deliveredAt)}</Field>
                   <Field label="Notas">{delivered.notes || '—'}</Field>
                 </SimpleGrid>
+                <Box mt="sm">
+                  <DeliveryProofView shipment={s} />
+                </Box>
               </Section>
             )}
           </Stack>
