@@ -31,6 +31,7 @@ import { guidesRoutes } from './modules/guides/index.ts';
 import { paymentRoutes } from './modules/payments/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { publicTrackingRoutes } from './modules/public-tracking/index.ts';
+import { notificationRoutes } from './modules/notifications/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(guidesRoutes);
       await api.register(paymentRoutes);
       await api.register(publicTrackingRoutes);
+      await api.register(notificationRoutes);
     },
     { prefix: '/api' },
   );

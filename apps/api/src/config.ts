@@ -18,6 +18,17 @@ export interface Config {
   trustProxy: boolean | string;
   /** PUBLIC_URL: the origin customers reach (QR on labels, links in messages); null = the server's own. */
   publicUrl: string | null;
+  /** Notifications (issue 18): the channels configured, none = outbox-only. */
+  notify: {
+    smtpUrl: string | null;
+    smtpFrom: string;
+    whatsappApiUrl: string;
+    whatsappToken: string | null;
+    whatsappPhoneNumberId: string | null;
+    timeoutMs: number;
+    /** How often the server's worker looks for messages to send; 0 = no worker in this process. */
+    pollMs: number;
+  };
 }
 
 /** TRUST_PROXY: empty or `false` = no proxy; `true` = any; else the proxies' addresses (`10.0.0.5,10.1.0.0/16`). */
@@ -51,5 +62,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'warn',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    notify: {
+      smtpUrl: env.SMTP_URL || null,
+      smtpFrom: env.SMTP_FROM || 'Tramo <no-responder@tramo.pe>',
+      whatsappApiUrl: env.WHATSAPP_API_URL || 'https://graph.facebook.com/v21.0',
+      whatsappToken: env.WHATSAPP_TOKEN || null,
+      whatsappPhoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID || null,
+      timeoutMs: Number(env.NOTIFY_TIMEOUT_MS ?? 15_000),
+      pollMs: Number(env.NOTIFY_POLL_MS ?? 5_000),
+    },
   };
 }

@@ -122,6 +122,9 @@ const MATRIX: Record<string, Rule> = {
   'PUT /api/deliveries/settings': { roles: ADMIN },
   'GET /api/shipments/{id}/proof': { roles: ALL, scope: 'shipment' },
   'GET /api/shipments/{id}/proof.pdf': { roles: ALL, scope: 'shipment' },
+  // Notifications (issue 18): the outbox screen is the admin's.
+  'GET /api/notifications': { roles: ADMIN },
+  'POST /api/notifications/{id}/resend': { roles: ADMIN },
 };
 
 /** Valid bodies, so that what refuses another branch is the scope and not validation. */
