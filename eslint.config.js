@@ -33,6 +33,7 @@ export default tseslint.config(
         { type: 'domain', pattern: 'packages/domain/src' },
         { type: 'web-feature', pattern: 'apps/web/src/features/*', capture: ['feature'] },
         { type: 'web-app', pattern: 'apps/web/src/app' },
+        { type: 'web-public', pattern: 'apps/web/src/public' },
         { type: 'web-shared', pattern: 'apps/web/src/(components|lib)' },
         { type: 'api-module', pattern: 'apps/api/src/modules/*', capture: ['module'] },
         { type: 'api-core', pattern: 'apps/api/src' },
@@ -55,6 +56,8 @@ export default tseslint.config(
                 },
               },
             },
+            // The public tracking page is its own small bundle: nothing of the staff app.
+            { from: { element: { type: 'web-public' } }, disallow: { to: { element: { type: ['web-feature', 'web-app', 'web-shared'] } } } },
             // Shared widgets know no feature.
             { from: { element: { type: 'web-shared' } }, disallow: { to: { element: { type: ['web-feature', 'web-app'] } } } },
             // A module reaches another module only through its index.ts.

@@ -23,6 +23,7 @@ function newestMtime(dir) {
 const sources = [
   path.join(root, 'apps/web/src'),
   path.join(root, 'apps/web/index.html'),
+  path.join(root, 'apps/web/seguimiento.html'),
   path.join(root, 'apps/web/vite.config.ts'),
   path.join(root, 'packages/domain/src'),
 ];

@@ -34,6 +34,8 @@ import { tripRoutes } from './modules/trips/index.ts';
 import { incidentRoutes } from './modules/incidents/index.ts';
 import { paymentRoutes } from './modules/payments/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { publicTrackingRoutes } from './modules/public-tracking/index.ts';
+import { notificationRoutes } from './modules/notifications/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -58,6 +60,9 @@ async function signingSecret(database: Database, config: Config): Promise<string
   const [row] = await database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
   return row!.value;
 }
+
+/** `/seguimiento` and `/seguimiento/{code}` (issue 18). */
+const isPublicPage = (url: string) => /^\/seguimiento(\/|\?|$)/.test(url);
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { database, config } = options;
@@ -118,6 +123,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(tripRoutes);
       await api.register(incidentRoutes);
       await api.register(paymentRoutes);
+      await api.register(publicTrackingRoutes);
+      await api.register(notificationRoutes);
     },
     { prefix: '/api' },
   );
@@ -144,6 +151,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     // a rolling upgrade may bring the file).
     if (webDist && request.method === 'GET' && !request.url.startsWith('/api')) {
       if (request.url.startsWith('/assets/')) reply.header('Cache-Control', 'no-store');
+      // The public tracking page is an entry of its own, without the staff app's code.
+      else if (isPublicPage(request.url)) return reply.header('Cache-Control', 'no-cache').sendFile('seguimiento.html');
       else return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'Recurso no encontrado', code: 'NOT_FOUND' });

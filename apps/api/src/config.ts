@@ -18,12 +18,33 @@ export interface Config {
   logLevel: string;
   /** Fastify's `trustProxy`: whether X-Forwarded-For/-Proto of a reverse proxy are believed. */
   trustProxy: boolean | string;
+  /** PUBLIC_URL: the origin customers reach (QR on labels, links in messages); null = the server's own. */
+  publicUrl: string | null;
+  /** Notifications (issue 18): the channels configured, none = outbox-only. */
+  notify: {
+    smtpUrl: string | null;
+    smtpFrom: string;
+    whatsappApiUrl: string;
+    whatsappToken: string | null;
+    whatsappPhoneNumberId: string | null;
+    timeoutMs: number;
+    /** How often the server's worker looks for messages to send; 0 = no worker in this process. */
+    pollMs: number;
+  };
 }
 
 /** TRUST_PROXY: empty or `false` = no proxy; `true` = any; else the proxies' addresses (`10.0.0.5,10.1.0.0/16`). */
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (!value || value === 'false') return false;
   return value === 'true' ? true : value;
+}
+
+/** PUBLIC_URL as an origin with no trailing slash (`https://envios.example.pe`); anything else is a start-up error. */
+function parsePublicUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('PUBLIC_URL debe empezar con http:// o https://');
+  return url.toString().replace(/\/+$/, '');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,5 +64,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lookupToken: env.LOOKUP_TOKEN || null,
     logLevel: env.LOG_LEVEL ?? 'warn',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    notify: {
+      smtpUrl: env.SMTP_URL || null,
+      smtpFrom: env.SMTP_FROM || 'Tramo <no-responder@tramo.pe>',
+      whatsappApiUrl: env.WHATSAPP_API_URL || 'https://graph.facebook.com/v21.0',
+      whatsappToken: env.WHATSAPP_TOKEN || null,
+      whatsappPhoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID || null,
+      timeoutMs: Number(env.NOTIFY_TIMEOUT_MS ?? 15_000),
+      pollMs: Number(env.NOTIFY_POLL_MS ?? 5_000),
+    },
   };
 }

@@ -6,6 +6,7 @@ import { seedIfEmpty } from './seed/index.ts';
 import { seedDemoDocuments } from './seed/documents.ts';
 import { buildApp } from './app.ts';
 import { loggableError } from './plugins/logging.ts';
+import { startNotificationWorker } from './modules/notifications/index.ts';
 
 const config = loadConfig();
 let releaseLock: (() => void) | null = null;
@@ -41,6 +42,9 @@ async function main() {
     serveWeb: true,
     log: { level: config.logLevel },
   });
+
+  // Notifications (issue 18): the outbox's worker runs in the server process.
+  startNotificationWorker(app, config.notify.pollMs);
 
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: cerrando`);

@@ -130,7 +130,12 @@ describe.each(engines)('auth (%s)', (engine) => {
 
   it('authenticates before it validates: every protected route answers 401 to an anonymous bad request', async () => {
     // The routes anyone may call; a new public route must be added here on purpose.
-    const PUBLIC = new Set(['GET /api/health', 'POST /api/auth/login']);
+    const PUBLIC = new Set([
+      'GET /api/health',
+      'POST /api/auth/login',
+      'GET /api/public/tracking/{code}',
+      'GET /api/public/tracking/{code}/proof.pdf',
+    ]);
     const doc = (await t.call('GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
     const wrong: string[] = [];
     let checked = 0;

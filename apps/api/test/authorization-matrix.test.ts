@@ -128,6 +128,17 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/payments/cash-sessions': { roles: STAFF },
   'POST /api/payments/cash-sessions': { roles: STAFF },
   'POST /api/payments/cash-sessions/{id}/close': { roles: STAFF },
+  // The customer's side (issue 18): no token; an unknown code is a 404.
+  'GET /api/public/tracking/{code}': { roles: PUBLIC },
+  'GET /api/public/tracking/{code}/proof.pdf': { roles: PUBLIC },
+  // Proof of delivery (issue 18): read by the shipment's branches; the company rule is the admin's.
+  'GET /api/deliveries/settings': { roles: ALL },
+  'PUT /api/deliveries/settings': { roles: ADMIN },
+  'GET /api/shipments/{id}/proof': { roles: ALL, scope: 'shipment' },
+  'GET /api/shipments/{id}/proof.pdf': { roles: ALL, scope: 'shipment' },
+  // Notifications (issue 18): the outbox screen is the admin's.
+  'GET /api/notifications': { roles: ADMIN },
+  'POST /api/notifications/{id}/resend': { roles: ADMIN },
 };
 
 /** Valid bodies, so that what refuses another branch is the scope and not validation. */
@@ -163,6 +174,12 @@ interface Ids {
 }
 
 const MISSING = 999_999;
+
+/** What a public operation answers without a token: health 200, login 400 (empty body), tracking of a missing code 404. */
+function publicStatus(operation: string): number {
+  if (operation.startsWith('GET /api/public/tracking/')) return 404;
+  return operation.startsWith('GET') ? 200 : 400;
+}
 
 function url(path: string, ids: Ids, target: 'existing' | 'missing'): string {
   const id = (real: number) => String(target === 'existing' ? real : MISSING);
@@ -228,7 +245,7 @@ describe.each(engines)('authorization matrix (%s)', (engine) => {
     for (const operation of operations) {
       const res = await call(operation, undefined, 'missing');
       // Public: health answers, login refuses an empty body; everything else wants a token.
-      const expected = MATRIX[operation]!.roles === PUBLIC ? (operation.startsWith('GET') ? 200 : 400) : 401;
+      const expected = MATRIX[operation]!.roles === PUBLIC ? publicStatus(operation) : 401;
       if (res.statusCode !== expected) wrong.push(`${operation}: ${res.statusCode}`);
     }
     expect(wrong).toEqual([]);

@@ -61,6 +61,9 @@ export const deliveredInfoSchema = z.object({
   deliveredByName: z.string().optional(),
   deliveredAt: z.string().optional(),
   notes: z.string().nullable().optional(),
+  /** Proof of delivery stored (issue 18): the images themselves come from GET /shipments/{id}/proof. */
+  hasPhoto: z.boolean().optional(),
+  hasSignature: z.boolean().optional(),
 });
 
 const branchRef = z.object({ name: z.string(), city: z.string().nullable() });
@@ -198,7 +201,13 @@ export const lookupAnswerSchema = z.object({
   source: z.string(),
 });
 
-export const healthSchema = z.object({ status: z.literal('ok'), db: z.string(), demo: z.boolean() });
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  db: z.string(),
+  demo: z.boolean(),
+  /** PUBLIC_URL: the origin of the public tracking links (labels' QR, messages); null = the server's own. */
+  publicUrl: z.string().nullable(),
+});
 
 // ---- fleet -----------------------------------------------------------------------------------
 

@@ -48,6 +48,63 @@ export function canConfirmDelivery(actor: Actor, destinationBranchId: number): b
 
 const RECEIVER_DOC_PATTERN = /^[A-Za-z0-9.-]+$/;
 
+/**
+ * Proof of delivery (issue 18): a photo and a drawn signature, sent as data URLs. The browser
+ * resizes the photo before sending; the server refuses anything else past these limits with a 400
+ * (and checks the bytes really are the image type the URL claims).
+ */
+export const PROOF_LIMITS = {
+  photo: { maxBytes: 1024 * 1024, label: '1 MB' },
+  signature: { maxBytes: 200 * 1024, label: '200 KB' },
+  /** The longest side the browser resizes a photo to. */
+  photoMaxSide: 1280,
+} as const;
+export const PROOF_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;
+export type ProofImageType = (typeof PROOF_IMAGE_TYPES)[number];
+
+export const PROOF_MESSAGES = {
+  photoType: 'La foto debe ser una imagen JPG o PNG.',
+  photoTooLarge: `La foto no puede pesar más de ${PROOF_LIMITS.photo.label}.`,
+  signatureType: 'La firma debe ser una imagen PNG o JPG.',
+  signatureTooLarge: `La firma no puede pesar más de ${PROOF_LIMITS.signature.label}.`,
+  photoRequired: 'La foto de la entrega es obligatoria.',
+  signatureRequired: 'La firma de quien recibe es obligatoria.',
+  notDelivered: 'El envío aún no fue entregado.',
+  settingsSaved: 'Configuración guardada.',
+} as const;
+
+const DATA_URL_PATTERN = /^data:(image\/(?:jpeg|png));base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/** A data URL's image type and bytes, or null when it is not a base64 JPEG or PNG data URL. */
+export function parseProofDataUrl(value: string): { type: ProofImageType; base64: string; bytes: number } | null {
+  const m = DATA_URL_PATTERN.exec(value);
+  if (!m || m[2]!.length % 4 !== 0) return null;
+  const base64 = m[2]!;
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return { type: m[1] as ProofImageType, base64, bytes: (base64.length / 4) * 3 - padding };
+}
+
+const proofImage = (kind: 'photo' | 'signature') => {
+  const typeMessage = kind === 'photo' ? PROOF_MESSAGES.photoType : PROOF_MESSAGES.signatureType;
+  const sizeMessage = kind === 'photo' ? PROOF_MESSAGES.photoTooLarge : PROOF_MESSAGES.signatureTooLarge;
+  return z
+    .string({ error: typeMessage })
+    .refine((v) => parseProofDataUrl(v) !== null, { message: typeMessage, abort: true })
+    .refine((v) => parseProofDataUrl(v)!.bytes <= PROOF_LIMITS[kind].maxBytes, sizeMessage)
+    .nullish()
+    .transform((v) => v ?? null);
+};
+
+/** PUT /deliveries/settings: whether 'Confirmar entrega' requires the photo and the signature. */
+export const deliverySettingsSchema = z.object({
+  proofRequired: z.boolean({ error: 'Indica si la foto y la firma son obligatorias.' }),
+});
+export type DeliverySettings = z.infer<typeof deliverySettingsSchema>;
+
+/** GET /shipments/{id}/proof: the stored photo and signature as data URLs (staff of the shipment's branches). */
+export const deliveryProofSchema = z.object({ photo: z.string().nullable(), signature: z.string().nullable() });
+export type DeliveryProof = z.infer<typeof deliveryProofSchema>;
+
 /** POST /shipments/{id}/deliver and the 'Confirmar entrega' form (spec section 5). */
 export const deliverySchema = z.object({
   // Trimmed like the code was when the shipment stored it; a code past 64 characters can match nothing.
@@ -84,6 +141,8 @@ export const deliverySchema = z.object({
     .refine((v) => isCleanText(v, { multiline: true }), PRIMITIVE_MESSAGES.controlChars)
     .nullish()
     .transform((v) => (v ? v : null)),
+  photo: proofImage('photo'),
+  signature: proofImage('signature'),
 });
 export type DeliveryInput = z.input<typeof deliverySchema>;
 export type Delivery = z.output<typeof deliverySchema>;
@@ -100,6 +159,9 @@ export interface DeliveredInfo {
   deliveredByName: string;
   deliveredAt: string;
   notes: string | null;
+  /** A photo and a signature were taken at the handover (issue 18); absent on older deliveries. */
+  hasPhoto?: boolean;
+  hasSignature?: boolean;
 }
 
 /** An entry of GET /deliveries/agents: staff who may hand a parcel over (agents and couriers). */

@@ -22,3 +22,5 @@ export * from './trips.ts';
 export * from './billing/index.ts';
 export * from './payments/index.ts';
 export * from './answers.ts';
+export * from './public-tracking.ts';
+export * from './notifications.ts';

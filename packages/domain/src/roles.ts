@@ -25,6 +25,7 @@ export const MENU = [
   { label: 'Sucursales', path: '/branches', roles: ['admin'] },
   { label: 'Transportistas', path: '/transportistas', roles: ['admin', 'agent'] },
   { label: 'Usuarios', path: '/users', roles: ['admin'] },
+  { label: 'Notificaciones', path: '/notificaciones', roles: ['admin'] },
 ] as const satisfies readonly { label: string; path: string; roles: readonly Role[] }[];
 
 export type MenuEntry = (typeof MENU)[number];

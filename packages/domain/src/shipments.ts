@@ -265,10 +265,21 @@ const differentBranches = {
   params: { message: 'El origen y destino no pueden ser la misma sucursal.', path: ['destinationBranchId'] },
 };
 
+/** Where the recipient hears about the shipment (issue 18, notifications): both optional. */
+const recipientContactFields = {
+  recipientPhone: optionalText(20).pipe(
+    z
+      .string()
+      .regex(/^\+?[\d\s()-]{6,20}$/, 'Teléfono inválido')
+      .nullable(),
+  ),
+  recipientEmail: optionalText(120).pipe(z.email('Correo inválido').nullable()),
+};
+
 /** POST /shipments and the new-shipment form. */
 export const newShipmentSchema = z.preprocess(
   linesFromPayload,
-  z.object({ ...shipmentFields, secretCode: secretCodeSchema }).refine(differentBranches.check, differentBranches.params),
+  z.object({ ...shipmentFields, ...recipientContactFields, secretCode: secretCodeSchema }).refine(differentBranches.check, differentBranches.params),
 );
 export type NewShipmentInput = z.input<typeof newShipmentSchema>;
 export type NewShipment = z.output<typeof newShipmentSchema>;

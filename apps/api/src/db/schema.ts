@@ -1,9 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   date,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -229,6 +231,9 @@ export const shipments = pgTable(
     deliveredInfo: jsonb('delivered_info'),
     /** The return leg (DESIGN.md 5a) points at the shipment it brings back to its origin. */
     returnOfShipmentId: integer('return_of_shipment_id').references((): AnyPgColumn => shipments.id, { onDelete: 'restrict' }),
+    /** Where the recipient hears about the shipment (issue 18); both optional. */
+    recipientPhone: text('recipient_phone'),
+    recipientEmail: text('recipient_email'),
   },
   (t) => [
     uniqueIndex('shipments_code_uq').on(t.code),
@@ -715,5 +720,85 @@ export const paymentMovements = pgTable(
     uniqueIndex('payment_movements_kind_uq').on(t.paymentId, t.kind),
     index('payment_movements_session_idx').on(t.cashSessionId, t.id),
     check('payment_movements_kind_ck', sql`${t.kind} in ('cobro', 'anulacion')`),
+  ],
+);
+
+/**
+ * Public tracking lookups per client address (issue 18), in the DB so every API process counts
+ * the same window: the public page is the one unauthenticated read, and codes are sequential.
+ */
+export const publicRateLimits = pgTable('public_rate_limits', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull().default(0),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+});
+
+/** Raw bytes: PGlite reads them back as a Uint8Array, node-postgres as a Buffer. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Proof of delivery (issue 18): the photo and the receiver's signature, in the database (not in
+ * the web root), written in the delivery's transaction; staff read them through the API only.
+ */
+export const deliveryProofs = pgTable(
+  'delivery_proofs',
+  {
+    shipmentId: integer('shipment_id')
+      .primaryKey()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    photo: bytea('photo'),
+    photoType: text('photo_type'),
+    signature: bytea('signature'),
+    signatureType: text('signature_type'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('delivery_proofs_photo_type_ck', sql`${t.photoType} is null or ${t.photoType} in ('image/jpeg', 'image/png')`),
+    check('delivery_proofs_signature_type_ck', sql`${t.signatureType} is null or ${t.signatureType} in ('image/jpeg', 'image/png')`),
+  ],
+);
+
+/**
+ * Notifications (issue 18): a transactional outbox. A message is written in the transaction of the
+ * shipment event it announces, so a failed event leaves no message and a committed one always has
+ * its messages; a worker sends them later with retries. `idempotency_key` (event, party, channel)
+ * makes a repeated enqueue a no-op, and the claim (`locked_until`, SKIP LOCKED) gives each message
+ * to one worker at a time.
+ */
+export const notificationOutbox = pgTable(
+  'notification_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    /** 'registered' | 'departed' | 'arrived' | 'delivered' */
+    topic: text('topic').notNull(),
+    /** 'email' | 'whatsapp' */
+    channel: text('channel').notNull(),
+    /** 'sender' | 'recipient' */
+    party: text('party').notNull(),
+    address: text('address').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    /** The public tracking path; the worker prefixes PUBLIC_URL (or the server's address) when sending. */
+    link: text('link').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** 'pendiente' | 'enviado' | 'registrado' (outbox-only: recorded, not sent) | 'fallido' */
+    status: text('status').notNull().default('pendiente'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notification_outbox_key_uq').on(t.idempotencyKey),
+    index('notification_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('notification_outbox_shipment_idx').on(t.shipmentId),
+    check('notification_outbox_status_ck', sql`${t.status} in ('pendiente', 'enviado', 'registrado', 'fallido')`),
+    check('notification_outbox_channel_ck', sql`${t.channel} in ('email', 'whatsapp')`),
   ],
 );

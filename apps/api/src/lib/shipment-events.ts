@@ -2,6 +2,7 @@ import { displayName } from '@tramo/domain';
 import type { Tx } from '../db/client.ts';
 import { shipmentEvents } from '../db/schema.ts';
 import type { SessionUser } from '../types.ts';
+import { enqueueNotifications } from '../modules/notifications/index.ts';
 
 export interface ShipmentEventInput {
   kind: string;
@@ -15,8 +16,8 @@ export interface ShipmentEventInput {
  * One line of a shipment's history, written in the transaction of the change it records, with who
  * did it named as they were then (the history outlives a renamed or deleted user).
  */
-export function addShipmentEvent(tx: Tx, actor: SessionUser, at: Date, shipmentId: number, event: ShipmentEventInput) {
-  return tx
+export async function addShipmentEvent(tx: Tx, actor: SessionUser, at: Date, shipmentId: number, event: ShipmentEventInput) {
+  const inserted = await tx
     .insert(shipmentEvents)
     .values({
       shipmentId,
@@ -30,4 +31,7 @@ export function addShipmentEvent(tx: Tx, actor: SessionUser, at: Date, shipmentI
       userName: displayName(actor),
     })
     .returning({ id: shipmentEvents.id });
+  // Issue 18: the messages this event announces (registered, departed, arrived, delivered), in its transaction.
+  await enqueueNotifications(tx, shipmentId, { id: inserted[0]!.id, ...event }, at);
+  return inserted;
 }

@@ -26,6 +26,7 @@ const BillingPage = page(() => import('../features/billing/BillingPage.tsx'));
 const PagosPage = page(() => import('../features/payments/PagosPage.tsx'));
 const MovimientosPage = page(() => import('../features/movements/MovimientosPage.tsx'));
 const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasPorCobrarPage.tsx'));
+const NotificacionesPage = page(() => import('../features/notifications/NotificacionesPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -83,6 +84,7 @@ export const routes: RouteObject[] = [
           guarded('/pagos', PagosPage),
           guarded('/reports/movimientos', MovimientosPage),
           guarded('/cuentas-por-cobrar', CuentasPorCobrarPage),
+          guarded('/notificaciones', NotificacionesPage),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },
         ],

@@ -1,8 +1,21 @@
 import { z } from 'zod';
-import { answers, deliveryAgentSchema, deliveryParamsSchema, deliverySchema, shipmentSchema } from '@tramo/domain';
+import {
+  answers,
+  deliveryAgentSchema,
+  deliveryParamsSchema,
+  deliveryProofSchema,
+  deliverySchema,
+  deliverySettingsSchema,
+  shipmentSchema,
+} from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { currentUser, type App } from '../../types.ts';
 import { deliverShipment, listDeliveryAgents } from './service.ts';
+import { getDeliverySettings, getProof, loadProof, updateDeliverySettings } from './proof.ts';
+import { renderProofPdf } from './pod-pdf.ts';
+
+/** A photo (1 MB) and a signature (200 KB) as base64, with room for the rest of the form. */
+const DELIVERY_BODY_LIMIT = 2 * 1024 * 1024;
 
 /**
  * Deliveries (issue #6). The shipment lookup for the screen is the shipments module's
@@ -25,6 +38,7 @@ export default async function deliveryRoutes(app: App) {
         body: deliverySchema,
       },
       preHandler: staff,
+      bodyLimit: DELIVERY_BODY_LIMIT,
     },
     async (request) => deliverShipment(app, currentUser(request), request.params.id, request.body),
   );
@@ -40,5 +54,65 @@ export default async function deliveryRoutes(app: App) {
       preHandler: staff,
     },
     async () => listDeliveryAgents(app),
+  );
+
+  app.get(
+    '/deliveries/settings',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: deliverySettingsSchema }),
+        summary: "Si 'Confirmar entrega' exige foto y firma (configuración de la empresa)",
+      },
+      preHandler: staff,
+    },
+    async () => getDeliverySettings(app),
+  );
+  app.put(
+    '/deliveries/settings',
+    {
+      schema: {
+        tags,
+        body: deliverySettingsSchema,
+        response: answers({ 200: deliverySettingsSchema }),
+        summary: 'Exigir (o no) foto y firma al confirmar una entrega (solo administrador; auditado)',
+      },
+      preHandler: guard(app, { roles: ['admin'] }),
+    },
+    async (request) => updateDeliverySettings(app, currentUser(request), request.body),
+  );
+  app.get(
+    '/shipments/:id/proof',
+    {
+      schema: {
+        tags,
+        params: deliveryParamsSchema,
+        response: answers({ 200: deliveryProofSchema }),
+        summary: 'Foto y firma de la entrega como data URL (personal de la sucursal de origen o destino, o administrador)',
+      },
+      preHandler: staff,
+    },
+    async (request) => getProof(app, currentUser(request), request.params.id),
+  );
+  app.get(
+    '/shipments/:id/proof.pdf',
+    {
+      schema: {
+        tags,
+        params: deliveryParamsSchema,
+        response: answers({ 200: z.string().describe('La constancia de entrega en PDF (application/pdf)') }),
+        summary: 'Constancia de entrega (PDF) con foto y firma (personal de la sucursal de origen o destino, o administrador)',
+      },
+      preHandler: staff,
+    },
+    async (request, reply) => {
+      const proof = await loadProof(app, currentUser(request), request.params.id);
+      const pdf = await renderProofPdf(proof, 'staff');
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', `attachment; filename="constancia-${proof.shipment.code}.pdf"`)
+        .header('Cache-Control', 'no-store')
+        .send(pdf as unknown as string); // bytes go out as they are; the schema documents them
+    },
   );
 }

@@ -18,6 +18,7 @@ import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { findEvents, findRow, toShipmentDto, type ShipmentDto } from '../shipments/index.ts';
+import { checkRequiredProof, decodeProofImage, proofRequired, storeProof } from './proof.ts';
 
 const windowMs = DELIVERY_LOCK.windowMinutes * 60_000;
 const lockMs = DELIVERY_LOCK.lockMinutes * 60_000;
@@ -59,6 +60,9 @@ async function countFailure(tx: Tx, shipmentId: number, now: Date): Promise<{ fa
  * deliveries queue on the row lock; the second then sees 'Entregado' and is refused.
  */
 export async function deliverShipment(app: FastifyInstance, actor: SessionUser, id: number, input: Delivery): Promise<ShipmentDto> {
+  // Before anything is read or written: a bad image is a 400 that changes nothing.
+  const photo = decodeProofImage(input.photo, 'photo');
+  const signature = decodeProofImage(input.signature, 'signature');
   const outcome = await app.db.transaction(async (tx): Promise<Outcome> => {
     const [locked] = await tx
       .select({
@@ -81,6 +85,8 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
     if (attempts?.lockedUntil && attempts.lockedUntil.getTime() > now.getTime()) {
       throw tooManyRequests(DELIVERY_MESSAGES.locked, 'DELIVERY_LOCKED');
     }
+    // A form missing the proof the company requires is refused before the code is tried (and counted).
+    checkRequiredProof(await proofRequired(tx), photo, signature);
 
     const verified = await app.secretCodes.verify(locked.secretCodeHash, input.secretCode);
     if (!verified.ok) {
@@ -105,6 +111,9 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
       deliveredByName: input.deliveredByName,
       deliveredAt: now.toISOString(),
       notes: input.notes,
+      // Only when taken: a delivery without proof keeps the shape it always had.
+      ...(photo ? { hasPhoto: true } : {}),
+      ...(signature ? { hasSignature: true } : {}),
     };
     // A code stored by an older version as argon2 leaves as an HMAC (lib/secret-codes.ts).
     await tx
@@ -118,6 +127,7 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
       statusFrom: locked.status,
       statusTo: 'Entregado',
     });
+    await storeProof(tx, id, photo, signature, now);
     await tx.delete(deliveryAttempts).where(eq(deliveryAttempts.shipmentId, id));
     const shipment = await loadDto(tx, actor, id);
     await audit(tx, {

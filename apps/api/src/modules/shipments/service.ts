@@ -306,6 +306,8 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
           createdBy: actor.id,
           createdByName: displayName(actor),
           ...formColumns(data, priced),
+          recipientPhone: data.recipientPhone,
+          recipientEmail: data.recipientEmail,
           secretCodeHash,
         },
         origin,

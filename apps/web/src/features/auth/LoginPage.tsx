@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { loginSchema, type LoginInput } from '@tramo/domain';
 import { applyServerErrors } from '../../lib/forms.ts';
-import { useHealth } from './api/health.ts';
+import { useHealth } from '../../lib/health.ts';
 import { useLogin } from './api/login.ts';
 import { AuthCard } from './AuthCard.tsx';
 

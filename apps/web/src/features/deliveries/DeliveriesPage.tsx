@@ -2,9 +2,12 @@ import { Paper, Title } from '@mantine/core';
 import { ShipmentFinder } from '../tracking/index.ts';
 import { DeliveredBox } from './components/DeliveredBox.tsx';
 import { DeliveryForm } from './components/DeliveryForm.tsx';
+import { ProofRuleSwitch } from './components/ProofRuleSwitch.tsx';
+import { useCurrentUser } from '../../lib/session.ts';
 
 /** Entregas: find the shipment (scanned code, or recipient name/document), then confirm against its secret code. */
 export default function DeliveriesPage() {
+  const user = useCurrentUser();
   return (
     <ShipmentFinder
       title="Entregas"
@@ -13,12 +16,17 @@ export default function DeliveriesPage() {
       search={{ label: 'Buscar por nombre o documento', placeholder: 'Nombre o documento del destinatario', width: 300 }}
       hint="Escanea o escribe el código del envío y presiona Enter, o busca por nombre o documento."
       asideSpan={6}
+      headerExtra={user.role === 'admin' ? <ProofRuleSwitch /> : undefined}
       aside={(shipment) => (
         <Paper withBorder p="md" component="section">
           <Title order={4} mb="sm">
             {shipment.deliveredInfo ? 'Entrega' : 'Confirmar entrega'}
           </Title>
-          {shipment.deliveredInfo ? <DeliveredBox info={shipment.deliveredInfo} /> : <DeliveryForm key={shipment.id} shipment={shipment} />}
+          {shipment.deliveredInfo ? (
+            <DeliveredBox shipment={shipment} info={shipment.deliveredInfo} />
+          ) : (
+            <DeliveryForm key={shipment.id} shipment={shipment} />
+          )}
         </Paper>
       )}
     />

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Anchor, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { canManage as mayManage, closedShipmentRefusal, PRODUCT_TYPE_LABELS, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
@@ -11,9 +11,11 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney, formatNumber, formatWeight } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ShipmentTransportBox } from '../fleet/index.ts';
+import { DeliveryProofView } from '../deliveries/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 import { useShipment } from './api/get-shipment.ts';
 import { LabelModal } from './components/LabelModal.tsx';
+import { PublicTrackingBox } from './components/PublicTrackingBox.tsx';
 import { ShipmentDocuments } from '../billing/index.ts';
 import { ShipmentHistory } from './components/ShipmentHistory.tsx';
 import { DescriptionModal, ManagePanel, SecretCodeModal } from './components/ManagePanel.tsx';
@@ -209,6 +211,9 @@ export default function ShipmentDetailPage() {
                   <Field label="Fecha">{formatDateTime(delivered.deliveredAt)}</Field>
                   <Field label="Notas">{delivered.notes || '—'}</Field>
                 </SimpleGrid>
+                <Box mt="sm">
+                  <DeliveryProofView shipment={s} />
+                </Box>
               </Section>
             )}
           </Stack>
@@ -216,6 +221,7 @@ export default function ShipmentDetailPage() {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
             <ShipmentTransportBox shipmentId={s.id} />
+            <PublicTrackingBox code={s.code} />
             {/* Billing is for admins and agents (DESIGN.md section 5a). */}
             {user.role !== 'courier' && <ShipmentDocuments shipmentId={s.id} />}
             {canChange ? (

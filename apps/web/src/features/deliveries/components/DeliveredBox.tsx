@@ -2,9 +2,10 @@ import { Alert, Box, SimpleGrid } from '@mantine/core';
 import { formatDateTime } from '../../../lib/format.ts';
 import type { Shipment } from '../../shipments/index.ts';
 import { Field } from '../../../components/ui/Field.tsx';
+import { DeliveryProofView } from './DeliveryProofView.tsx';
 
 /** A delivered shipment shows who received it instead of the form. */
-export function DeliveredBox({ info }: { info: NonNullable<Shipment['deliveredInfo']> }) {
+export function DeliveredBox({ shipment, info }: { shipment: Shipment; info: NonNullable<Shipment['deliveredInfo']> }) {
   return (
     <section aria-label="Entrega registrada">
       <Alert color="teal" variant="light" title="Envío entregado">
@@ -16,6 +17,9 @@ export function DeliveredBox({ info }: { info: NonNullable<Shipment['deliveredIn
         </SimpleGrid>
         <Box mt="xs">
           <Field label="Notas">{info.notes || '—'}</Field>
+        </Box>
+        <Box mt="sm">
+          <DeliveryProofView shipment={shipment} />
         </Box>
       </Alert>
     </section>

@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Group, PasswordInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import {
   agentDeliveredByName,
   agentOptions,
   canConfirmDelivery,
   DELIVERY_MESSAGES,
+  PROOF_MESSAGES,
   deliverySchema,
   deliveryWarning,
   type Delivery,
@@ -19,17 +20,22 @@ import { useCurrentUser } from '../../../lib/session.ts';
 import type { Shipment } from '../../shipments/index.ts';
 import { useDeliverShipment } from '../api/deliver-shipment.ts';
 import { useDeliveryAgents } from '../api/get-agents.ts';
+import { useDeliverySettings } from '../api/proof.ts';
+import { PhotoInput, SignatureInput } from './ProofInputs.tsx';
 import { placeDeliveryError } from './delivery-errors.ts';
 
 /** 'Confirmar entrega' once the list of who may hand over is known (or failed: then a name is typed). */
 export function DeliveryForm({ shipment }: { shipment: Shipment }) {
   const agents = useDeliveryAgents();
-  if (agents.isPending) return <PageSkeleton rows={5} />;
-  return <DeliveryFields shipment={shipment} agents={agents.isError ? null : agents.data} />;
+  const settings = useDeliverySettings();
+  if (agents.isPending || settings.isPending) return <PageSkeleton rows={5} />;
+  // Unknown rule (the settings failed to load): the form asks for nothing more, the server decides.
+  const proofRequired = settings.data?.proofRequired ?? false;
+  return <DeliveryFields shipment={shipment} agents={agents.isError ? null : agents.data} proofRequired={proofRequired} />;
 }
 
 /** The receiver's secret code, who receives, who hands over, notes. */
-function DeliveryFields({ shipment, agents }: { shipment: Shipment; agents: DeliveryAgent[] | null }) {
+function DeliveryFields({ shipment, agents, proofRequired }: { shipment: Shipment; agents: DeliveryAgent[] | null; proofRequired: boolean }) {
   const me = useCurrentUser();
   const deliver = useDeliverShipment();
   const options = useMemo(() => agentOptions(agents ?? []), [agents]);
@@ -46,8 +52,12 @@ function DeliveryFields({ shipment, agents }: { shipment: Shipment; agents: Deli
       receiverDoc: shipment.recipientDoc,
       deliveredByName: counter ? agentDeliveredByName(counter) : '',
       notes: '',
+      photo: null,
+      signature: null,
     },
   });
+  const photo = useWatch({ control: form.control, name: 'photo' }) ?? null;
+  const signature = useWatch({ control: form.control, name: 'signature' }) ?? null;
   const { errors } = form.formState;
 
   const pickAgent = (id: string | null) => {
@@ -61,6 +71,12 @@ function DeliveryFields({ shipment, agents }: { shipment: Shipment; agents: Deli
   const delivered = shipment.status === 'Entregado' || !!shipment.deliveredInfo;
 
   const onSubmit = form.handleSubmit((values) => {
+    // The company's rule (issue 18), said on the fields before the server says it.
+    if (proofRequired && (!values.photo || !values.signature)) {
+      if (!values.photo) form.setError('photo', { type: 'required', message: PROOF_MESSAGES.photoRequired });
+      if (!values.signature) form.setError('signature', { type: 'required', message: PROOF_MESSAGES.signatureRequired });
+      return;
+    }
     deliver.mutate(
       { ...values, id: shipment.id },
       {
@@ -122,6 +138,18 @@ function DeliveryFields({ shipment, agents }: { shipment: Shipment; agents: Deli
           />
         )}
         <Textarea label="Notas" autosize minRows={2} maxRows={4} {...form.register('notes')} error={errors.notes?.message} />
+        <PhotoInput
+          value={photo}
+          onChange={(v) => form.setValue('photo', v, { shouldValidate: form.formState.isSubmitted })}
+          required={proofRequired}
+          error={errors.photo?.message}
+        />
+        <SignatureInput
+          value={signature}
+          onChange={(v) => form.setValue('signature', v, { shouldValidate: form.formState.isSubmitted })}
+          required={proofRequired}
+          error={errors.signature?.message}
+        />
         <Group justify="flex-end">
           <Button type="submit" loading={deliver.isPending} disabled={deliver.isPending || delivered || !allowed}>
             Confirmar entrega

@@ -1,7 +1,7 @@
 import { DELIVERY_MESSAGES } from '@tramo/domain';
 import { ApiError } from '../../../lib/api.ts';
 
-export const DELIVERY_FIELDS = ['secretCode', 'receiverName', 'receiverDoc', 'deliveredByName', 'notes'] as const;
+export const DELIVERY_FIELDS = ['secretCode', 'receiverName', 'receiverDoc', 'deliveredByName', 'notes', 'photo', 'signature'] as const;
 export type DeliveryField = (typeof DELIVERY_FIELDS)[number];
 
 /**

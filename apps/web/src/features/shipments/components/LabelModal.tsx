@@ -4,6 +4,7 @@ import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/co
 import { formatDateTime, formatWeight } from '../../../lib/format.ts';
 import type { Shipment } from '../types.ts';
 import { Barcode } from './Barcode.tsx';
+import { TrackingQr } from './TrackingQr.tsx';
 
 /** Spec section 9: label widths; the choice is remembered on this browser. */
 const WIDTHS = ['58', '80'] as const;
@@ -38,17 +39,23 @@ function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWid
       <div style={{ fontWeight: 700, fontSize: small ? 11 : 13, textAlign: 'center', margin: '1mm 0' }}>
         {shipment.originBranch.name} → {shipment.destinationBranch.name}
       </div>
-      <div>
-        <b>Destinatario:</b> {shipment.recipientName}
-      </div>
-      <div>
-        <b>Doc.:</b> {shipment.recipientDoc}
-      </div>
-      <div>
-        <b>Fecha:</b> {formatDateTime(shipment.createdAt)}
-      </div>
-      <div>
-        <b>Peso:</b> {formatWeight(shipment.weightKg)} · {lines} {lines === 1 ? 'bulto' : 'bultos'}
+      {/* The QR of the public tracking page beside the details: the customer scans it with a phone. */}
+      <div style={{ display: 'flex', gap: '2mm', alignItems: 'flex-start' }}>
+        <TrackingQr code={shipment.code} size={small ? 16 : 22} />
+        <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+          <div>
+            <b>Destinatario:</b> {shipment.recipientName}
+          </div>
+          <div>
+            <b>Doc.:</b> {shipment.recipientDoc}
+          </div>
+          <div>
+            <b>Fecha:</b> {formatDateTime(shipment.createdAt)}
+          </div>
+          <div>
+            <b>Peso:</b> {formatWeight(shipment.weightKg)} · {lines} {lines === 1 ? 'bulto' : 'bultos'}
+          </div>
+        </div>
       </div>
     </div>
   );

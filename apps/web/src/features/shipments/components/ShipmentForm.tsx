@@ -24,6 +24,8 @@ const SERVER_FIELDS = [
   'recipientDoc',
   'recipientFirstName',
   'recipientLastName',
+  'recipientPhone',
+  'recipientEmail',
   'originBranchId',
   'destinationBranchId',
   'description',
@@ -75,6 +77,10 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
     form.setValue('recipientDoc', recipientDocInput(c.doc_number), opts);
     form.setValue('recipientFirstName', c.firstName, opts);
     form.setValue('recipientLastName', c.lastName ?? '', opts);
+    if (!editing) {
+      form.setValue('recipientPhone', c.phone ?? '', opts);
+      form.setValue('recipientEmail', c.email ?? '', opts);
+    }
   };
 
   // The first field (the sender search) takes the focus; the picker does not forward a ref.
@@ -178,6 +184,25 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
                   <TextInput label="Nombres" withAsterisk {...form.register('recipientFirstName')} error={errors.recipientFirstName?.message} />
                   <TextInput label="Apellidos" withAsterisk {...form.register('recipientLastName')} error={errors.recipientLastName?.message} />
                 </Group>
+                {!editing && (
+                  // Optional: the recipient gets the tracking link at each step (issue 18).
+                  <Group grow align="flex-start">
+                    <TextInput
+                      label="Celular (WhatsApp)"
+                      inputMode="tel"
+                      placeholder="Opcional"
+                      {...form.register('recipientPhone')}
+                      error={errors.recipientPhone?.message}
+                    />
+                    <TextInput
+                      label="Correo"
+                      type="email"
+                      placeholder="Opcional"
+                      {...form.register('recipientEmail')}
+                      error={errors.recipientEmail?.message}
+                    />
+                  </Group>
+                )}
               </Stack>
             </Paper>
           </Stack>

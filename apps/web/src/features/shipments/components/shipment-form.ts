@@ -14,6 +14,9 @@ export interface ShipmentFormValues {
   recipientDoc: string;
   recipientFirstName: string;
   recipientLastName: string;
+  /** Where the recipient hears about the shipment (issue 18); optional, new shipments only. */
+  recipientPhone: string;
+  recipientEmail: string;
   originBranchId: number | null;
   destinationBranchId: number | null;
   description: string;
@@ -30,6 +33,8 @@ export function emptyShipmentForm(originBranchId: number | null): ShipmentFormVa
     recipientDoc: '',
     recipientFirstName: '',
     recipientLastName: '',
+    recipientPhone: '',
+    recipientEmail: '',
     originBranchId,
     destinationBranchId: null,
     description: '',
@@ -49,6 +54,8 @@ export function formFromShipment(s: Shipment): ShipmentFormValues {
     recipientDoc: s.recipientDoc,
     recipientFirstName: s.recipientFirstName,
     recipientLastName: s.recipientLastName,
+    recipientPhone: '',
+    recipientEmail: '',
     originBranchId: s.originBranchId,
     destinationBranchId: s.destinationBranchId,
     description: s.description ?? '',

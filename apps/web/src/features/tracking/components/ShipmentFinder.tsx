@@ -26,13 +26,15 @@ export interface ShipmentFinderProps {
   aside(shipment: Shipment): ReactNode;
   /** Columns of twelve the aside takes on a wide screen. */
   asideSpan: number;
+  /** More controls at the end of the page header (Entregas: the admin's proof-of-delivery rule). */
+  headerExtra?: ReactNode;
 }
 
 /**
  * Find any branch's shipment by code, recipient document or name, and open it: the search and the
  * open code live in the address, so a reload or a shared link shows the same shipment.
  */
-export function ShipmentFinder({ title, description, codeField = false, search, hint, aside, asideSpan }: ShipmentFinderProps) {
+export function ShipmentFinder({ title, description, codeField = false, search, hint, aside, asideSpan, headerExtra }: ShipmentFinderProps) {
   const [url, setUrl] = useUrlState({ q: '', code: '' }, { replace: true });
   const [codeText, setCodeText] = useState(url.code);
   const [codeError, setCodeError] = useState<string | null>(null);
@@ -85,6 +87,7 @@ export function ShipmentFinder({ title, description, codeField = false, search, 
           autoFocus={!codeField}
           w={search.width}
         />
+        {headerExtra}
       </PageHeader>
 
       {/* The open shipment comes first: a long result list must not push it out of view. */}

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_TRACKING_LIMIT } from '@tramo/domain';
+import { loadConfig } from '../src/config.ts';
+import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+const NOT_FOUND = 'No encontramos ese envío.';
+const KEYS = ['code', 'deliveredAt', 'destination', 'events', 'nextStep', 'origin', 'recipientName', 'registeredAt', 'senderName', 'status', 'tone'];
+
+/** Issue 18: the public tracking read, with no token. */
+describe.each(engines)('public tracking (%s)', (engine) => {
+  let t: TestContext;
+  let agentLima: string;
+  let courierArequipa: string;
+  let lima: number;
+  let arequipa: number;
+  // Each test speaks from an address of its own (the app trusts X-Forwarded-For here), so the
+  // rate limit of one test never refuses another's lookups.
+  let nextAddress = 1;
+  const address = () => `203.0.113.${nextAddress++}`;
+  const track = (code: string, from: string) =>
+    t.call('GET', `/api/public/tracking/${encodeURIComponent(code)}`, { headers: { 'x-forwarded-for': from } });
+
+  let webDist: string;
+
+  beforeAll(async () => {
+    // A stand-in for the built web app: the staff app's page and the public page's own.
+    webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-public-web-'));
+    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>staff app</title>');
+    fs.writeFileSync(path.join(webDist, 'seguimiento.html'), '<!doctype html><title>public page</title>');
+    t = await startTestApp(engine, {
+      serveWeb: true,
+      config: { trustProxy: true, webDist },
+      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '1.4']] }),
+    });
+    [agentLima, courierArequipa] = await Promise.all([t.login('AGENTE1'), t.login('REPARTIDOR1')]);
+    lima = t.branchIds.get('Lima')!;
+    arequipa = t.branchIds.get('Arequipa')!;
+  });
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(webDist, { recursive: true, force: true });
+  });
+
+  const create = async () => {
+    const res = await t.call('POST', '/api/shipments', {
+      token: agentLima,
+      body: shipmentBody(
+        { originBranchId: lima, destinationBranchId: arequipa },
+        { senderName: 'Luis Mendoza', description: 'Laptop con cargador', recipientFirstName: 'María', recipientLastName: 'Peña Ccori' },
+      ),
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json() as { id: number; code: string };
+  };
+
+  it('answers exactly the public keys, masked names, no document, price, secret, note or user name', async () => {
+    const s = await create();
+    await t.call('POST', `/api/shipments/${s.id}/checkpoints`, { token: agentLima, body: { name: 'Recibido en almacén' } });
+    await t.call('PATCH', `/api/shipments/${s.id}/status`, {
+      token: agentLima,
+      body: { status: 'En tránsito', note: 'Nota interna: cliente molesto' },
+    });
+    await t.call('PUT', `/api/shipments/${s.id}/secret-code`, { token: agentLima, body: { secretCode: 'otra-99' } });
+    const res = await track(s.code, address());
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(KEYS);
+    expect(Object.keys(body.origin).sort()).toEqual(['city', 'name']);
+    for (const e of body.events) expect(Object.keys(e).sort()).toEqual(['at', 'name']);
+    expect(body).toMatchObject({
+      code: s.code,
+      status: 'En tránsito',
+      tone: 'inTransit',
+      senderName: 'L*** M******',
+      recipientName: 'M**** P*** C****',
+      origin: { name: 'Lima' },
+      destination: { name: 'Arequipa' },
+      deliveredAt: null,
+    });
+    expect(body.nextStep).toContain('Arequipa');
+    expect(body.events.map((e: { name: string }) => e.name)).toEqual(['Creado', 'Recibido en almacén', 'En tránsito']);
+    // Nothing the public must not read, anywhere in the answer.
+    for (const secret of [
+      '45879612',
+      'Luis',
+      'Mendoza',
+      'María',
+      'Peña',
+      'Laptop',
+      'Nota interna',
+      'AGENTE1',
+      'Clave',
+      'clave-7',
+      'otra-99',
+      '4.2',
+      'quoted',
+    ]) {
+      expect(res.body).not.toContain(secret);
+    }
+  });
+
+  it('shows a delivery as "Entregado" with its date, and never the receiver or their document', async () => {
+    const s = await create();
+    const delivered = await t.call('POST', `/api/shipments/${s.id}/deliver`, {
+      token: courierArequipa,
+      body: { secretCode: 'clave-7', receiverName: 'Rosa Quispe', receiverDoc: '40111222', deliveredByName: 'Jorge Mamani' },
+    });
+    expect(delivered.statusCode).toBe(200);
+    const res = await track(s.code, address());
+    const body = res.json();
+    expect(body).toMatchObject({ status: 'Entregado', nextStep: null, deliveredAt: delivered.json().deliveredInfo.deliveredAt });
+    expect(body.events.at(-1).name).toBe('Entregado');
+    for (const secret of ['Rosa', 'Quispe', '40111222', 'Jorge', 'Mamani']) expect(res.body).not.toContain(secret);
+  });
+
+  it('accepts the code as people type it (lower case, no dash)', async () => {
+    const s = await create();
+    const digits = s.code.slice(4);
+    for (const typed of [s.code.toLowerCase(), `TMT${digits}`]) {
+      const res = await track(typed, address());
+      expect(res.statusCode).toBe(200);
+      expect(res.json().code).toBe(s.code);
+    }
+  });
+
+  it('answers an unknown and a malformed code identically: 404 "No encontramos ese envío."', async () => {
+    const from = address();
+    const answers = [];
+    for (const code of ['TMT-999999', 'TMT-000000', 'hola', 'TMT-12a', "' or 1=1 --", '9'.repeat(40), 'ñandú']) {
+      const res = await track(code, from);
+      answers.push({ status: res.statusCode, body: res.body, type: res.headers.get('content-type') });
+    }
+    expect(answers[0]).toEqual({ status: 404, body: JSON.stringify({ error: NOT_FOUND, code: 'NOT_FOUND' }), type: expect.stringContaining('json') });
+    for (const a of answers) expect(a).toEqual(answers[0]);
+  });
+
+  it('limits lookups per address with a Spanish 429, counted in the database, and lets other addresses through', async () => {
+    const s = await create();
+    const from = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < PUBLIC_TRACKING_LIMIT.maxPerWindow + 2; i++) statuses.push((await track(i % 2 ? s.code : 'TMT-999999', from)).statusCode);
+    expect(statuses.slice(0, PUBLIC_TRACKING_LIMIT.maxPerWindow).every((c) => c === 200 || c === 404)).toBe(true);
+    expect(statuses.slice(PUBLIC_TRACKING_LIMIT.maxPerWindow)).toEqual([429, 429]);
+    const refused = await track(s.code, from);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toMatch(/^Demasiadas consultas/);
+    expect(refused.body).not.toContain(s.code);
+    // Another address is not affected; the same one is let in again once the window has passed.
+    expect((await track(s.code, address())).statusCode).toBe(200);
+    t.clock.advance(PUBLIC_TRACKING_LIMIT.windowSeconds * 1000 + 1);
+    expect((await track(s.code, from)).statusCode).toBe(200);
+  });
+
+  it('counts parallel lookups exactly: no burst gets past the limit', async () => {
+    const from = address();
+    const statuses = await Promise.all(
+      Array.from({ length: PUBLIC_TRACKING_LIMIT.maxPerWindow + 10 }, () => track('TMT-999999', from).then((r) => r.statusCode)),
+    );
+    expect(statuses.filter((c) => c === 404)).toHaveLength(PUBLIC_TRACKING_LIMIT.maxPerWindow);
+    expect(statuses.filter((c) => c === 429)).toHaveLength(10);
+  });
+
+  it('serves the public page, not the staff app, at /seguimiento and /seguimiento/{code}', async () => {
+    for (const url of ['/seguimiento', '/seguimiento/', '/seguimiento/TMT-000001', '/seguimiento?codigo=TMT-000001']) {
+      const res = await t.call('GET', url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('public page');
+    }
+    for (const url of ['/shipments/1', '/seguimientos', '/login']) expect((await t.call('GET', url)).body).toContain('staff app');
+  });
+
+  it("tells the web app the public origin for the labels' QR: PUBLIC_URL, else null (the app's own)", async () => {
+    expect((await t.call('GET', '/api/health')).json().publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://envios.tramo.pe/' }).publicUrl).toBe('https://envios.tramo.pe');
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://envios.tramo.pe' })).toThrow(/PUBLIC_URL/);
+  });
+});

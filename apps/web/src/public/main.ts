@@ -1,0 +1,158 @@
+/**
+ * The public tracking page (issue 18): `/seguimiento` (a search box) and `/seguimiento/{code}`.
+ * Its own entry and bundle, opened from a label's QR on a phone: plain DOM, no React, no Mantine,
+ * nothing of the staff app (the lint's boundaries forbid it). Only types come from the domain.
+ */
+import type { PublicTracking } from '@tramo/domain';
+import './public.css';
+
+type Answer = { ok: true; tracking: PublicTracking } | { ok: false; message: string };
+
+const FALLBACK_ERROR = 'No pudimos consultar el envío. Revisa tu conexión e inténtalo de nuevo.';
+const root = document.getElementById('root')!;
+
+/** An element with text children (never HTML): everything shown comes from the network. */
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<Record<'class' | 'href' | 'role' | 'id' | 'aria-live' | 'aria-label' | 'type' | 'download' | 'datetime', string>> = {},
+  ...children: (Node | string | null)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) el.setAttribute(key, value);
+  for (const child of children) if (child !== null) el.append(child);
+  return el;
+}
+
+const limaDateTime = new Intl.DateTimeFormat('es-PE', {
+  timeZone: 'America/Lima',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+const formatDateTime = (iso: string) => limaDateTime.format(new Date(iso)).replace(',', '');
+
+const place = (p: PublicTracking['origin']) => (p.city && p.city !== p.name ? `${p.name} (${p.city})` : p.name);
+
+function codeFromPath(): string | null {
+  const match = /^\/seguimiento\/([^/]+)\/?$/.exec(location.pathname);
+  return match ? decodeURIComponent(match[1]!) : null;
+}
+
+async function fetchTracking(code: string): Promise<Answer> {
+  try {
+    const res = await fetch(`/api/public/tracking/${encodeURIComponent(code)}`, { headers: { accept: 'application/json' } });
+    const body: unknown = await res.json().catch(() => null);
+    if (res.ok) return { ok: true, tracking: body as PublicTracking };
+    const error = (body as { error?: unknown } | null)?.error;
+    return { ok: false, message: typeof error === 'string' ? error : FALLBACK_ERROR };
+  } catch {
+    return { ok: false, message: FALLBACK_ERROR };
+  }
+}
+
+function header(): HTMLElement {
+  return h(
+    'header',
+    { class: 'brand' },
+    h('a', { href: '/seguimiento', class: 'logo', 'aria-label': 'Tramo, seguimiento de envíos' }, 'Tramo'),
+    h('span', {}, 'Seguimiento de envíos'),
+  );
+}
+
+function searchForm(initial = ''): HTMLFormElement {
+  const input = h('input', { id: 'code', type: 'search', 'aria-label': 'Código de envío' });
+  input.placeholder = 'TMT-000123';
+  input.value = initial;
+  input.autocomplete = 'off';
+  input.autocapitalize = 'characters';
+  input.required = true;
+  const form = h(
+    'form',
+    { class: 'search no-print', role: 'search' },
+    h('label', { class: 'label' }, 'Código de envío'),
+    h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Buscar')),
+  );
+  form.querySelector('label')!.htmlFor = 'code';
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const code = input.value.trim();
+    if (!code) return;
+    history.pushState(null, '', `/seguimiento/${encodeURIComponent(code)}`);
+    void render();
+  });
+  return form;
+}
+
+function timeline(events: PublicTracking['events']): HTMLElement {
+  const list = h('ol', { class: 'timeline' });
+  // Newest first: what the customer wants to know is the last thing that happened.
+  for (const event of [...events].reverse()) {
+    list.append(h('li', {}, h('span', { class: 'event' }, event.name), h('time', { datetime: event.at }, formatDateTime(event.at))));
+  }
+  return list;
+}
+
+function trackingView(t: PublicTracking): HTMLElement {
+  const facts = h(
+    'dl',
+    { class: 'facts' },
+    h('dt', {}, 'Origen'),
+    h('dd', {}, place(t.origin)),
+    h('dt', {}, 'Destino'),
+    h('dd', {}, place(t.destination)),
+    h('dt', {}, 'Remitente'),
+    h('dd', {}, t.senderName),
+    h('dt', {}, 'Destinatario'),
+    h('dd', {}, t.recipientName),
+    h('dt', {}, 'Registrado'),
+    h('dd', {}, formatDateTime(t.registeredAt)),
+    ...(t.deliveredAt ? [h('dt', {}, 'Entregado'), h('dd', {}, formatDateTime(t.deliveredAt))] : []),
+  );
+  const print = h('button', { type: 'button', class: 'secondary' }, 'Imprimir');
+  print.addEventListener('click', () => window.print());
+  return h(
+    'article',
+    { class: 'card', 'aria-live': 'polite' },
+    h('div', { class: 'title' }, h('h1', {}, t.code), h('span', { class: `chip ${t.tone}` }, t.status)),
+    h('p', { class: 'route' }, `${t.origin.name} → ${t.destination.name}`),
+    t.nextStep ? h('p', { class: 'next' }, t.nextStep) : null,
+    facts,
+    h('h2', {}, 'Historial'),
+    timeline(t.events),
+    h(
+      'div',
+      { class: 'actions no-print' },
+      // The customer's copy of the proof of delivery: no photo, signature or document.
+      t.deliveredAt
+        ? h(
+            'a',
+            { class: 'button', href: `/api/public/tracking/${encodeURIComponent(t.code)}/proof.pdf`, download: `constancia-${t.code}.pdf` },
+            'Descargar constancia',
+          )
+        : null,
+      print,
+    ),
+  );
+}
+
+async function render(): Promise<void> {
+  const code = codeFromPath();
+  const body = h('section', { class: 'content' });
+  root.replaceChildren(header(), searchForm(code ?? ''), body);
+  if (!code) {
+    body.append(h('p', { class: 'hint' }, 'Ingresa el código que figura en tu etiqueta o comprobante (por ejemplo TMT-000123).'));
+    root.querySelector('input')!.focus();
+    return;
+  }
+  document.title = `${code} · Seguimiento Tramo`;
+  body.append(h('p', { class: 'hint', role: 'status' }, 'Buscando…'));
+  const answer = await fetchTracking(code);
+  if (codeFromPath() !== code) return;
+  body.replaceChildren(answer.ok ? trackingView(answer.tracking) : h('p', { class: 'error', role: 'alert' }, answer.message));
+}
+
+window.addEventListener('popstate', () => void render());
+void render();

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/**
+ * The customer's side (issue 18): what anybody holding a shipment code may read, with no login.
+ * Names are masked, and no document number, price, secret, user name or internal note is ever part
+ * of the answer: its schema lists every key, and the route serializes with it.
+ */
+
+export const PUBLIC_TRACKING_MESSAGES = {
+  notFound: 'No encontramos ese envío.',
+  tooManyRequests: 'Demasiadas consultas desde tu conexión. Espera un minuto y vuelve a intentarlo.',
+} as const;
+
+/** Lookups per client address and window: plenty for a person, too few to walk the code space. */
+export const PUBLIC_TRACKING_LIMIT = { maxPerWindow: 30, windowSeconds: 60 } as const;
+
+/** 'Luis Mendoza' → 'L*** M******': the initial of every word, the rest starred (letters counted, not bytes). */
+export function maskName(name: string): string {
+  return name
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => {
+      const chars = Array.from(word);
+      return chars[0]! + '*'.repeat(chars.length - 1);
+    })
+    .join(' ');
+}
+
+/** Event kinds of the history a customer sees; edits, secret and description changes stay internal. */
+const PUBLIC_EVENT_KINDS = new Set(['status', 'delivery', 'cancel', 'event']);
+
+export interface HistoryEventLike {
+  kind: string;
+  name: string;
+  statusTo: string | null;
+  at: string;
+}
+
+/**
+ * The public line of one history event, or null when it is not for the customer. A status change
+ * reads as its new status and a delivery as 'Entregado' (its internal name carries the receiver's
+ * document); checkpoints keep the name staff gave them.
+ */
+export function publicEventName(event: Pick<HistoryEventLike, 'kind' | 'name' | 'statusTo'>): string | null {
+  if (!PUBLIC_EVENT_KINDS.has(event.kind)) return null;
+  if (event.kind === 'delivery') return 'Entregado';
+  if (event.kind === 'cancel') return 'Anulado';
+  if (event.kind === 'status') return event.statusTo ?? event.name;
+  return event.name;
+}
+
+/** What happens next, in the customer's words, for a status; null once the shipment is closed. */
+export function nextStep(status: string, destination: string): string | null {
+  switch (status) {
+    case 'Creado':
+      return `Registrado. Saldrá en el próximo transporte hacia ${destination}.`;
+    case 'En tránsito':
+      return `En camino a la agencia de ${destination}.`;
+    case 'En agencia':
+      return `Listo para recoger en la agencia de ${destination}. Lleva tu documento de identidad.`;
+    default:
+      return null;
+  }
+}
+
+const place = z.object({ name: z.string(), city: z.string().nullable() });
+
+/** GET /public/tracking/{code}: exactly these keys, nothing else. */
+export const publicTrackingSchema = z.object({
+  code: z.string(),
+  status: z.string(),
+  /** The chip colour of the status (the staff screens' rule), so the public page carries no rules. */
+  tone: z.enum(['delivered', 'atAgency', 'inTransit', 'returned', 'cancelled', 'created']),
+  origin: place,
+  destination: place,
+  senderName: z.string(),
+  recipientName: z.string(),
+  registeredAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  nextStep: z.string().nullable(),
+  events: z.array(z.object({ name: z.string(), at: z.string() })),
+});
+export type PublicTracking = z.infer<typeof publicTrackingSchema>;
+
+/** The path of a shipment's public page; the label's QR carries `PUBLIC_URL` + this. */
+export const publicTrackingPath = (code: string) => `/seguimiento/${encodeURIComponent(code)}`;
