@@ -96,7 +96,7 @@ describe.each(engines)('public tracking (%s)', (engine) => {
       'Clave',
       'clave-7',
       'otra-99',
-      '4.2',
+      'Precio',
       'quoted',
     ]) {
       expect(res.body).not.toContain(secret);
