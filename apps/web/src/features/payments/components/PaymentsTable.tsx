@@ -93,7 +93,7 @@ export function PaymentsTable({
                       {p.statusLabel}
                     </Badge>
                     {p.status === 'pending' && p.lastError && (
-                      <Text size="xs" c="red.8" maw={220}>
+                      <Text size="xs" c="red.9" maw={220}>
                         {p.lastError}
                       </Text>
                     )}
