@@ -11,6 +11,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney, formatNumber, formatWeight } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ShipmentTransportBox } from '../fleet/index.ts';
+import { ShipmentIncidents } from '../incidents/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 import { useShipment } from './api/get-shipment.ts';
 import { LabelModal } from './components/LabelModal.tsx';
@@ -216,6 +217,7 @@ export default function ShipmentDetailPage() {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
             <ShipmentTransportBox shipmentId={s.id} />
+            <ShipmentIncidents shipmentId={s.id} />
             {/* Billing is for admins and agents (DESIGN.md section 5a). */}
             {user.role !== 'courier' && <ShipmentDocuments shipmentId={s.id} />}
             {canChange ? (
