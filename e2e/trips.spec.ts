@@ -116,6 +116,19 @@ test('load by scanning, print the manifest, depart, receive two of three, see th
   await expect(page).toHaveURL(/incidencia=abierta/);
   await expect(page.getByRole('row').filter({ hasText: codes[2]! })).toContainText('En tránsito');
   await expect(page.getByRole('row').filter({ hasText: codes[0]! })).toHaveCount(0);
+
+  // The shipment's detail shows the incident; closing it takes the shipment out of the filter.
+  await page
+    .getByRole('row')
+    .filter({ hasText: codes[2]! })
+    .getByRole('link', { name: `Ver ${codes[2]}` })
+    .click();
+  const incidentsBox = page.getByLabel('Incidencias', { exact: true });
+  await expect(incidentsBox).toContainText('Faltante en desembarque');
+  await expect(incidentsBox).toContainText('Abierta');
+  await page.screenshot({ path: 'reports/trips-incident-detail.png', fullPage: true });
+  await incidentsBox.getByRole('button', { name: 'Cerrar' }).click();
+  await expect(incidentsBox).toContainText('Cerrada');
 });
 
 test('the list shows the plate of a loaded shipment and offers no Anular; the assign dialog puts the route first and refuses maintenance', async ({

@@ -12,6 +12,7 @@ import { formatDateTime, formatMoney, formatNumber, formatWeight } from '../../l
 import { useCurrentUser } from '../../lib/session.ts';
 import { ShipmentTransportBox } from '../fleet/index.ts';
 import { DeliveryProofView } from '../deliveries/index.ts';
+import { ShipmentIncidents } from '../incidents/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 import { useShipment } from './api/get-shipment.ts';
 import { LabelModal } from './components/LabelModal.tsx';
@@ -222,6 +223,7 @@ export default function ShipmentDetailPage() {
           <Stack gap="md">
             <ShipmentTransportBox shipmentId={s.id} />
             <PublicTrackingBox code={s.code} />
+            <ShipmentIncidents shipmentId={s.id} />
             {/* Billing is for admins and agents (DESIGN.md section 5a). */}
             {user.role !== 'courier' && <ShipmentDocuments shipmentId={s.id} />}
             {canChange ? (
