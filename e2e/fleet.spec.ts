@@ -75,6 +75,10 @@ test('an agent registers a driver and a transport, loads two Creado shipments an
   await picks.nth(0).check();
   await picks.nth(1).check();
   await page.getByRole('button', { name: 'Agregar seleccionados (2)' }).click();
+  // Beyond the 1 kg capacity: warned before loading (issue 17), and allowed on confirmation.
+  const overload = page.getByRole('dialog', { name: 'Supera la capacidad' });
+  await expect(overload).toContainText(`la capacidad de ${plate} es`);
+  await overload.getByRole('button', { name: 'Cargar de todos modos' }).click();
   await expect(page.getByRole('button', { name: `Quitar ${codes[0]}` })).toBeVisible();
   await expect(page.getByRole('button', { name: `Quitar ${codes[1]}` })).toBeVisible();
   // Loaded shipments leave the search results; the 1 kg capacity is exceeded: warned, not blocked.

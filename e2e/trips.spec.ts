@@ -189,4 +189,15 @@ test('the list shows the plate of a loaded shipment and offers no Anular; the as
   await expect(dialog.getByRole('radio', { disabled: true })).toHaveCount(maintenance.length);
   await expect(dialog.locator('.mantine-Paper-root').last()).toContainText('En mantenimiento: no se puede cargar.');
   await page.screenshot({ path: 'reports/trips-assign-dialog.png' });
+  await page.keyboard.press('Escape');
+
+  // Transportes shows each load's share of the capacity.
+  await page.goto('/transportistas');
+  await expect(
+    page
+      .getByRole('row')
+      .filter({ hasText: 'ABC-123' })
+      .getByLabel(/Carga al \d+% de la capacidad/),
+  ).toBeVisible();
+  await page.screenshot({ path: 'reports/trips-transports.png' });
 });
