@@ -27,7 +27,7 @@ const valid = { secretCode: 'clave-1', receiverName: 'María Flores', receiverDo
 describe('delivery form (spec section 5)', () => {
   it('accepts a complete delivery, trims, and turns blank notes into null', () => {
     const parsed = deliverySchema.parse({ ...valid, receiverName: '  María Flores ', notes: '   ' });
-    expect(parsed).toEqual({ ...valid, receiverName: 'María Flores', notes: null });
+    expect(parsed).toEqual({ ...valid, receiverName: 'María Flores', notes: null, photo: null, signature: null });
     expect(deliverySchema.parse({ ...valid, notes: undefined }).notes).toBeNull();
     expect(deliverySchema.parse({ ...valid, notes: null }).notes).toBeNull();
   });
