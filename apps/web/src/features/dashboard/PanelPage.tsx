@@ -275,9 +275,12 @@ function OpenIncidentsCard() {
             </Text>
           )}
         </div>
-        <Button component={Link} to="/shipments?incidencia=abierta" variant="light" color="red" size="xs" disabled={!open}>
-          Ver envíos
-        </Button>
+        {/* No link to an empty list (and no disabled button to read). */}
+        {open !== undefined && open > 0 && (
+          <Button component={Link} to="/shipments?incidencia=abierta" variant="light" color="red" size="xs">
+            Ver envíos
+          </Button>
+        )}
       </Group>
       {incidents.data && incidents.data.items.length > 0 && (
         <Text size="xs" mt={4} c="dark.4">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Paper, Tooltip } from '@mantine/core';
-import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruckLoading } from '@tabler/icons-react';
+import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, Tooltip } from '@mantine/core';
+import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruck, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { lastNumberedPage, limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -81,8 +81,14 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay, loadedPlate
       </Tooltip>
       {loadedPlate && (
         <Tooltip label={`Cargado en ${loadedPlate}: quítalo en Transportistas para anularlo`}>
+          {/* On a 1024 px tablet the plate gives way to a truck (the tooltip names it) so the row's actions still fit. */}
           <Badge size="sm" variant="light" color="indigo" tt="none" ff="monospace" style={{ flexShrink: 0 }} aria-label={`Cargado en ${loadedPlate}`}>
-            {loadedPlate}
+            <Box component="span" visibleFrom="lg">
+              {loadedPlate}
+            </Box>
+            <Box component="span" hiddenFrom="lg" display="flex">
+              <IconTruck size={12} />
+            </Box>
           </Badge>
         </Tooltip>
       )}
