@@ -13,29 +13,33 @@ export function parseDayInput(text: string): string | null {
   return parsed.isValid() ? parsed.format('YYYY-MM-DD') : null;
 }
 
-interface DateFieldProps extends Omit<DateInputProps, 'value' | 'onChange'> {
+interface DayInputProps extends Omit<DateInputProps, 'value' | 'onChange'> {
   /** A calendar day, YYYY-MM-DD, or empty. */
   value: string | null | undefined;
-  onChange: (day: string | null) => void;
+  /** The day picked or typed, '' when cleared. */
+  onChange: (day: string) => void;
 }
 
 /**
- * A day filter shown as dd/mm/aaaa whatever the browser's language (the native date input follows
- * the browser and shows mm/dd/yyyy in an English one), typed or picked from a Spanish calendar.
+ * A day shown as dd/mm/aaaa whatever the browser's language (the native date input follows the
+ * browser and shows mm/dd/yyyy in an English one), typed or picked from a Spanish calendar.
  */
-export function DateField({ value, onChange, ...props }: DateFieldProps) {
+export function DayInput({ value, onChange, ...props }: DayInputProps) {
   return (
     <DateInput
-      size="xs"
-      w={140}
       valueFormat="DD/MM/YYYY"
       placeholder="dd/mm/aaaa"
       dateParser={parseDayInput}
-      clearable
-      clearButtonProps={{ 'aria-label': 'Borrar fecha' }}
       {...props}
       value={value || null}
-      onChange={onChange}
+      onChange={(day) => onChange(day ?? '')}
     />
+  );
+}
+
+/** The lists' day filter: a compact, clearable DayInput. */
+export function DateField({ onChange, ...props }: Omit<DayInputProps, 'onChange'> & { onChange: (day: string | null) => void }) {
+  return (
+    <DayInput size="xs" w={140} clearable clearButtonProps={{ 'aria-label': 'Borrar fecha' }} {...props} onChange={(day) => onChange(day || null)} />
   );
 }

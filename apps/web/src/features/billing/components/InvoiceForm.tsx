@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { Alert, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import {
   formCustomer,
@@ -13,7 +12,7 @@ import {
   type InvoiceFormValues,
   type IssueResult,
 } from '@tramo/domain';
-import { parseDayInput } from '../../../components/ui/DateField.tsx';
+import { DayInput } from '../../../components/ui/DateField.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useCreateEmit } from '../api/create-emit.ts';
 import { CreditNoteBlock } from './invoice/CreditNoteBlock.tsx';
@@ -116,15 +115,12 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
               control={form.control}
               name="issueDate"
               render={({ field }) => (
-                <DateInput
+                <DayInput
                   label="Fecha de emisión"
-                  valueFormat="DD/MM/YYYY"
-                  placeholder="dd/mm/aaaa"
-                  dateParser={parseDayInput}
                   maxDate={today}
-                  value={field.value || null}
-                  onChange={(v) => {
-                    field.onChange(v ?? '');
+                  value={field.value}
+                  onChange={(day) => {
+                    field.onChange(day);
                     proposeSeries();
                   }}
                   description={contingency ? 'Fecha pasada: se emite en contingencia (serie 0001)' : undefined}

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import {
@@ -14,7 +13,7 @@ import {
   type GuideDocumentType,
   type IssueResult,
 } from '@tramo/domain';
-import { parseDayInput } from '../../../../components/ui/DateField.tsx';
+import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { api } from '../../../../lib/api.ts';
 import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
@@ -173,29 +172,13 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
               <Controller
                 control={form.control}
                 name="fecha_de_emision"
-                render={({ field }) => (
-                  <DateInput
-                    label="Fecha de emisión"
-                    valueFormat="DD/MM/YYYY"
-                    dateParser={parseDayInput}
-                    maxDate={today}
-                    value={field.value || null}
-                    onChange={(v) => field.onChange(v ?? '')}
-                  />
-                )}
+                render={({ field }) => <DayInput label="Fecha de emisión" maxDate={today} value={field.value} onChange={field.onChange} />}
               />
               <Controller
                 control={form.control}
                 name="fecha_de_inicio_de_traslado"
                 render={({ field }) => (
-                  <DateInput
-                    label="Inicio del traslado"
-                    valueFormat="DD/MM/YYYY"
-                    dateParser={parseDayInput}
-                    minDate={issueDate || undefined}
-                    value={field.value || null}
-                    onChange={(v) => field.onChange(v ?? '')}
-                  />
+                  <DayInput label="Inicio del traslado" minDate={issueDate || undefined} value={field.value} onChange={field.onChange} />
                 )}
               />
               <Controller

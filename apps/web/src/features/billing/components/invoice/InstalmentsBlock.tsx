@@ -1,9 +1,8 @@
 import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { pendingAmountCents, previewTotals, typedCents, type InvoiceFormValues } from '@tramo/domain';
-import { parseDayInput } from '../../../../components/ui/DateField.tsx';
+import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { formatMoney } from '../../../../lib/format.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
@@ -33,16 +32,7 @@ export function InstalmentsBlock({ form }: { form: UseFormReturn<InvoiceFormValu
               control={form.control}
               name={`instalments.${i}.dueDate`}
               render={({ field: f }) => (
-                <DateInput
-                  size="xs"
-                  w={150}
-                  aria-label={`Fecha de pago de la cuota ${i + 1}`}
-                  valueFormat="DD/MM/YYYY"
-                  placeholder="dd/mm/aaaa"
-                  dateParser={parseDayInput}
-                  value={f.value || null}
-                  onChange={(v) => f.onChange(v ?? '')}
-                />
+                <DayInput size="xs" w={150} aria-label={`Fecha de pago de la cuota ${i + 1}`} value={f.value} onChange={f.onChange} />
               )}
             />
             <TextInput

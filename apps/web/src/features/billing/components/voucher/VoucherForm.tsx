@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { Button, Group, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import {
@@ -15,7 +14,7 @@ import {
   voucherPreview,
   type IssueResult,
 } from '@tramo/domain';
-import { parseDayInput } from '../../../../components/ui/DateField.tsx';
+import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { formatMoney } from '../../../../lib/format.ts';
 import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
@@ -44,22 +43,6 @@ interface VoucherValues {
 }
 
 const emptyRow = (): RelatedRow => ({ tipo: '01', serie: '', numero: '', fecha_de_emision: '', total: '', pago_fecha: '', pago_importe: '' });
-
-function DayInput({ value, onChange, label, ariaLabel }: { value: string; onChange(v: string): void; label?: string; ariaLabel?: string }) {
-  return (
-    <DateInput
-      size="xs"
-      label={label}
-      aria-label={ariaLabel}
-      valueFormat="DD/MM/YYYY"
-      placeholder="dd/mm/aaaa"
-      dateParser={parseDayInput}
-      clearable
-      value={value || null}
-      onChange={(v) => onChange(v ?? '')}
-    />
-  );
-}
 
 /**
  * Tabs 'Retención' (20, RRR1, 3.00 %) and 'Percepción' (40, PPP1, 2.00 %): the subject, the related
@@ -156,16 +139,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
             <Controller
               control={form.control}
               name="fecha_de_emision"
-              render={({ field }) => (
-                <DateInput
-                  label="Fecha de emisión"
-                  valueFormat="DD/MM/YYYY"
-                  dateParser={parseDayInput}
-                  maxDate={today}
-                  value={field.value || null}
-                  onChange={(v) => field.onChange(v ?? '')}
-                />
-              )}
+              render={({ field }) => <DayInput label="Fecha de emisión" maxDate={today} value={field.value} onChange={field.onChange} />}
             />
             <TextInput label="Porcentaje (%)" inputMode="decimal" {...form.register('porcentaje')} />
             <TextInput label="Moneda" value="1 · Soles (PEN)" readOnly />
@@ -250,7 +224,9 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                         <Controller
                           control={form.control}
                           name={`documentos_relacionados.${i}.fecha_de_emision`}
-                          render={({ field: f }) => <DayInput ariaLabel={`Emisión del documento ${n}`} value={f.value} onChange={f.onChange} />}
+                          render={({ field: f }) => (
+                            <DayInput size="xs" clearable aria-label={`Emisión del documento ${n}`} value={f.value} onChange={f.onChange} />
+                          )}
                         />
                       </Table.Td>
                       <Table.Td>
@@ -266,7 +242,9 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                         <Controller
                           control={form.control}
                           name={`documentos_relacionados.${i}.pago_fecha`}
-                          render={({ field: f }) => <DayInput ariaLabel={`Fecha de pago del documento ${n}`} value={f.value} onChange={f.onChange} />}
+                          render={({ field: f }) => (
+                            <DayInput size="xs" clearable aria-label={`Fecha de pago del documento ${n}`} value={f.value} onChange={f.onChange} />
+                          )}
                         />
                       </Table.Td>
                       <Table.Td>
