@@ -179,76 +179,114 @@ async function checkShipments(app: App, user: SessionUser, ids: number[]): Promi
   }
 }
 
+/** What one issue stores: its register row (for the number it gets) and the shipments it links. */
+interface NumberedIssue {
+  type: SunatDocumentType;
+  series: string;
+  idempotencyKey: string | null;
+  /** The register's columns and the provider's document, once the series gave its number. */
+  row(number: number, issueTime: string): { columns: RegisterColumns; document: BillingDocument | GuideDocument | VoucherDocument };
+  links: { shipmentId: number; role?: 'guia' }[];
+  /** The partial unique index a concurrent issue over the same shipments breaks, and who explains it. */
+  liveLink: { constraint: string; explain: () => Promise<void> };
+  /** Refusals that need the database, asked after a replay is ruled out (a replay's shipments are billed already). */
+  check?: () => Promise<void>;
+}
+
+type RegisterColumns = Omit<
+  typeof documents.$inferInsert,
+  'id' | 'type' | 'series' | 'number' | 'document' | 'idempotencyKey' | 'branchId' | 'userId' | 'userName'
+>;
+
 /**
- * Numbers and stores a checked draft, then sends it. The number is committed before the provider is
- * called: whatever the provider does (answers, refuses, times out), the document keeps its number,
- * and a consult or retry completes it without taking another.
+ * Numbers, stores and sends any document (invoice, note, guide, voucher). The series' counter row is
+ * locked in the inserting transaction (gapless, no duplicates under concurrency) and the number is
+ * committed before the provider is called: whatever the provider does (answers, refuses, times out),
+ * the document keeps its number, and a consult or retry completes it without taking another. The
+ * same idempotency key answers the same document, even when two requests race.
  */
-async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
-  if (options.idempotencyKey) {
-    const existing = await repo.findByIdempotencyKey(app.db, options.idempotencyKey);
-    if (existing) return { statusCode: 200, result: issueResult(existing) };
-  }
-  await checkShipments(app, user, options.shipmentIds);
+async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): Promise<IssueAnswer> {
+  const replay = async (): Promise<IssueAnswer | null> => {
+    const existing = spec.idempotencyKey ? await repo.findByIdempotencyKey(app.db, spec.idempotencyKey) : null;
+    return existing ? { statusCode: 200, result: issueResult(existing) } : null;
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
+  await spec.check?.();
   const now = app.now();
   let doc: DocumentRecord;
   try {
     doc = await app.db.transaction(async (tx) => {
-      const number = await repo.takeNumber(tx, draft.type, draft.series);
-      const document: BillingDocument = { ...draft, number, issueTime: limaTime(now) };
-      const t = draft.totals;
+      const number = await repo.takeNumber(tx, spec.type, spec.series);
+      const { columns, document } = spec.row(number, limaTime(now));
       const [row] = await tx
         .insert(documents)
         .values({
-          type: draft.type,
-          series: draft.series,
+          ...columns,
+          type: spec.type,
+          series: spec.series,
           number,
-          issueDate: draft.issueDate,
-          contingency: draft.contingency,
-          customerId: draft.customerId,
-          customerDocType: String(draft.customer.docType),
-          customerDocNumber: draft.customer.docNumber,
-          customerName: draft.customer.name,
-          gravada: (t.gravadaCents / 100).toFixed(2),
-          exonerada: (t.exoneradaCents / 100).toFixed(2),
-          inafecta: (t.inafectaCents / 100).toFixed(2),
-          igv: (t.igvCents / 100).toFixed(2),
-          total: (t.totalCents / 100).toFixed(2),
           document,
-          idempotencyKey: options.idempotencyKey,
-          modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
+          idempotencyKey: spec.idempotencyKey,
           branchId: user.branchId,
           userId: user.id,
           userName: displayName(user),
         })
         .returning();
-      if (options.shipmentIds.length > 0) {
-        await tx.insert(documentShipments).values(options.shipmentIds.map((shipmentId) => ({ documentId: row!.id, shipmentId })));
-      }
+      if (spec.links.length > 0) await tx.insert(documentShipments).values(spec.links.map((link) => ({ ...link, documentId: row!.id })));
       await repo.addEvent(tx, row!.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
       await audit(tx, {
         userId: user.id,
         entity: 'document',
         entityId: row!.id,
         action: 'emit',
-        after: { type: draft.type, series: draft.series, number },
+        after: { type: spec.type, series: spec.series, number },
       });
       return row!;
     });
   } catch (err) {
     const pg = pgError(err);
     // Two emissions with the same key raced: the loser's transaction (and its number) rolled back.
-    if (pg?.code === '23505' && pg.constraint === 'documents_idempotency_uq' && options.idempotencyKey) {
-      const existing = await repo.findByIdempotencyKey(app.db, options.idempotencyKey);
-      if (existing) return { statusCode: 200, result: issueResult(existing) };
+    if (pg?.code === '23505' && pg.constraint === 'documents_idempotency_uq') {
+      const winner = await replay();
+      if (winner) return winner;
     }
-    // A shipment billed by a concurrent emission between the check and the insert.
-    if (pg?.code === '23505' && pg.constraint === 'document_shipments_live_uq') {
-      await checkShipments(app, user, options.shipmentIds);
-    }
+    // A shipment taken by a concurrent document between the check and the insert.
+    if (pg?.code === '23505' && pg.constraint === spec.liveLink.constraint) await spec.liveLink.explain();
     throw err;
   }
   return send(app, user, doc);
+}
+
+/** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
+async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+  const t = draft.totals;
+  const money = (cents: number) => (cents / 100).toFixed(2);
+  return issueNumbered(app, user, {
+    type: draft.type,
+    series: draft.series,
+    idempotencyKey: options.idempotencyKey,
+    row: (number, issueTime) => ({
+      document: { ...draft, number, issueTime },
+      columns: {
+        issueDate: draft.issueDate,
+        contingency: draft.contingency,
+        customerId: draft.customerId,
+        customerDocType: String(draft.customer.docType),
+        customerDocNumber: draft.customer.docNumber,
+        customerName: draft.customer.name,
+        gravada: money(t.gravadaCents),
+        exonerada: money(t.exoneradaCents),
+        inafecta: money(t.inafectaCents),
+        igv: money(t.igvCents),
+        total: money(t.totalCents),
+        modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
+      },
+    }),
+    links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
+    check: () => checkShipments(app, user, options.shipmentIds),
+    liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(app, user, options.shipmentIds) },
+  });
 }
 
 /** A guide or voucher checked by the domain, ready to be numbered and stored like an invoice. */
@@ -270,70 +308,31 @@ export interface OtherIssue {
   onShipmentTaken?: () => Promise<void>;
 }
 
-/**
- * Numbers, stores and sends a guide or voucher exactly as `issueDraft` does an invoice: the series'
- * counter row is locked in the inserting transaction (gapless, no duplicates under concurrency), the
- * number is committed before the provider is called, and the same codigo_unico answers the same document.
- */
+/** Numbers, stores and sends a guide or voucher exactly as an invoice (see `issueNumbered`). */
 export async function issueOther(app: App, user: SessionUser, spec: OtherIssue): Promise<IssueAnswer> {
-  if (spec.idempotencyKey) {
-    const existing = await repo.findByIdempotencyKey(app.db, spec.idempotencyKey);
-    if (existing) return { statusCode: 200, result: issueResult(existing) };
-  }
-  const now = app.now();
   const carried = [...new Set(spec.carriedShipmentIds ?? [])];
-  let doc: DocumentRecord;
-  try {
-    doc = await app.db.transaction(async (tx) => {
-      const number = await repo.takeNumber(tx, spec.type, spec.series);
-      const document = spec.build(number, limaTime(now));
-      const total = (spec.totalCents / 100).toFixed(2);
-      const [row] = await tx
-        .insert(documents)
-        .values({
-          type: spec.type,
-          series: spec.series,
-          number,
-          issueDate: spec.issueDate,
-          contingency: spec.contingency,
-          customerDocType: String(spec.party.docType),
-          customerDocNumber: spec.party.docNumber,
-          customerName: spec.party.name,
-          gravada: '0.00',
-          exonerada: '0.00',
-          inafecta: '0.00',
-          igv: '0.00',
-          total,
-          document,
-          idempotencyKey: spec.idempotencyKey,
-          branchId: user.branchId,
-          userId: user.id,
-          userName: displayName(user),
-        })
-        .returning();
-      if (carried.length > 0) {
-        await tx.insert(documentShipments).values(carried.map((shipmentId) => ({ documentId: row!.id, shipmentId, role: 'guia' })));
-      }
-      await repo.addEvent(tx, row!.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
-      await audit(tx, {
-        userId: user.id,
-        entity: 'document',
-        entityId: row!.id,
-        action: 'emit',
-        after: { type: spec.type, series: spec.series, number },
-      });
-      return row!;
-    });
-  } catch (err) {
-    const pg = pgError(err);
-    if (pg?.code === '23505' && pg.constraint === 'documents_idempotency_uq' && spec.idempotencyKey) {
-      const existing = await repo.findByIdempotencyKey(app.db, spec.idempotencyKey);
-      if (existing) return { statusCode: 200, result: issueResult(existing) };
-    }
-    if (pg?.code === '23505' && pg.constraint === 'document_shipments_guide_live_uq') await spec.onShipmentTaken?.();
-    throw err;
-  }
-  return send(app, user, doc);
+  return issueNumbered(app, user, {
+    type: spec.type,
+    series: spec.series,
+    idempotencyKey: spec.idempotencyKey,
+    row: (number, issueTime) => ({
+      document: spec.build(number, issueTime),
+      columns: {
+        issueDate: spec.issueDate,
+        contingency: spec.contingency,
+        customerDocType: String(spec.party.docType),
+        customerDocNumber: spec.party.docNumber,
+        customerName: spec.party.name,
+        gravada: '0.00',
+        exonerada: '0.00',
+        inafecta: '0.00',
+        igv: '0.00',
+        total: (spec.totalCents / 100).toFixed(2),
+      },
+    }),
+    links: carried.map((shipmentId) => ({ shipmentId, role: 'guia' as const })),
+    liveLink: { constraint: 'document_shipments_guide_live_uq', explain: async () => spec.onShipmentTaken?.() },
+  });
 }
 
 export async function send(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
