@@ -1,7 +1,10 @@
+import type { FastifyInstance } from 'fastify';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { loadedEventName, routeText, type TransportStatus } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
-import { drivers, shipmentEvents, shipments, transportAssignments, transports } from '../db/schema.ts';
+import { drivers, shipmentEvents, shipments, transportAssignments, transports, users } from '../db/schema.ts';
+import { depart } from '../modules/trips/index.ts';
+import type { SessionUser } from '../types.ts';
 
 const DEMO_DRIVERS = [
   {
@@ -149,7 +152,7 @@ const DEMO_TRANSPORTS: DemoTransport[] = [
 ];
 
 /** How many Creado shipments the demo puts on each of the first transports. */
-const DEMO_LOADS: Record<string, number> = { 'ABC-123': 3, 'BCD-234': 2, 'EFG-567': 1 };
+const DEMO_LOADS: Record<string, number> = { 'ABC-123': 3, 'BCD-234': 2, 'EFG-567': 1, 'FGH-678': 2 };
 
 /**
  * Drivers, transports between the demo branches, and a few Creado shipments already loaded (with
@@ -175,7 +178,8 @@ export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise
           model: t.model,
           capacityKg: t.capacityKg,
           netWeightKg: t.netWeightKg,
-          status: t.status,
+          // A truck on the road is on a trip: it leaves the yard 'disponible' and departs below.
+          status: t.status === 'en_ruta' ? 'disponible' : t.status,
           originBranchId: originId,
           destinationBranchId: destinationId,
           route: routeText(branchNames.get(originId), branchNames.get(destinationId)),
@@ -223,4 +227,18 @@ export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise
       });
     }
   }
+
+  // The trucks the demo shows on the road depart through the real 'Registrar salida' (their load
+  // goes En tránsito with its history, the trip opens), so 'Registrar llegada' works on them.
+  const onTheRoad = new Set(DEMO_TRANSPORTS.filter((t) => t.status === 'en_ruta').map((t) => t.plate));
+  const actor = await demoAdmin(db);
+  for (const transport of transportRows.filter((t) => onTheRoad.has(t.plate))) {
+    await depart({ db, now: () => new Date() } as FastifyInstance, actor, transport.id, true);
+  }
+}
+
+async function demoAdmin(db: Db): Promise<SessionUser> {
+  const [admin] = await db.select().from(users).where(eq(users.username, 'ADMIN'));
+  if (!admin) throw new Error('the demo seed needs its ADMIN user before the fleet');
+  return { ...admin, role: 'admin', branchName: null };
 }
