@@ -37,10 +37,10 @@ async function waitForServer() {
   throw new Error('the server did not start');
 }
 
-/** The compressed size of a built asset as served (its .gz beside it), or its own size. */
-function gzipSize(url: string): number {
+/** The compressed size of a built asset as served (its .gz or .br beside it), or its own size. */
+function servedSize(url: string, encoding: 'gz' | 'br'): number {
   const file = path.join(dist, new URL(url).pathname);
-  return fs.existsSync(`${file}.gz`) ? fs.statSync(`${file}.gz`).size : fs.statSync(file).size;
+  return fs.existsSync(`${file}.${encoding}`) ? fs.statSync(`${file}.${encoding}`).size : fs.statSync(file).size;
 }
 
 try {
@@ -63,14 +63,24 @@ try {
   await page.getByRole('img', { name: 'Envíos por periodo y estado' }).waitFor();
   await browser.close();
 
-  const rows = [...fetched].map(([url, at]) => ({ at, file: path.basename(new URL(url).pathname), kb: gzipSize(url) / 1024 }));
-  const total = (kind: string, upTo: 'login' | 'panel') =>
-    rows.filter((r) => r.file.endsWith(kind) && (upTo === 'panel' || r.at === 'login')).reduce((s, r) => s + r.kb, 0);
+  const rows = [...fetched].map(([url, at]) => ({
+    at,
+    file: path.basename(new URL(url).pathname),
+    kb: servedSize(url, 'gz') / 1024,
+    br: servedSize(url, 'br') / 1024,
+  }));
+  const total = (kind: string, upTo: 'login' | 'panel', size: 'kb' | 'br' = 'kb') =>
+    rows.filter((r) => r.file.endsWith(kind) && (upTo === 'panel' || r.at === 'login')).reduce((s, r) => s + r[size], 0);
   for (const r of rows.sort((a, b) => b.kb - a.kb)) console.log(`${r.at.padEnd(6)} ${r.kb.toFixed(1).padStart(7)} kB gz  ${r.file}`);
   console.log(`\nLogin page: ${total('.js', 'login').toFixed(1)} kB gz JS, ${total('.css', 'login').toFixed(1)} kB gz CSS`);
   console.log(
     `Login + Panel (first load): ${total('.js', 'panel').toFixed(1)} kB gz JS in ${rows.filter((r) => r.file.endsWith('.js')).length} files, ${total('.css', 'panel').toFixed(1)} kB gz CSS`,
   );
+  // What Chromium actually downloads: it asks for brotli, and the server sends the .br.
+  console.log(
+    `Login + Panel as brotli (what browsers download): ${total('.js', 'panel', 'br').toFixed(1)} kB JS, ${total('.css', 'panel', 'br').toFixed(1)} kB CSS`,
+  );
+  console.log('The floor of the stack itself: npm run bench -- stack-floor');
 } finally {
   server.kill('SIGTERM');
   fs.rmSync(dataDir, { recursive: true, force: true });
