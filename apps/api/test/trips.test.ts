@@ -147,6 +147,15 @@ describe.each(engines)('trips (%s)', (engine) => {
       const maintenance = await depart(tr.id);
       expect(maintenance.statusCode).toBe(422);
       expect(maintenance.json().error).toBe(`El transporte ${tr.plate_primary} está en mantenimiento: no puede salir.`);
+      // In the shop it takes no parcels either (the assign dialog says so); what it carries can come off.
+      const another = await newShipment();
+      const refusedLoad = await load(tr.id, [another.id]);
+      expect(refusedLoad.statusCode).toBe(422);
+      expect(refusedLoad.json()).toMatchObject({
+        code: 'MAINTENANCE',
+        error: `El transporte ${tr.plate_primary} está en mantenimiento: no se puede cargar.`,
+      });
+      expect(await scalar(sql`select count(*) as n from transport_assignments where shipment_id = ${another.id}`)).toBe(0);
 
       const noRoute = await newTransport({ origin_branch_id: null, destination_branch_id: null });
       const s2 = await newShipment();

@@ -8,6 +8,7 @@ import { normalizeShipmentCode } from './shipments.ts';
  */
 export const TRIP_MESSAGES = {
   maintenance: (plate: string) => `El transporte ${plate} está en mantenimiento: no puede salir.`,
+  maintenanceNoLoad: (plate: string) => `El transporte ${plate} está en mantenimiento: no se puede cargar.`,
   noRoute: 'El transporte no tiene origen y destino: indícalos en Transportes antes de registrar la salida.',
   emptyLoad: 'No hay paquetes cargados: carga al menos un envío antes de registrar la salida.',
   alreadyDeparted: (plate: string) => `El transporte ${plate} ya salió: registra su llegada antes de otra salida.`,

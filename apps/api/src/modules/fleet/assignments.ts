@@ -22,7 +22,7 @@ import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { branchScope, shipmentKey, textSearch } from '../shipments/index.ts';
-import { lockTransport, refuseIfDeparted } from './transports.ts';
+import { lockTransport, refuseIfDeparted, refuseIfInMaintenance } from './transports.ts';
 
 const originBranch = alias(branches, 'origin_branch');
 const destinationBranch = alias(branches, 'destination_branch');
@@ -112,6 +112,7 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
   return app.db
     .transaction(async (tx) => {
       const transport = await lockTransport(tx, transportId);
+      refuseIfInMaintenance(transport);
       await refuseIfDeparted(tx, transport);
       const rows = await tx
         .select({

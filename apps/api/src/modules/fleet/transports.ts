@@ -140,6 +140,14 @@ export async function refuseIfDeparted(db: Db | Tx, transport: { id: number; pla
   if (await openTripOf(db, transport.id)) throw conflict(TRIP_MESSAGES.departedNoLoad(transport.plate), undefined, 'TRANSPORT_DEPARTED');
 }
 
+/**
+ * A truck in the shop takes no parcels (the assign dialog says so too): they would wait on it
+ * unseen. Taking parcels off it stays allowed, since that is what a breakdown calls for.
+ */
+export function refuseIfInMaintenance(transport: { status: string; plate: string }) {
+  if (transport.status === 'mantenimiento') throw unprocessable(TRIP_MESSAGES.maintenanceNoLoad(transport.plate), undefined, 'MAINTENANCE');
+}
+
 /** A renamed branch renames the routes of the transports that run from or to it (same transaction). */
 export async function refreshRoutesOf(tx: Tx, branchId: number) {
   const origin = alias(branches, 'origin');
