@@ -247,8 +247,21 @@ describe.each(engines)('trips (%s)', (engine) => {
       expect(unknown.json().error).toBe('No existe el envío TMT-999999.');
       expect((await scan(tr.id, 'hola')).statusCode).toBe(400);
 
+      // Beyond the capacity, the scan asks first and loads nothing; confirmed, it loads.
       const heavy = await newShipment(1.5);
-      expect((await scan(tr.id, heavy.code)).json()).toMatchObject({ outcome: 'loaded', overCapacity: true });
+      const asked = await scan(tr.id, heavy.code);
+      expect(asked.json()).toEqual({
+        outcome: 'overload',
+        code: heavy.code,
+        message: `Con ${heavy.code} la carga llegaría a 3.50 kg y supera la capacidad (3.00 kg). ¿Cargarlo igual?`,
+        overCapacity: true,
+      });
+      expect(await scalar(sql`select count(*) as n from transport_assignments where shipment_id = ${heavy.id}`)).toBe(0);
+      const confirmed = await t.call('POST', `/api/transports/${tr.id}/scan`, {
+        token: agentLima,
+        body: { code: heavy.code, confirmOverload: true },
+      });
+      expect(confirmed.json()).toMatchObject({ outcome: 'loaded', overCapacity: true });
       const codes = (await t.call('GET', `/api/transports/${tr.id}/assignments`, { token: admin })).json().items.map((i: { code: string }) => i.code);
       expect(codes).toEqual([s.code, heavy.code]);
     });

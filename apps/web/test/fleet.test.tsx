@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { Transport } from '@tramo/domain';
 import { AssignTransportModal, ShipmentTransportBox } from '../src/features/fleet/index.ts';
 import TransportistasPage from '../src/features/fleet/TransportistasPage.tsx';
+import { LoadScanBox } from '../src/features/fleet/components/TripControls.tsx';
 import { fakeServer, renderRoutes } from './render.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -154,5 +155,24 @@ describe('TransportistasPage', { timeout: 30_000 }, () => {
     answers['GET /api/transports'] = [200, { ...transports, items: [transport({ plate_primary: 'ABC-999' }), transports.items[1]] }];
     await user.click(screen.getByRole('tab', { name: 'Transportes' }));
     expect(await screen.findByRole('tab', { name: 'Asignaciones · ABC-999' })).toBeInTheDocument();
+  });
+});
+
+describe('loading by scanning beyond the capacity', () => {
+  it('asks before loading, and loads only when the agent answers Cargar igual', async () => {
+    const question = 'Con TMT-000010 la carga llegaría a 3.50 kg y supera la capacidad (3.00 kg). ¿Cargarlo igual?';
+    const server = fakeServer({
+      'POST /api/transports/1/scan': [200, { outcome: 'overload', code: 'TMT-000010', message: question, overCapacity: true }],
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    renderRoutes([{ path: '/', element: <LoadScanBox transport={transport({ capacity_kg: 3 })} /> }], '/');
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Código del envío a cargar' }), 'TMT-000010{Enter}');
+    expect(await screen.findByText(question)).toBeInTheDocument();
+    expect(server.calls.map((c) => c.body)).toEqual([{ code: 'TMT-000010', confirmOverload: false }]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cargar igual' }));
+    await waitFor(() => expect(server.calls).toHaveLength(2));
+    expect(server.calls[1]!.body).toEqual({ code: 'TMT-000010', confirmOverload: true });
   });
 });

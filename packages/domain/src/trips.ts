@@ -24,6 +24,8 @@ export const TRIP_MESSAGES = {
   unknownCode: (code: string) => `No existe el envío ${code}.`,
   departed: (plate: string, destination: string) => `Salida registrada: ${plate} hacia ${destination}.`,
   arrived: (destination: string) => `Llegada registrada en ${destination}.`,
+  scanOverload: (code: string, loadKg: string, capacityKg: string) =>
+    `Con ${code} la carga llegaría a ${loadKg} kg y supera la capacidad (${capacityKg} kg). ¿Cargarlo igual?`,
   notOnTrip: (code: string) => `${code} no viaja en este transporte: queda como sobrante.`,
 } as const;
 
@@ -68,7 +70,11 @@ const scannedCode = z
     return code;
   });
 
-export const scanSchema = z.object({ code: scannedCode });
+export const scanSchema = z.object({
+  code: scannedCode,
+  /** Load it even though the truck would go beyond its capacity (asked after an 'overload' answer). */
+  confirmOverload: z.boolean({ error: 'confirmOverload debe ser verdadero o falso' }).default(false),
+});
 
 /** 'all': everything on the trip came off; 'scanned': the unload check decides (missing ones get an incident). */
 export const arrivalSchema = z.object({
@@ -120,12 +126,13 @@ export const tripAnswerSchema = z.object({
 });
 export type Trip = z.infer<typeof tripAnswerSchema>;
 
-export const SCAN_OUTCOMES = ['loaded', 'already'] as const;
+/** 'overload': not loaded, the truck would go beyond its capacity; the screen asks before loading it. */
+export const SCAN_OUTCOMES = ['loaded', 'already', 'overload'] as const;
 export const scanAnswerSchema = z.object({
   outcome: z.enum(SCAN_OUTCOMES),
   code: z.string(),
   message: z.string(),
-  /** Beyond the capacity after this scan: the screen warns (the load is kept). */
+  /** Beyond the capacity after this scan (or, for 'overload', if it were loaded). */
   overCapacity: z.boolean(),
 });
 export type ScanAnswer = z.infer<typeof scanAnswerSchema>;

@@ -88,7 +88,7 @@ export default async function tripRoutes(app: App) {
       },
       preHandler: fleetStaff,
     },
-    async (request) => scanToLoad(app, currentUser(request), request.params.id, request.body.code),
+    async (request) => scanToLoad(app, currentUser(request), request.params.id, request.body.code, request.body.confirmOverload),
   );
   app.get(
     '/transports/:id/unload-check',

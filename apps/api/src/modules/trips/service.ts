@@ -272,7 +272,13 @@ export async function arrive(app: FastifyInstance, actor: SessionUser, transport
  * A scanner's code typed into the load box: loads that one shipment, or says why not. A shipment
  * for another destination than the transport's is refused (loading by hand stays possible).
  */
-export async function scanToLoad(app: FastifyInstance, actor: SessionUser, transportId: number, code: string): Promise<ScanAnswer> {
+export async function scanToLoad(
+  app: FastifyInstance,
+  actor: SessionUser,
+  transportId: number,
+  code: string,
+  confirmOverload = false,
+): Promise<ScanAnswer> {
   const [transport] = await app.db
     .select({
       plate: transports.platePrimary,
@@ -291,6 +297,8 @@ export async function scanToLoad(app: FastifyInstance, actor: SessionUser, trans
       originBranchId: shipments.originBranchId,
       destinationBranchId: shipments.destinationBranchId,
       destinationName: branches.name,
+      status: shipments.status,
+      weightKg: shipments.weightKg,
       onTransport: transportAssignments.transportId,
     })
     .from(shipments)
@@ -315,6 +323,22 @@ export async function scanToLoad(app: FastifyInstance, actor: SessionUser, trans
   ) {
     const message = wrongDestination(code, shipment.destinationName, transport.destinationName);
     throw unprocessable(message, { code: message }, 'WRONG_DESTINATION');
+  }
+  // A shipment that cannot go on at all is refused by loadShipments, not asked about its weight.
+  if (!confirmOverload && shipment.status === 'Creado') {
+    // Warned before loading, as on the list: the scan that would go beyond the capacity loads
+    // nothing until it is confirmed. A warning, not a limit: departure asks again.
+    const current = await transportLoad(app.db, transportId, actor);
+    const weightKg = Number(shipment.weightKg);
+    if (wouldOverload(current.totalWeightKg, weightKg, current.capacityKg)) {
+      const after = (Math.round(current.totalWeightKg * 100) + Math.round(weightKg * 100)) / 100;
+      return {
+        outcome: 'overload',
+        code,
+        message: TRIP_MESSAGES.scanOverload(code, formatKg(after), formatKg(current.capacityKg ?? 0)),
+        overCapacity: true,
+      };
+    }
   }
   const load = await loadShipments(app, actor, transportId, [shipment.id]);
   return {

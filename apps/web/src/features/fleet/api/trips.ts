@@ -40,7 +40,8 @@ export function useArrive() {
 export function useScanToLoad() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ transportId, code }: { transportId: number; code: string }) => api.post<ScanAnswer>(`/transports/${transportId}/scan`, { code }),
+    mutationFn: ({ transportId, code, confirmOverload = false }: { transportId: number; code: string; confirmOverload?: boolean }) =>
+      api.post<ScanAnswer>(`/transports/${transportId}/scan`, { code, confirmOverload }),
     onSuccess: () => loadChanged(queryClient),
   });
 }

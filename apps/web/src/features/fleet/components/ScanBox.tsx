@@ -1,11 +1,13 @@
 import { useRef, useState } from 'react';
-import { Alert, Group, List, Paper, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Paper, Text, TextInput, Title } from '@mantine/core';
 
 /** How a scan ended: ok (green), info (blue, nothing changed), warn (orange), error (red, refused), unknown (grey, no such code). */
 export type ScanTone = 'ok' | 'info' | 'warn' | 'error' | 'unknown';
 export interface ScanFeedback {
   tone: ScanTone;
   message: string;
+  /** A question the read leaves open ('¿Cargarlo igual?'): its button answers it with a new read. */
+  confirm?: { label: string; run: () => Promise<ScanFeedback> };
 }
 
 const COLORS: Record<ScanTone, string> = { ok: 'teal', info: 'blue', warn: 'orange', error: 'red', unknown: 'gray' };
@@ -66,17 +68,20 @@ export function ScanBox({
   const input = useRef<HTMLInputElement>(null);
   const last = history[0];
 
-  const submit = async () => {
-    const code = value.trim();
-    if (!code || busy) return;
-    setValue('');
+  const answer = async (read: () => Promise<ScanFeedback>) => {
     setBusy(true);
-    const feedback = await onScan(code);
+    const feedback = await read();
     setBusy(false);
     beep(feedback.tone);
     counter.current += 1;
     setHistory((h) => [{ ...feedback, n: counter.current }, ...h].slice(0, 6));
     input.current?.focus();
+  };
+  const submit = async () => {
+    const code = value.trim();
+    if (!code || busy) return;
+    setValue('');
+    await answer(() => onScan(code));
   };
 
   return (
@@ -104,6 +109,22 @@ export function ScanBox({
       {last && (
         <Alert color={COLORS[last.tone]} variant="filled" mt="xs" role="status" aria-live="polite" key={last.n}>
           {last.message}
+          {last.confirm && (
+            <Button
+              size="xs"
+              variant="white"
+              color={COLORS[last.tone]}
+              ml="sm"
+              loading={busy}
+              onClick={() => {
+                const confirm = last.confirm!;
+                setHistory((h) => h.map((entry) => (entry.n === last.n ? { ...entry, confirm: undefined } : entry)));
+                void answer(confirm.run);
+              }}
+            >
+              {last.confirm.label}
+            </Button>
+          )}
         </Alert>
       )}
       {history.length > 1 && (

@@ -95,23 +95,20 @@ function scanFeedback(err: unknown): ScanFeedback {
 /** Loading by scanning: one code + Enter per parcel. */
 export function LoadScanBox({ transport }: { transport: Transport }) {
   const scan = useScanToLoad();
-  return (
-    <ScanBox
-      title="Cargar escaneando"
-      label="Código del envío a cargar"
-      autoFocus
-      onScan={async (code) => {
-        try {
-          const answer = await scan.mutateAsync({ transportId: transport.id, code });
-          if (answer.outcome === 'already') return { tone: 'info', message: answer.message };
-          if (answer.overCapacity) return { tone: 'warn', message: `${answer.message} La carga supera la capacidad del transporte.` };
-          return { tone: 'ok', message: answer.message };
-        } catch (err) {
-          return scanFeedback(err);
-        }
-      }}
-    />
-  );
+  const read = async (code: string, confirmOverload: boolean): Promise<ScanFeedback> => {
+    try {
+      const answer = await scan.mutateAsync({ transportId: transport.id, code, confirmOverload });
+      if (answer.outcome === 'already') return { tone: 'info', message: answer.message };
+      // Beyond the capacity: nothing is loaded until the agent says so, as on the list.
+      if (answer.outcome === 'overload')
+        return { tone: 'warn', message: answer.message, confirm: { label: 'Cargar igual', run: () => read(code, true) } };
+      if (answer.overCapacity) return { tone: 'warn', message: `${answer.message} La carga supera la capacidad del transporte.` };
+      return { tone: 'ok', message: answer.message };
+    } catch (err) {
+      return scanFeedback(err);
+    }
+  };
+  return <ScanBox title="Cargar escaneando" label="Código del envío a cargar" autoFocus onScan={(code) => read(code, false)} />;
 }
 
 function CheckList({ title, rows, color }: { title: string; rows: UnloadCheck['expected']; color: string }) {
