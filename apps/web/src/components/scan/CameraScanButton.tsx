@@ -152,6 +152,9 @@ function CameraView({ onRead, onDone }: { onRead: (code: string) => Promise<Came
           {feedback.message}
         </Alert>
       )}
+      <Group justify="flex-end" mt="md">
+        <Button onClick={onDone}>Terminar</Button>
+      </Group>
     </>
   );
 }
