@@ -108,22 +108,25 @@ function CameraView({ onRead, onDone }: { onRead: (code: string) => Promise<Came
 
   return (
     <>
-      <Box pos="relative" bg="black" style={{ borderRadius: 'var(--mantine-radius-sm)', overflow: 'hidden', aspectRatio: '4 / 3' }}>
+      <Box
+        pos="relative"
+        bg="black"
+        // No picture to show when the camera could not open: the message says why.
+        style={{ display: error ? 'none' : 'block', borderRadius: 'var(--mantine-radius-sm)', overflow: 'hidden', aspectRatio: '4 / 3' }}
+      >
         <video
           ref={video}
           muted
           playsInline
           aria-label="Imagen de la cámara"
-          style={{ display: error ? 'none' : 'block', width: '100%', height: '100%', objectFit: 'cover' }}
+          style={{ display: 'block', width: '100%', height: '100%', objectFit: 'cover' }}
         />
-        {!error && (
-          // Where to hold the label: a wide box suits a 1D barcode.
-          <Box
-            aria-hidden
-            pos="absolute"
-            style={{ inset: '30% 10%', border: '3px solid rgba(255,255,255,0.8)', borderRadius: 8, boxShadow: '0 0 0 9999px rgba(0,0,0,0.25)' }}
-          />
-        )}
+        {/* Where to hold the label: a wide box suits a 1D barcode. */}
+        <Box
+          aria-hidden
+          pos="absolute"
+          style={{ inset: '30% 10%', border: '3px solid rgba(255,255,255,0.8)', borderRadius: 8, boxShadow: '0 0 0 9999px rgba(0,0,0,0.25)' }}
+        />
       </Box>
       {error ? (
         <Alert color="red" variant="light" role="alert" mt="sm">
@@ -153,7 +156,7 @@ function CameraView({ onRead, onDone }: { onRead: (code: string) => Promise<Came
         </Alert>
       )}
       <Group justify="flex-end" mt="md">
-        <Button onClick={onDone}>Terminar</Button>
+        <Button onClick={onDone}>{error ? 'Cerrar la cámara' : 'Terminar'}</Button>
       </Group>
     </>
   );
