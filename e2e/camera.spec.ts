@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import JsBarcode from 'jsbarcode';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
 import config from '../playwright.config.ts';
@@ -114,6 +115,8 @@ test('the camera reads a label: Asignaciones loads the shipment, Entregas opens 
   await expect(dialog.getByRole('status')).toHaveText(`${shipmentCode} cargado en ${plate}.`);
   expect(await liveTracks()).toBeGreaterThan(0);
   await page.screenshot({ path: 'reports/camera-modal.png' });
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
   const wasm = requested.filter((u) => u.endsWith('.wasm'));
   expect(wasm).toHaveLength(1);
