@@ -103,6 +103,11 @@ describe('transport security headers are sent only over https', () => {
     const http = await proxied.call('GET', '/api/health', { headers: { 'x-forwarded-proto': 'http' } });
     expect(securityOf(http)).toEqual({ hsts: null, upgrade: false, csp: true });
   });
+
+  it("scripts: our own only, and WebAssembly (the camera's barcode decoder) but no JavaScript eval", async () => {
+    const csp = (await direct.call('GET', '/api/health')).headers.get('content-security-policy') ?? '';
+    expect(/(?:^|;)script-src ([^;]*)/.exec(csp)?.[1]).toBe("'self' 'wasm-unsafe-eval'");
+  });
 });
 
 describe('serving the built web app', () => {

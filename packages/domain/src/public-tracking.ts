@@ -85,3 +85,18 @@ export type PublicTracking = z.infer<typeof publicTrackingSchema>;
 
 /** The path of a shipment's public page; the label's QR carries `PUBLIC_URL` + this. */
 export const publicTrackingPath = (code: string) => `/seguimiento/${encodeURIComponent(code)}`;
+
+/**
+ * What a camera read of a label means as a code: the barcode carries the shipment code itself, the
+ * QR the public page's address (any host: `PUBLIC_URL` differs between installs), whose last path
+ * segment is the code. Anything else is handed on as read, for the caller to judge.
+ */
+export function codeFromScan(text: string): string {
+  const page = /\/seguimiento\/([^/?#]+)\/?(?:[?#].*)?$/.exec(text.trim());
+  if (!page) return text.trim();
+  try {
+    return decodeURIComponent(page[1]!);
+  } catch {
+    return text.trim();
+  }
+}

@@ -16,7 +16,9 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
       directives: {
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
-        'script-src': ["'self'"],
+        // The camera scanner's barcode decoder is WebAssembly (zxing-wasm, our own file): compiling it
+        // needs 'wasm-unsafe-eval', which allows WebAssembly only, not JavaScript eval.
+        'script-src': ["'self'", "'wasm-unsafe-eval'"],
         // A document's PDF is shown inside the page from a blob: address (fetched with the session).
         'frame-src': ["'self'", 'blob:'],
         'object-src': ["'self'", 'blob:'],

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Grid, Text, TextInput } from '@mantine/core';
+import { Alert, Grid, Group, Text, TextInput } from '@mantine/core';
 import { normalizeShipmentCode, SHIPMENT_MESSAGES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { CameraScanButton, type CameraReadResult } from '../../../components/scan/CameraScanButton.tsx';
+import { beep } from '../../../components/scan/feedback.ts';
 import { PageHeader } from '../../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { SearchInput } from '../../../components/ui/SearchInput.tsx';
@@ -55,27 +57,42 @@ export function ShipmentFinder({ title, description, codeField = false, search, 
     setCodeError(codeText.trim() && !normalized ? 'Código inválido (TMT-000123)' : null);
     if (normalized) open(normalized);
   };
+  // The camera finds one parcel to hand over: a good read opens it and closes the camera.
+  const openScannedCode = async (scanned: string): Promise<CameraReadResult> => {
+    const normalized = normalizeShipmentCode(scanned);
+    if (!normalized) {
+      beep('unknown');
+      return { tone: 'unknown', message: `${scanned} no es un código de envío (TMT-000123).` };
+    }
+    beep('ok');
+    setCodeError(null);
+    open(normalized);
+    return { tone: 'ok', message: `Envío ${normalized}`, done: true };
+  };
 
   return (
     <>
       <PageHeader title={title} description={description}>
         {codeField && (
-          <TextInput
-            aria-label="Código de envío"
-            placeholder="Código de envío (escanear)"
-            autoFocus
-            w={220}
-            value={codeText}
-            error={codeError}
-            onChange={(e) => setCodeText(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              // A barcode scanner types the code and Enter.
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                openTypedCode();
-              }
-            }}
-          />
+          <Group gap="xs" wrap="nowrap" align="flex-start">
+            <TextInput
+              aria-label="Código de envío"
+              placeholder="Código de envío (escanear)"
+              autoFocus
+              w={220}
+              value={codeText}
+              error={codeError}
+              onChange={(e) => setCodeText(e.currentTarget.value)}
+              onKeyDown={(e) => {
+                // A barcode scanner types the code and Enter.
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  openTypedCode();
+                }
+              }}
+            />
+            <CameraScanButton title="Escanear el envío con la cámara" onRead={openScannedCode} />
+          </Group>
         )}
         <SearchInput
           value={url.q}
