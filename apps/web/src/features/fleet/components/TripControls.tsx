@@ -209,7 +209,7 @@ export function ArrivalPanel({ transport, trip }: { transport: Transport; trip: 
           {errorMessage(check.error)}
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm">
         <ScanBox
           title="Escanear lo que baja"
           label="Código del envío que baja"
