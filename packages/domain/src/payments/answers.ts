@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DOCUMENT_STATUSES } from '../billing/catalogs.ts';
+import { keysetPageFields } from '../answers.ts';
 import { issueResultSchema } from '../billing/documents.ts';
 import { MOVEMENT_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './methods.ts';
 
@@ -161,6 +162,7 @@ export const movementPageSchema = z.object({
   page: z.number(),
   pageSize: z.number(),
   totals: movementTotalsSchema,
+  ...keysetPageFields,
 });
 export type MovementPage = z.infer<typeof movementPageSchema>;
 

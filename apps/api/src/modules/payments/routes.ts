@@ -10,6 +10,8 @@ import {
   currentCashSessionSchema,
   dailyReportSchema,
   dayQuerySchema,
+  keysetChecks,
+  keysetCursorFields,
   manualPaymentPageSchema,
   manualPaymentRequestSchema,
   manualPaymentResultSchema,
@@ -33,7 +35,10 @@ import * as service from './service.ts';
 
 /** Create/confirm answer 201 (paid) or 202 (pending: the receipt failed, `error` says why; confirm retries). */
 const paymentAnswers = { ...answers({ 201: manualPaymentResultSchema, 202: manualPaymentResultSchema }) };
-const movementQuery = checkRange(movementFilterFields.extend(pagingQuery.shape));
+const MOVEMENT_PAGE_SIZE = 20;
+const movementQuery = checkRange(movementFilterFields.extend(pagingQuery.shape).extend(keysetCursorFields))
+  .refine(keysetChecks.oneCursor.check, keysetChecks.oneCursor.params)
+  .refine(keysetChecks.numbered(MOVEMENT_PAGE_SIZE).check, keysetChecks.numbered(MOVEMENT_PAGE_SIZE).params);
 
 export default async function paymentRoutes(app: App) {
   const tags = ['payments'];
@@ -174,8 +179,8 @@ export default async function paymentRoutes(app: App) {
       preHandler: staff,
     },
     async (request) => {
-      const { page = 1, pageSize = 20, ...filters } = request.query;
-      return service.movements(app, currentUser(request), filters, page, pageSize);
+      const { page = 1, pageSize = MOVEMENT_PAGE_SIZE, after, before, ...filters } = request.query;
+      return service.movements(app, currentUser(request), filters, { page, pageSize, after, before });
     },
   );
   app.get(
