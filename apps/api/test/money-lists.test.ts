@@ -35,6 +35,12 @@ describe.each(engines)('money lists paging (%s)', (engine) => {
       select ${shipmentId}, 'canceled', case when i % 2 = 0 then 'cash' else 'yape_qr' end, 100 + i, 1, '45879612', 'Cliente ' || i, ${lima}, ${bulkUser}, 'Carga masiva',
         (select id from cash_sessions where user_id = ${bulkUser}), timestamptz '2026-03-10 15:00:00+00' - make_interval(secs => i / 3)
       from generate_series(1, ${ROWS}) as i`);
+    // Five documents per issue day, in a series of their own; every other one voided, for a status filter.
+    await t.database.db.execute(sql`
+      insert into documents (type, series, number, issue_date, customer_doc_type, customer_doc_number, customer_name, gravada, exonerada, inafecta, igv, total, document, user_name, branch_id, status)
+      select '03', 'B099', i, date '2026-03-10' - (i / 5), '1', '45879612', 'Cliente ' || i, 1, 0, 0, 0.18, 1.18, '{}'::jsonb, 'Carga masiva', ${lima},
+        case when i % 2 = 0 then 'anulado' else 'aceptado' end
+      from generate_series(1, ${ROWS}) as i`);
   });
   afterAll(() => t?.close());
 
@@ -86,5 +92,18 @@ describe.each(engines)('money lists paging (%s)', (engine) => {
     expect(rows).toEqual(await expected('yape_qr'));
     expect(total).toBe(ROWS / 2);
     await refusesBadPaging(url, 20);
+  });
+
+  it('documents register: by number, then by cursor forwards and back, every filtered row once in order', async () => {
+    const url = '/api/billing/documents?series=B099&status=aceptado';
+    const { rows, total } = await walk<{ id: number }>(`${url}&pageSize=7`, (r) => r.id);
+    const ids = (
+      (await t.database.db.execute(sql`select id from documents where series = 'B099' and status = 'aceptado' order by issue_date desc, id desc`)).rows as {
+        id: number;
+      }[]
+    ).map((r) => Number(r.id));
+    expect(rows).toEqual(ids);
+    expect(total).toBe(ROWS / 2);
+    await refusesBadPaging(url, 25);
   });
 });
