@@ -106,4 +106,29 @@ describe.each(engines)('money lists paging (%s)', (engine) => {
     expect(total).toBe(ROWS / 2);
     await refusesBadPaging(url, 25);
   });
+
+  it("a day's payments: by number, then by cursor forwards and back; the count stops at the numbered rows", async () => {
+    const url = '/api/payments/manual?date=2026-03-10&status=canceled';
+    const { rows, total } = await walk<{ amount: number }>(`${url}&pageSize=7`, (r) => r.amount);
+    const amounts = (
+      (
+        await t.database.db.execute(
+          sql`select amount_cents from payments where user_id = ${bulkUser} and status = 'canceled' order by created_at desc, id desc`,
+        )
+      ).rows as { amount_cents: number }[]
+    ).map((r) => Number(r.amount_cents) / 100);
+    expect(rows).toEqual(amounts);
+    expect(total).toBe(ROWS);
+    await refusesBadPaging(url, 200);
+
+    // A day of more payments than the numbered pages reach: 'más de 1000', counted no further.
+    await t.database.db.execute(sql`
+      insert into payments (shipment_id, status, method, amount_cents, customer_doc_type, customer_doc_number, customer_name, branch_id, user_id, user_name, cash_session_id, created_at)
+      select (select min(shipment_id) from payments), 'canceled', 'cash', 100 + i, 1, '45879612', 'Cliente ' || i, ${lima}, ${bulkUser}, 'Carga masiva',
+        (select id from cash_sessions where user_id = ${bulkUser}), timestamptz '2026-03-11 15:00:00+00' - make_interval(secs => i)
+      from generate_series(1, 1005) as i`);
+    const busy = await t.call('GET', '/api/payments/manual?date=2026-03-11&pageSize=10', { token: admin });
+    expect(busy.json()).toMatchObject({ total: 1000, totalCapped: true });
+    expect((await t.call('GET', '/api/payments/manual?date=2026-03-10', { token: admin })).json()).toMatchObject({ total: ROWS, totalCapped: false });
+  });
 });

@@ -51,7 +51,13 @@ export const manualPaymentSchema = z.object({
 });
 export type ManualPayment = z.infer<typeof manualPaymentSchema>;
 
-export const manualPaymentPageSchema = z.object({ items: z.array(manualPaymentSchema), total: z.number(), page: z.number(), pageSize: z.number() });
+export const manualPaymentPageSchema = z.object({
+  items: z.array(manualPaymentSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  ...keysetPageFields,
+});
 
 /**
  * `POST /payments/manual` and `/confirm`: 201 paid, 202 pending (the receipt failed: `error` says why,

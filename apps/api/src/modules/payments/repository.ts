@@ -1,8 +1,8 @@
-import { and, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart, type MovementFilters, type PaymentMethod } from '@tramo/domain';
+import { and, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type MovementFilters, type PaymentMethod } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, cashSessions, customers, documents, paymentMovements, payments, shipments } from '../../db/schema.ts';
-import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
+import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
 import { containsPattern, escapeLike } from '../../lib/sql.ts';
 
 export type PaymentRecord = typeof payments.$inferSelect;
@@ -67,25 +67,36 @@ export async function paymentById(db: Db | Tx, id: number): Promise<PaymentView 
   return row ?? null;
 }
 
-export async function listPayments(db: Db, scope: Scope, day: string, status: string | undefined, page: number, pageSize: number) {
+/** The day's payments order: newest first, the id breaking ties (payments_created_idx). */
+const paymentOrder: KeysetOrder = { at: payments.createdAt, id: payments.id, unit: 'microseconds' };
+
+/**
+ * One page of a day's payments (by number, or next to a cursor past the numbered pages) and how
+ * many there are, counted no further than NUMBERED_PAGE_ROWS (the total is then "more than").
+ */
+export async function listPayments(db: Db, scope: Scope, day: string, status: string | undefined, request: KeysetRequest) {
   const where = and(
     gte(payments.createdAt, limaDayStart(day)),
     lt(payments.createdAt, limaDayEnd(day)),
     status ? eq(payments.status, status) : undefined,
     scopeWhere(sql`${payments.branchId}`, scope),
   );
-  const [rows, [count]] = await Promise.all([
-    paymentQuery(db)
-      .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(payments)
-      .where(where),
+  const [page, counted] = await Promise.all([
+    keysetPage(paymentOrder, request, ({ seek, orderBy, limit, offset }) =>
+      db
+        .select({ ...paymentView, cursor: cursorOf(paymentOrder) })
+        .from(payments)
+        .innerJoin(shipments, eq(shipments.id, payments.shipmentId))
+        .leftJoin(branches, eq(branches.id, payments.branchId))
+        .leftJoin(documents, eq(documents.id, payments.documentId))
+        .where(and(where, seek))
+        .orderBy(orderBy)
+        .limit(limit)
+        .offset(offset),
+    ),
+    countUpTo(db, payments, where, NUMBERED_PAGE_ROWS),
   ]);
-  return { rows, total: count?.n ?? 0 };
+  return { ...page, ...counted };
 }
 
 // ---- cash sessions -----------------------------------------------------------------------------

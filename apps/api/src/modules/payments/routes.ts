@@ -36,6 +36,8 @@ import * as service from './service.ts';
 /** Create/confirm answer 201 (paid) or 202 (pending: the receipt failed, `error` says why; confirm retries). */
 const paymentAnswers = { ...answers({ 201: manualPaymentResultSchema, 202: manualPaymentResultSchema }) };
 const MOVEMENT_PAGE_SIZE = 20;
+/** The day's payments come in one page of 200 (spec section 9). */
+const PAYMENT_PAGE_SIZE = 200;
 const movementQuery = checkRange(movementFilterFields.extend(pagingQuery.shape).extend(keysetCursorFields))
   .refine(keysetChecks.oneCursor.check, keysetChecks.oneCursor.params)
   .refine(keysetChecks.numbered(MOVEMENT_PAGE_SIZE).check, keysetChecks.numbered(MOVEMENT_PAGE_SIZE).params);
@@ -57,14 +59,19 @@ export default async function paymentRoutes(app: App) {
       schema: {
         tags,
         summary: 'Pagos manuales del día (hoy por defecto; agentes: su sucursal)',
-        querystring: dayQuerySchema.extend({ status: z.enum(PAYMENT_STATUSES).optional() }).extend(pagingQuery.shape),
+        querystring: dayQuerySchema
+          .extend({ status: z.enum(PAYMENT_STATUSES).optional() })
+          .extend(pagingQuery.shape)
+          .extend(keysetCursorFields)
+          .refine(keysetChecks.oneCursor.check, keysetChecks.oneCursor.params)
+          .refine(keysetChecks.numbered(PAYMENT_PAGE_SIZE).check, keysetChecks.numbered(PAYMENT_PAGE_SIZE).params),
         response: answers({ 200: manualPaymentPageSchema }),
       },
       preHandler: staff,
     },
     async (request) => {
-      const { date, status, page = 1, pageSize = 200 } = request.query;
-      return service.listManualPayments(app, currentUser(request), date, status, page, pageSize);
+      const { date, status, page = 1, pageSize = PAYMENT_PAGE_SIZE, after, before } = request.query;
+      return service.listManualPayments(app, currentUser(request), date, status, { page, pageSize, after, before });
     },
   );
   app.post(

@@ -118,11 +118,10 @@ export async function listManualPayments(
   user: SessionUser,
   day: string | undefined,
   status: PaymentStatus | undefined,
-  page: number,
-  pageSize: number,
+  request: KeysetRequest,
 ) {
-  const { rows, total } = await repo.listPayments(app.db, scopeOf(user), day ?? limaDay(app.now()), status, page, pageSize);
-  return { items: rows.map(toPayment), total, page, pageSize };
+  const { rows, total, totalCapped, next, prev } = await repo.listPayments(app.db, scopeOf(user), day ?? limaDay(app.now()), status, request);
+  return { items: rows.map(toPayment), total, totalCapped, page: request.page, pageSize: request.pageSize, next, prev };
 }
 
 export async function getPayment(app: App, user: SessionUser, id: number): Promise<ManualPayment> {
