@@ -98,7 +98,8 @@ describe.each(engines)('money lists paging (%s)', (engine) => {
     const url = '/api/billing/documents?series=B099&status=aceptado';
     const { rows, total } = await walk<{ id: number }>(`${url}&pageSize=7`, (r) => r.id);
     const ids = (
-      (await t.database.db.execute(sql`select id from documents where series = 'B099' and status = 'aceptado' order by issue_date desc, id desc`)).rows as {
+      (await t.database.db.execute(sql`select id from documents where series = 'B099' and status = 'aceptado' order by issue_date desc, id desc`))
+        .rows as {
         id: number;
       }[]
     ).map((r) => Number(r.id));

@@ -20,9 +20,7 @@ export interface KeysetOrder {
 /** The cursor of a row (`1732345678123456.42`), as the query answers it. */
 export function cursorOf(order: KeysetOrder): SQL<string> {
   const at =
-    order.unit === 'microseconds'
-      ? sql`((extract(epoch from ${order.at}) * 1000000)::bigint)::text`
-      : sql`(${order.at} - date '1970-01-01')::text`;
+    order.unit === 'microseconds' ? sql`((extract(epoch from ${order.at}) * 1000000)::bigint)::text` : sql`(${order.at} - date '1970-01-01')::text`;
   return sql<string>`${at} || '.' || ${order.id}`;
 }
 
@@ -33,7 +31,9 @@ function beyond(order: KeysetOrder, cursor: string, side: 'after' | 'before'): S
     order.unit === 'microseconds'
       ? sql`(timestamptz 'epoch' + ${value}::bigint * interval '1 microsecond')`
       : sql`(date '1970-01-01' + ${Number(value)}::int)`;
-  return side === 'after' ? sql`(${order.at}, ${order.id}) < (${at}, ${Number(id)}::int)` : sql`(${order.at}, ${order.id}) > (${at}, ${Number(id)}::int)`;
+  return side === 'after'
+    ? sql`(${order.at}, ${order.id}) < (${at}, ${Number(id)}::int)`
+    : sql`(${order.at}, ${order.id}) > (${at}, ${Number(id)}::int)`;
 }
 
 export interface KeysetRequest {

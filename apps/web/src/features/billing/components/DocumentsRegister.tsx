@@ -23,7 +23,20 @@ import { DocumentStatusBadge } from './DocumentStatusBadge.tsx';
 
 const PAGE_SIZES = [10, 25, 50] as const;
 // Past the numbered pages, `after`/`before` hold the cursor the register answered for 'Siguiente' or 'Anterior'.
-const DEFAULTS = { type: '', series: '', from: '', to: '', customer: '', status: '', page: '1', size: '10', after: '', before: '', doc: '', facturar: '' };
+const DEFAULTS = {
+  type: '',
+  series: '',
+  from: '',
+  to: '',
+  customer: '',
+  status: '',
+  page: '1',
+  size: '10',
+  after: '',
+  before: '',
+  doc: '',
+  facturar: '',
+};
 const FIRST_PAGE = { page: null, after: null, before: null };
 const TYPE_FILTER = [
   { value: '03', label: 'Boletas' },
