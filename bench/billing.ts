@@ -22,12 +22,15 @@ import { databaseSandboxStore } from '../apps/api/src/modules/billing/provider.t
 import { loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 
+const listResults: { engine: string; rows: number; name: string; p50: number; p95: number; summary: string }[] = [];
 const { values } = parseArgs({
   options: {
     emissions: { type: 'string', default: '400' },
     clients: { type: 'string', default: '8' },
     documents: { type: 'string', default: '100000' },
     iterations: { type: 'string', default: '30' },
+    /** Write the register's cases (p50/p95 per case and engine) as JSON, for bench/report.ts. */
+    json: { type: 'string' },
     pg: { type: 'string' },
     engines: { type: 'string', default: 'embedded,postgres' },
   },
@@ -228,10 +231,23 @@ async function benchEngine(engine: string) {
         `Carga masiva de comprobantes: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s; comprobantes: ${count}; iteraciones por caso: ${iterations}`,
       );
 
+      // The cursors of the rows halfway down the register and 26 rows from its end, as the register answers them.
+      const cursorAt = async (offset: number) =>
+        (
+          (
+            await database.db.execute(sql`
+              select (issue_date - date '1970-01-01')::text || '.' || id as c from documents order by issue_date desc, id desc offset ${offset} limit 1`)
+          ).rows[0] as { c: string }
+        ).c;
+      const middle = await cursorAt(Math.floor(count / 2));
+      const nearEnd = await cursorAt(Math.max(0, count - 26));
       const cases: [string, string, string][] = [
         ['página 1 (admin)', '/api/billing/documents?page=1&pageSize=25', admin],
         ['página 1 agente (su sucursal)', '/api/billing/documents?page=1&pageSize=25', agent],
-        ['página 200', '/api/billing/documents?page=200&pageSize=25', admin],
+        ['página 40 (última numerada)', '/api/billing/documents?page=40&pageSize=25', admin],
+        ['a mitad (cursor)', `/api/billing/documents?page=2&pageSize=25&after=${middle}`, admin],
+        ['cerca del final (cursor)', `/api/billing/documents?page=2&pageSize=25&after=${nearEnd}`, admin],
+        ['agente a mitad (cursor)', `/api/billing/documents?page=2&pageSize=25&after=${middle}`, agent],
         ['filtro tipo factura', '/api/billing/documents?type=01', admin],
         ['filtro serie B002', '/api/billing/documents?series=B002', admin],
         ['filtro estado anulado', '/api/billing/documents?status=anulado', admin],
@@ -254,6 +270,7 @@ async function benchEngine(engine: string) {
         }
         times.sort((a, b) => a - b);
         console.log(`${name.padEnd(34)} ${ms(pct(times, 50))} ${ms(pct(times, 95))}  ${summary}`);
+        listResults.push({ engine, rows: count, name, p50: pct(times, 50), p95: pct(times, 95), summary });
       }
     } finally {
       await app.close();
@@ -266,3 +283,4 @@ async function benchEngine(engine: string) {
 }
 
 for (const engine of engines) await benchEngine(engine);
+if (values.json) fs.writeFileSync(values.json, JSON.stringify({ results: listResults }, null, 2));

@@ -30,8 +30,13 @@ const { values } = parseArgs({
     iterations: { type: 'string', default: '30' },
     pg: { type: 'string' },
     engines: { type: 'string', default: 'embedded,postgres' },
+    /** Leave out the CSV export (the report runs only the list's cases). */
+    'skip-csv': { type: 'boolean', default: false },
+    /** Write the list's cases (p50/p95 per case and engine) as JSON, for bench/report.ts. */
+    json: { type: 'string' },
   },
 });
+const listResults: { engine: string; rows: number; name: string; p50: number; p95: number; summary: string }[] = [];
 const iterations = Number(values.iterations);
 const pgUrl = values.pg ?? process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? null;
 const engines = values.engines.split(',').map((e) => e.trim());
@@ -187,6 +192,9 @@ async function benchEngine(engine: string) {
     const loadStarted = performance.now();
     const database = await t.open();
     const shipments = Math.ceil(t.rows * 0.8);
+    /** The cursors of the rows halfway down the list and 21 rows from its end, as the list answers them. */
+    let middle = '';
+    let nearEnd = '';
     try {
       await seedBase(database.db);
       await bulkInsertShipments(database.db, shipments, (msg) => process.stdout.write(`\r  envíos: ${msg.trim()}`));
@@ -195,6 +203,16 @@ async function benchEngine(engine: string) {
       await bulkInsertPayments(database.db, t.rows, shipments);
       const count = await scalar(database.db, sql`select count(*)::int as n from payments`);
       console.log(`Carga: ${seconds(loadStarted)} s (${shipments} envíos, ${count} movimientos)`);
+      const cursorAt = async (offset: number) =>
+        (
+          (
+            await database.db.execute(sql`
+              select ((extract(epoch from created_at) * 1000000)::bigint)::text || '.' || id as c
+                from payments order by created_at desc, id desc offset ${offset} limit 1`)
+          ).rows[0] as { c: string }
+        ).c;
+      middle = await cursorAt(Math.floor(count / 2));
+      nearEnd = await cursorAt(Math.max(0, count - 21));
     } finally {
       await database.close();
     }
@@ -225,47 +243,53 @@ async function benchEngine(engine: string) {
       })();
 
       // 1. The whole set as CSV.
-      const preambleLines = movementCsvPreamble(csvDialectFor('es-PE')).split('\n').length - 1;
-      let resetPeak = true;
-      try {
-        fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-      } catch {
-        resetPeak = false;
-      }
-      const before = readStatus(pid);
-      let sampledPeak = before.rss;
-      const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, readStatus(pid).rss)), 20);
-      const csvStarted = performance.now();
-      const res = await get('/api/payments/report/movements.csv');
-      let bytes = 0;
-      let lines = 0;
-      let firstByte = 0;
-      for await (const chunk of res.body!) {
-        if (!firstByte) firstByte = performance.now() - csvStarted;
-        bytes += chunk.length;
-        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-      }
-      const elapsed = (performance.now() - csvStarted) / 1000;
-      clearInterval(sampler);
-      const after = readStatus(pid);
-      sampledPeak = Math.max(sampledPeak, after.rss);
-      const rows = lines - preambleLines;
-      console.log(
-        `CSV de todos los movimientos: HTTP ${res.status}, ${rows} filas (${rows === t.rows ? 'todas' : `esperadas ${t.rows}`}), ` +
-          `${(bytes / 1024 / 1024).toFixed(1)} MB en ${elapsed.toFixed(1)} s: ${Math.round(rows / elapsed)} filas/s; primer byte ${firstByte.toFixed(0)} ms`,
-      );
-      console.log(
-        `RSS del servidor: antes ${mb(before.rss)}, pico durante la exportación ${mb(sampledPeak)} (muestreo VmRSS cada 20 ms)` +
-          (resetPeak ? `, VmHWM tras reiniciarlo (clear_refs 5) ${mb(after.hwm)}` : `, VmHWM desde el arranque ${mb(after.hwm)}`) +
-          `, después ${mb(after.rss)}`,
-      );
+      const csvExport = async () => {
+        const preambleLines = movementCsvPreamble(csvDialectFor('es-PE')).split('\n').length - 1;
+        let resetPeak = true;
+        try {
+          fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+        } catch {
+          resetPeak = false;
+        }
+        const before = readStatus(pid);
+        let sampledPeak = before.rss;
+        const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, readStatus(pid).rss)), 20);
+        const csvStarted = performance.now();
+        const res = await get('/api/payments/report/movements.csv');
+        let bytes = 0;
+        let lines = 0;
+        let firstByte = 0;
+        for await (const chunk of res.body!) {
+          if (!firstByte) firstByte = performance.now() - csvStarted;
+          bytes += chunk.length;
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+        }
+        const elapsed = (performance.now() - csvStarted) / 1000;
+        clearInterval(sampler);
+        const after = readStatus(pid);
+        sampledPeak = Math.max(sampledPeak, after.rss);
+        const rows = lines - preambleLines;
+        console.log(
+          `CSV de todos los movimientos: HTTP ${res.status}, ${rows} filas (${rows === t.rows ? 'todas' : `esperadas ${t.rows}`}), ` +
+            `${(bytes / 1024 / 1024).toFixed(1)} MB en ${elapsed.toFixed(1)} s: ${Math.round(rows / elapsed)} filas/s; primer byte ${firstByte.toFixed(0)} ms`,
+        );
+        console.log(
+          `RSS del servidor: antes ${mb(before.rss)}, pico durante la exportación ${mb(sampledPeak)} (muestreo VmRSS cada 20 ms)` +
+            (resetPeak ? `, VmHWM tras reiniciarlo (clear_refs 5) ${mb(after.hwm)}` : `, VmHWM desde el arranque ${mb(after.hwm)}`) +
+            `, después ${mb(after.rss)}`,
+        );
+      };
+      if (!values['skip-csv']) await csvExport();
 
       // 2. The list with filters.
       const month = `dateFrom=${limaDate(29)}&dateTo=${limaDate(0)}`;
       const cases: [string, string, string][] = [
         ['página 1 (admin)', '/api/payments/report/movements?page=1&pageSize=20', admin],
         ['página 1 agente (su sucursal)', '/api/payments/report/movements?page=1&pageSize=20', agent],
-        ['página 50 de 100', '/api/payments/report/movements?page=50&pageSize=100', admin],
+        ['página 10 de 100 (última numerada)', '/api/payments/report/movements?page=10&pageSize=100', admin],
+        ['a mitad (cursor)', `/api/payments/report/movements?page=2&pageSize=20&after=${middle}`, admin],
+        ['cerca del final (cursor)', `/api/payments/report/movements?page=2&pageSize=20&after=${nearEnd}`, admin],
+        ['efectivo a mitad (cursor)', `/api/payments/report/movements?method=cash&page=2&after=${middle}`, admin],
         ['rango 7 días', `/api/payments/report/movements?dateFrom=${limaDate(6)}&dateTo=${limaDate(0)}`, admin],
         ['30 días + efectivo', `/api/payments/report/movements?${month}&method=cash`, admin],
         ['30 días + sucursal 2 + anulado', `/api/payments/report/movements?${month}&branchId=2&status=canceled`, admin],
@@ -288,6 +312,7 @@ async function benchEngine(engine: string) {
         }
         times.sort((a, b) => a - b);
         console.log(`${name.padEnd(36)} ${ms(pct(times, 50))} ${ms(pct(times, 95))}  ${summary}`);
+        listResults.push({ engine, rows: t.rows, name, p50: pct(times, 50), p95: pct(times, 95), summary });
       }
       console.log(`RSS del servidor al final: ${mb(readStatus(pid).rss)}`);
     } finally {
@@ -299,3 +324,4 @@ async function benchEngine(engine: string) {
 }
 
 for (const engine of engines) await benchEngine(engine);
+if (values.json) fs.writeFileSync(values.json, JSON.stringify({ results: listResults }, null, 2));

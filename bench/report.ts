@@ -64,6 +64,49 @@ for (const rows of [values.small, values.large]) {
   reads[rows] = load(file);
   loads.push(loadAverage());
 }
+// The money lists (issue 19): page 1, the last numbered page and deep cursor pages, at the small size.
+interface ListResult {
+  engine: string;
+  rows: number;
+  name: string;
+  p50: number;
+  p95: number;
+  summary: string;
+}
+const movementsFile = path.join(tmp, 'movements.json');
+run('movements.ts', [
+  '--engines',
+  'postgres',
+  '--pg',
+  values.pg,
+  '--pg-rows',
+  values.small,
+  '--iterations',
+  values.iterations,
+  '--skip-csv',
+  '--json',
+  movementsFile,
+]);
+const documentsFile = path.join(tmp, 'documents.json');
+run('billing.ts', [
+  '--engines',
+  'postgres',
+  '--pg',
+  values.pg,
+  '--documents',
+  values.small,
+  '--emissions',
+  '40',
+  '--iterations',
+  values.iterations,
+  '--json',
+  documentsFile,
+]);
+const moneyLists = [
+  ...load<{ results: ListResult[] }>(movementsFile).results.map((r) => ({ list: 'Movimientos', ...r })),
+  ...load<{ results: ListResult[] }>(documentsFile).results.map((r) => ({ list: 'Comprobantes', ...r })),
+];
+loads.push(loadAverage());
 const writesFile = path.join(tmp, 'writes.json');
 run('writes.ts', ['--rows', values.small, '--pg', values.pg, '--seconds', values.seconds, '--json', writesFile]);
 const writes = load<{ results: WriteResult[] }>(writesFile);
@@ -122,6 +165,18 @@ lines.push('|---|---:|---:|---:|---:|---:|');
 for (const w of writes.results)
   lines.push(`| ${w.label} | ${w.clients} | ${w.perSecond.toFixed(0)} | ${w.p50.toFixed(1)} | ${w.p95.toFixed(1)} | ${w.failed} |`);
 lines.push('');
+const moneyTable = [
+  `## Money lists (PostgreSQL, ${values.small} rows each, ${values.iterations} requests per case)`,
+  '',
+  'GET of the list over HTTP: page 1, the last numbered page and pages next to a cursor halfway and near the end (keyset).',
+  '',
+  '| list | case | p50 ms | p95 ms | result |',
+  '|---|---|---:|---:|---|',
+  ...moneyLists.map((r) => `| ${r.list} | ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.summary} |`),
+  '',
+];
+lines.push(...moneyTable);
+console.log(moneyTable.join('\n'));
 fs.mkdirSync(path.dirname(values.out), { recursive: true });
 fs.writeFileSync(values.out, lines.join('\n'));
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -163,3 +163,34 @@ test('movements CSV: progress while it comes, Cancelar stops it, a failure says 
   await expect(page.getByRole('alert').filter({ hasText: 'No se pudo exportar el CSV' })).toBeVisible();
   expect(downloaded).toBe(false);
 });
+
+// Issue 19: past the numbered pages the movements go on by cursor ('Siguiente' / 'Anterior'), as the shipments list.
+test('movements page by cursor with Siguiente and Anterior', async ({ page }) => {
+  await loginAndWait(page, 'ADMIN');
+  const firstPage = page.waitForResponse((r) => r.url().includes('/api/payments/report/movements?') && r.url().includes('pageSize=20'));
+  await page.goto('/reports/movimientos');
+  const { next, items, total } = (await (await firstPage).json()) as { next: string; total: number; items: { id: number }[] };
+  expect(next).toBeTruthy();
+  expect(total).toBeGreaterThan(40);
+
+  // As the list is once past its numbered pages: the cursor in the address, page numbers gone.
+  await page.goto(`/reports/movimientos?page=2&after=${next}`);
+  const table = page.getByRole('region', { name: 'Tabla de movimientos' });
+  await expect(page.getByText('Página 2', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Primera página' })).toBeVisible();
+  await expect(table.getByRole('row')).toHaveCount(21);
+  await expect(page.getByText(/^21–40 de /)).toBeVisible();
+  await page.screenshot({ path: 'screenshots/movements-cursor.png' });
+
+  await page.getByRole('button', { name: 'Siguiente ›' }).click();
+  await expect(page).toHaveURL(/page=3/);
+  await expect(page.getByText('Página 3', { exact: true })).toBeVisible();
+  await expect(page.getByText(/^41–/)).toBeVisible();
+  // Back inside the numbered pages, by number again.
+  await page.getByRole('button', { name: '‹ Anterior' }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page).not.toHaveURL(/after=/);
+  await page.getByRole('button', { name: 'Primera página' }).click();
+  await expect(page).not.toHaveURL(/page=/);
+  expect(items.length).toBe(20);
+});

@@ -27,6 +27,16 @@ export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;
 export const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number(), page: z.number(), pageSize: z.number() });
 
+/** What a large list's page adds (shipments, movements, payments, documents): a capped count and keyset cursors. */
+export const keysetPageFields = {
+  /** `total` is a lower bound: there are more (the count stopped there). */
+  totalCapped: z.boolean().optional(),
+  /** Cursor of the next page (further down the list), null at the end; pass it as `after`. */
+  next: z.string().nullable().optional(),
+  /** Cursor of the previous page (further up the list), null at the start; pass it as `before`. */
+  prev: z.string().nullable().optional(),
+};
+
 // ---- shipments -------------------------------------------------------------------------------
 
 const tierAnswer = z.object({ from_kg: z.number(), to_kg: z.number(), factor_per_kg: z.number() });
@@ -122,14 +132,7 @@ export type ShipmentSearchRow = z.infer<typeof shipmentSearchRowSchema>;
 export const shipmentSchema = shipmentListRowSchema.extend({ checkpoints: z.array(shipmentEventSchema).optional() });
 export type Shipment = z.infer<typeof shipmentSchema>;
 
-export const shipmentPageSchema = pageSchema(shipmentListRowSchema).extend({
-  /** `total` is a lower bound: there are more (a text search stops counting there). */
-  totalCapped: z.boolean().optional(),
-  /** Cursor of the next (older) page, null at the end; pass it as `after`. */
-  next: z.string().nullable().optional(),
-  /** Cursor of the previous (newer) page, null at the start; pass it as `before`. */
-  prev: z.string().nullable().optional(),
-});
+export const shipmentPageSchema = pageSchema(shipmentListRowSchema).extend(keysetPageFields);
 export type ShipmentPage = z.infer<typeof shipmentPageSchema>;
 
 const statusCounts = z.object(

@@ -70,6 +70,49 @@ export const pagingQuery = z.object({
   pageSize: pageNumber(PAGING_MESSAGES.invalidPageSize, { value: 1000, message: 'Máximo 1000 por página' }).optional(),
 });
 
+/**
+ * Numbered pages reach this many rows into a large list; past them the list goes on with
+ * 'Siguiente' and 'Anterior' (keyset cursors), so no page costs much more than the first however
+ * deep (issue 19). Shipments, movements, payments and the documents register share it.
+ */
+export const NUMBERED_PAGE_ROWS = 1000;
+
+/** The last page a list of `pageSize` rows may ask for by number. */
+export const lastNumberedPage = (pageSize: number) => Math.ceil(NUMBERED_PAGE_ROWS / pageSize);
+
+/**
+ * A keyset cursor of a large list: the row's sort value as a whole number (an instant in
+ * microseconds since 1970, or a day as days since 1970) and its id, `1732345678123456.42`. Lists
+ * answer `next`/`prev` cursors; nobody types them.
+ */
+export const KEYSET_CURSOR = /^[0-9]{1,17}\.[0-9]{1,10}$/;
+const keysetCursor = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.string({ error: PAGING_MESSAGES.invalidCursor }).regex(KEYSET_CURSOR, PAGING_MESSAGES.invalidCursor).optional(),
+);
+
+/** The cursor fields of a large list's query. */
+export const keysetCursorFields = {
+  /** The page after (further down the list than) the row of this cursor; `page` then only numbers it for display. */
+  after: keysetCursor,
+  /** The page before (further up the list than) the row of this cursor. */
+  before: keysetCursor,
+};
+
+/** The refinements every large list's query carries: one cursor at most; by number only as far as numbers reach. */
+export const keysetChecks = {
+  oneCursor: {
+    check: (v: { after?: string | undefined; before?: string | undefined }) => !(v.after && v.before),
+    params: { message: PAGING_MESSAGES.invalidCursor, path: ['before'] },
+  },
+  /** `defaultPageSize`: the size of a query that names none. */
+  numbered: (defaultPageSize: number) => ({
+    check: (v: { page?: number | undefined; pageSize?: number | undefined; after?: string | undefined; before?: string | undefined }) =>
+      v.after !== undefined || v.before !== undefined || (v.page ?? 1) <= lastNumberedPage(v.pageSize ?? defaultPageSize),
+    params: { message: PAGING_MESSAGES.pageTooDeep, path: ['page'] },
+  }),
+};
+
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** An optional record id: absent, null or blank → null; anything else must be a record id. */

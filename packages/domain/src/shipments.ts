@@ -3,6 +3,8 @@ import {
   decimalNumber,
   optionalRecordId,
   optionalText,
+  keysetChecks,
+  keysetCursorFields,
   pageNumber,
   PAGING_MESSAGES,
   recordId,
@@ -390,22 +392,6 @@ const validRange = {
 export const SHIPMENT_PAGE_SIZES = [5, 10, 25, 50] as const;
 export const DASHBOARD_PAGE_SIZES = [8, 15, 25] as const;
 
-/**
- * Numbered pages reach this many rows into a list; past them the list goes on with 'Siguiente' and
- * 'Anterior' (keyset cursors), so no page costs much more than the first however deep (issue 19).
- */
-export const NUMBERED_PAGE_ROWS = 1000;
-
-/** The last page a list of `pageSize` rows may ask for by number. */
-export const lastNumberedPage = (pageSize: number) => Math.ceil(NUMBERED_PAGE_ROWS / pageSize);
-
-/**
- * A keyset cursor of the shipments list: the creation instant in microseconds since 1970 and the
- * id of a row, `1732345678123456.42`. The list answers `next`/`prev` cursors; nobody types them.
- */
-const SHIPMENT_CURSOR = /^[0-9]{1,17}\.[0-9]{1,10}$/;
-const shipmentCursor = z.preprocess(emptyToUndefined, z.string().regex(SHIPMENT_CURSOR, PAGING_MESSAGES.invalidCursor).optional());
-
 /** GET /shipments and the list screen's address query. Any page size 1..100 (the Panel uses 8/15/25). */
 export const shipmentListQuerySchema = z
   .object({
@@ -417,17 +403,11 @@ export const shipmentListQuerySchema = z
       emptyToUndefined,
       pageNumber(PAGING_MESSAGES.invalidPageSize, { value: 100, message: 'Máximo 100 por página' }).default(10),
     ),
-    /** The page after (older than) the row of this cursor; `page` then only numbers it for display. */
-    after: shipmentCursor,
-    /** The page before (newer than) the row of this cursor. */
-    before: shipmentCursor,
+    ...keysetCursorFields,
   })
   .refine(validRange.check, validRange.params)
-  .refine((v) => !(v.after && v.before), { message: PAGING_MESSAGES.invalidCursor, path: ['before'] })
-  .refine((v) => v.after !== undefined || v.before !== undefined || v.page <= lastNumberedPage(v.pageSize), {
-    message: PAGING_MESSAGES.pageTooDeep,
-    path: ['page'],
-  });
+  .refine(keysetChecks.oneCursor.check, keysetChecks.oneCursor.params)
+  .refine(keysetChecks.numbered(10).check, keysetChecks.numbered(10).params);
 export type ShipmentListQuery = z.output<typeof shipmentListQuerySchema>;
 
 /** GET /dashboard: the list filters without paging. */

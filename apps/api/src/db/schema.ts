@@ -539,7 +539,8 @@ export const documents = pgTable(
     uniqueIndex('documents_number_uq').on(t.type, t.series, t.number),
     uniqueIndex('documents_idempotency_uq').on(t.idempotencyKey),
     index('documents_issue_date_idx').on(t.issueDate, t.id),
-    index('documents_branch_idx').on(t.branchId, t.issueDate),
+    // An agent's register seeks along (branch, issue day, id): the register's order within their branch.
+    index('documents_branch_idx').on(t.branchId, t.issueDate, t.id),
     index('documents_customer_idx').on(t.customerDocNumber),
     check('documents_status_ck', sql`${t.status} in ('pendiente', 'aceptado', 'rechazado', 'anulación pendiente', 'anulado')`),
     check('documents_number_ck', sql`${t.number} between 1 and 99999999`),
@@ -686,7 +687,9 @@ export const payments = pgTable(
       .on(t.shipmentId)
       .where(sql`${t.status} in ('pending', 'paid')`),
     index('payments_created_idx').on(t.createdAt, t.id),
-    index('payments_branch_created_idx').on(t.branchId, t.createdAt),
+    // The movements report's keyset order (newest first, id breaking ties) within a branch and for a user.
+    index('payments_branch_created_idx').on(t.branchId, t.createdAt, t.id),
+    index('payments_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('payments_session_idx').on(t.cashSessionId),
     check('payments_status_ck', sql`${t.status} in ('pending', 'paid', 'canceled')`),
     check('payments_method_ck', sql`${t.method} in ('cash', 'card_pos', 'bank_transfer', 'yape_qr', 'plin_qr', 'card_online')`),

@@ -5,6 +5,7 @@
  * at most 2 decimals (see money.ts); dates are Lima calendar days (YYYY-MM-DD), instants ISO strings.
  */
 import { z } from 'zod';
+import { keysetPageFields } from '../answers.ts';
 import { recordIdFilter } from '../primitives.ts';
 import { DOCUMENT_STATUSES, PAYMENT_FORMS, SUNAT_DOCUMENT_TYPES } from './catalogs.ts';
 
@@ -70,6 +71,7 @@ export const documentPageSchema = z.object({
   page: z.number().int(),
   pageSize: z.number().int(),
   sums: documentTotalsSchema,
+  ...keysetPageFields,
 });
 export type DocumentPage = z.infer<typeof documentPageSchema>;
 

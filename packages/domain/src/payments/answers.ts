@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DOCUMENT_STATUSES } from '../billing/catalogs.ts';
+import { keysetPageFields } from '../answers.ts';
 import { issueResultSchema } from '../billing/documents.ts';
 import { MOVEMENT_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './methods.ts';
 
@@ -50,7 +51,13 @@ export const manualPaymentSchema = z.object({
 });
 export type ManualPayment = z.infer<typeof manualPaymentSchema>;
 
-export const manualPaymentPageSchema = z.object({ items: z.array(manualPaymentSchema), total: z.number(), page: z.number(), pageSize: z.number() });
+export const manualPaymentPageSchema = z.object({
+  items: z.array(manualPaymentSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  ...keysetPageFields,
+});
 
 /**
  * `POST /payments/manual` and `/confirm`: 201 paid, 202 pending (the receipt failed: `error` says why,
@@ -161,6 +168,7 @@ export const movementPageSchema = z.object({
   page: z.number(),
   pageSize: z.number(),
   totals: movementTotalsSchema,
+  ...keysetPageFields,
 });
 export type MovementPage = z.infer<typeof movementPageSchema>;
 

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, ilike, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DocumentFilters } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, documentEvents, documents, documentSeries, documentShipments, shipments } from '../../db/schema.ts';
+import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
 import { containsPattern } from '../../lib/sql.ts';
 
 export type DocumentRecord = typeof documents.$inferSelect;
@@ -103,15 +104,25 @@ export function registerWhere(filters: DocumentFilters, branchId: number | null 
   return and(...conditions);
 }
 
-export async function listDocuments(db: Db, where: SQL | undefined, page: number, pageSize: number) {
-  const rows = await db
-    .select({ doc: documents, branchName: branches.name })
-    .from(documents)
-    .leftJoin(branches, eq(branches.id, documents.branchId))
-    .where(where)
-    .orderBy(desc(documents.issueDate), desc(documents.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
+/** The register's order: newest issue day first, the id breaking ties (documents_issue_date_idx). */
+const registerOrder: KeysetOrder = { at: documents.issueDate, id: documents.id, unit: 'days' };
+
+/**
+ * One page of the register (by number, or next to a cursor past the numbered pages) and the
+ * filtered set's totals, which the register shows whatever the page (so its count comes exact from
+ * them at no extra cost).
+ */
+export async function listDocuments(db: Db, where: SQL | undefined, request: KeysetRequest) {
+  const page = await keysetPage(registerOrder, request, ({ seek, orderBy, limit, offset }) =>
+    db
+      .select({ doc: documents, branchName: branches.name, cursor: cursorOf(registerOrder) })
+      .from(documents)
+      .leftJoin(branches, eq(branches.id, documents.branchId))
+      .where(and(where, seek))
+      .orderBy(orderBy)
+      .limit(limit)
+      .offset(offset),
+  );
   // The register's totals are of sales: a guide carries no amount, and a voucher's withheld or perceived amount is not a sale.
   const sales = sql`${documents.status} <> 'anulado' and ${documents.type} in ('01', '03', '07')`;
   const [sums] = await db
@@ -125,7 +136,7 @@ export async function listDocuments(db: Db, where: SQL | undefined, page: number
     })
     .from(documents)
     .where(where);
-  return { rows, sums: sums! };
+  return { ...page, sums: sums! };
 }
 
 /** A sender's shipments that may be billed: not Anulado and on no live document. */

@@ -6,6 +6,8 @@ import {
   documentPageSchema,
   invoicePayloadSchema,
   issueResultSchema,
+  keysetChecks,
+  keysetCursorFields,
   receiptRequestSchema,
   recordId,
   unbilledShipmentSchema,
@@ -27,6 +29,9 @@ import {
 } from './service.ts';
 
 /** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
+/** The register's page when the query names none. */
+const DOCUMENT_PAGE_SIZE = 25;
+
 const issueAnswers = {
   ...answers({ 200: issueResultSchema, 201: issueResultSchema, 202: issueResultSchema }),
   422: issueResultSchema,
@@ -115,14 +120,18 @@ export default async function billingRoutes(app: App) {
       schema: {
         tags,
         summary: 'Registro de comprobantes (filtros, paginado, totales del conjunto filtrado sin anulados)',
-        querystring: documentFiltersSchema.extend(pagingQuery.shape),
+        querystring: documentFiltersSchema
+          .extend(pagingQuery.shape)
+          .extend(keysetCursorFields)
+          .refine(keysetChecks.oneCursor.check, keysetChecks.oneCursor.params)
+          .refine(keysetChecks.numbered(DOCUMENT_PAGE_SIZE).check, keysetChecks.numbered(DOCUMENT_PAGE_SIZE).params),
         response: answers({ 200: documentPageSchema }),
       },
       preHandler: staff,
     },
     async (request) => {
-      const { page = 1, pageSize = 25, ...filters } = request.query;
-      return listDocuments(app, currentUser(request), filters, page, pageSize);
+      const { page = 1, pageSize = DOCUMENT_PAGE_SIZE, after, before, ...filters } = request.query;
+      return listDocuments(app, currentUser(request), filters, { page, pageSize, after, before });
     },
   );
   app.get(

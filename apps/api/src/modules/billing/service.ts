@@ -29,6 +29,7 @@ import {
 } from '@tramo/domain';
 import { customers, documents, documentShipments } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, badRequest, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import {
   BillingProviderError,
@@ -771,13 +772,16 @@ function qrOf(ruc: string, doc: DocumentRecord, d: BillingDocument): string {
   });
 }
 
-export async function listDocuments(app: App, user: SessionUser, filters: DocumentFilters, page: number, pageSize: number): Promise<DocumentPage> {
-  const { rows, sums } = await repo.listDocuments(app.db, repo.registerWhere(filters, scopeOf(user)), page, pageSize);
+export async function listDocuments(app: App, user: SessionUser, filters: DocumentFilters, request: KeysetRequest): Promise<DocumentPage> {
+  const { page, pageSize } = request;
+  const { rows, next, prev, sums } = await repo.listDocuments(app.db, repo.registerWhere(filters, scopeOf(user)), request);
   return {
     items: rows.map((r) => toRow(r.doc, r.branchName)),
     total: Number(sums.total),
     page,
     pageSize,
+    next,
+    prev,
     sums: {
       gravada: money(sums.gravada),
       exonerada: money(sums.exonerada),

@@ -1,7 +1,8 @@
-import { and, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart, type MovementFilters, type PaymentMethod } from '@tramo/domain';
+import { and, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type MovementFilters, type PaymentMethod } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, cashSessions, customers, documents, paymentMovements, payments, shipments } from '../../db/schema.ts';
+import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
 import { containsPattern, escapeLike } from '../../lib/sql.ts';
 
 export type PaymentRecord = typeof payments.$inferSelect;
@@ -66,25 +67,36 @@ export async function paymentById(db: Db | Tx, id: number): Promise<PaymentView 
   return row ?? null;
 }
 
-export async function listPayments(db: Db, scope: Scope, day: string, status: string | undefined, page: number, pageSize: number) {
+/** The day's payments order: newest first, the id breaking ties (payments_created_idx). */
+const paymentOrder: KeysetOrder = { at: payments.createdAt, id: payments.id, unit: 'microseconds' };
+
+/**
+ * One page of a day's payments (by number, or next to a cursor past the numbered pages) and how
+ * many there are, counted no further than NUMBERED_PAGE_ROWS (the total is then "more than").
+ */
+export async function listPayments(db: Db, scope: Scope, day: string, status: string | undefined, request: KeysetRequest) {
   const where = and(
     gte(payments.createdAt, limaDayStart(day)),
     lt(payments.createdAt, limaDayEnd(day)),
     status ? eq(payments.status, status) : undefined,
     scopeWhere(sql`${payments.branchId}`, scope),
   );
-  const [rows, [count]] = await Promise.all([
-    paymentQuery(db)
-      .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(payments)
-      .where(where),
+  const [page, counted] = await Promise.all([
+    keysetPage(paymentOrder, request, ({ seek, orderBy, limit, offset }) =>
+      db
+        .select({ ...paymentView, cursor: cursorOf(paymentOrder) })
+        .from(payments)
+        .innerJoin(shipments, eq(shipments.id, payments.shipmentId))
+        .leftJoin(branches, eq(branches.id, payments.branchId))
+        .leftJoin(documents, eq(documents.id, payments.documentId))
+        .where(and(where, seek))
+        .orderBy(orderBy)
+        .limit(limit)
+        .offset(offset),
+    ),
+    countUpTo(db, payments, where, NUMBERED_PAGE_ROWS),
   ]);
-  return { rows, total: count?.n ?? 0 };
+  return { ...page, ...counted };
 }
 
 // ---- cash sessions -----------------------------------------------------------------------------
@@ -239,9 +251,13 @@ export function movementWhere(f: MovementFilters, scope: Scope): SQL {
   return sql.join(parts, sql` and `);
 }
 
+/** The report's order: newest first, the id breaking ties (payments_created_idx). */
+export const movementOrder: KeysetOrder = { at: sql`p.created_at`, id: sql`p.id`, unit: 'microseconds' };
+const newestFirst = sql`p.created_at desc, p.id desc`;
+
 /** The report's rows: the payment with its shipment, branch, transport and drivers. */
-export const movementSelect = (where: SQL) => sql`
-  select p.id, p.created_at, p.created_at::text as created_at_key, p.branch_id, b.name as branch_name, p.user_name, p.user_id, p.method, p.amount_cents, p.currency, p.status,
+export const movementSelect = (where: SQL, orderBy: SQL = newestFirst) => sql`
+  select p.id, p.created_at, p.created_at::text as created_at_key, ${cursorOf(movementOrder)} as cursor, p.branch_id, b.name as branch_name, p.user_name, p.user_id, p.method, p.amount_cents, p.currency, p.status,
     p.customer_name, p.cancel_reason, p.provider_tx_id, s.id as shipment_id, s.code as shipment_code, s.sender_name, s.description,
     c.doc_number as sender_doc, t.plate_primary, t.plate_secondary, d1.full_name as driver1, d2.full_name as driver2,
     case when doc.id is null then null else doc.series || '-' || lpad(doc.number::text, 8, '0') end as reference
@@ -255,13 +271,15 @@ export const movementSelect = (where: SQL) => sql`
   left join drivers d2 on d2.id = t.driver_id_2
   left join documents doc on doc.id = p.document_id
   where ${where}
-  order by p.created_at desc, p.id desc`;
+  order by ${orderBy}`;
 
 export interface MovementSqlRow {
   id: number;
   created_at: Date | string;
   /** The instant to the microsecond, for seeking past this row. */
   created_at_key: string;
+  /** The row's keyset cursor (lib/keyset.ts). */
+  cursor: string;
   branch_id: number | null;
   branch_name: string | null;
   user_name: string;
@@ -291,14 +309,22 @@ export async function movementBatchAfter(db: Db, where: SQL, after: { key: strin
   return (await db.execute(sql`${movementSelect(seek)} limit ${size}`)).rows as unknown as MovementSqlRow[];
 }
 
-export async function movementPage(db: Db, where: SQL, page: number, pageSize: number) {
-  const [rows, groups] = await Promise.all([
-    db.execute(sql`${movementSelect(where)} limit ${pageSize} offset ${(page - 1) * pageSize}`),
+/**
+ * One page of the report (by number, or next to a cursor past the numbered pages) and the filtered
+ * set's totals by method and status, which the report shows whatever the page (so `total` comes
+ * exact from them at no extra cost).
+ */
+export async function movementPage(db: Db, where: SQL, request: KeysetRequest) {
+  const [page, groups] = await Promise.all([
+    keysetPage(movementOrder, request, async ({ seek, orderBy, limit, offset }) => {
+      const rows = await db.execute(sql`${movementSelect(seek ? sql`${where} and ${seek}` : where, orderBy)} limit ${limit} offset ${offset}`);
+      return rows.rows as unknown as MovementSqlRow[];
+    }),
     db.execute(sql`select p.method, p.status, count(*)::int as n, coalesce(sum(p.amount_cents), 0)::bigint::text as cents
       from payments p where ${where} group by p.method, p.status`),
   ]);
   return {
-    rows: rows.rows as unknown as MovementSqlRow[],
+    ...page,
     groups: groups.rows as { method: PaymentMethod; status: 'pending' | 'paid' | 'canceled'; n: number; cents: string }[],
   };
 }

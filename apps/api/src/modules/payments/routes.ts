@@ -10,6 +10,8 @@ import {
   currentCashSessionSchema,
   dailyReportSchema,
   dayQuerySchema,
+  keysetChecks,
+  keysetCursorFields,
   manualPaymentPageSchema,
   manualPaymentRequestSchema,
   manualPaymentResultSchema,
@@ -33,7 +35,12 @@ import * as service from './service.ts';
 
 /** Create/confirm answer 201 (paid) or 202 (pending: the receipt failed, `error` says why; confirm retries). */
 const paymentAnswers = { ...answers({ 201: manualPaymentResultSchema, 202: manualPaymentResultSchema }) };
-const movementQuery = checkRange(movementFilterFields.extend(pagingQuery.shape));
+const MOVEMENT_PAGE_SIZE = 20;
+/** The day's payments come in one page of 200 (spec section 9). */
+const PAYMENT_PAGE_SIZE = 200;
+const movementQuery = checkRange(movementFilterFields.extend(pagingQuery.shape).extend(keysetCursorFields))
+  .refine(keysetChecks.oneCursor.check, keysetChecks.oneCursor.params)
+  .refine(keysetChecks.numbered(MOVEMENT_PAGE_SIZE).check, keysetChecks.numbered(MOVEMENT_PAGE_SIZE).params);
 
 export default async function paymentRoutes(app: App) {
   const tags = ['payments'];
@@ -52,14 +59,19 @@ export default async function paymentRoutes(app: App) {
       schema: {
         tags,
         summary: 'Pagos manuales del día (hoy por defecto; agentes: su sucursal)',
-        querystring: dayQuerySchema.extend({ status: z.enum(PAYMENT_STATUSES).optional() }).extend(pagingQuery.shape),
+        querystring: dayQuerySchema
+          .extend({ status: z.enum(PAYMENT_STATUSES).optional() })
+          .extend(pagingQuery.shape)
+          .extend(keysetCursorFields)
+          .refine(keysetChecks.oneCursor.check, keysetChecks.oneCursor.params)
+          .refine(keysetChecks.numbered(PAYMENT_PAGE_SIZE).check, keysetChecks.numbered(PAYMENT_PAGE_SIZE).params),
         response: answers({ 200: manualPaymentPageSchema }),
       },
       preHandler: staff,
     },
     async (request) => {
-      const { date, status, page = 1, pageSize = 200 } = request.query;
-      return service.listManualPayments(app, currentUser(request), date, status, page, pageSize);
+      const { date, status, page = 1, pageSize = PAYMENT_PAGE_SIZE, after, before } = request.query;
+      return service.listManualPayments(app, currentUser(request), date, status, { page, pageSize, after, before });
     },
   );
   app.post(
@@ -174,8 +186,8 @@ export default async function paymentRoutes(app: App) {
       preHandler: staff,
     },
     async (request) => {
-      const { page = 1, pageSize = 20, ...filters } = request.query;
-      return service.movements(app, currentUser(request), filters, page, pageSize);
+      const { page = 1, pageSize = MOVEMENT_PAGE_SIZE, after, before, ...filters } = request.query;
+      return service.movements(app, currentUser(request), filters, { page, pageSize, after, before });
     },
   );
   app.get(

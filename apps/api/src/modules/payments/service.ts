@@ -37,6 +37,7 @@ import {
 import { cashSessions, paymentMovements, payments } from '../../db/schema.ts';
 import type { Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
+import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { issueReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
@@ -117,11 +118,10 @@ export async function listManualPayments(
   user: SessionUser,
   day: string | undefined,
   status: PaymentStatus | undefined,
-  page: number,
-  pageSize: number,
+  request: KeysetRequest,
 ) {
-  const { rows, total } = await repo.listPayments(app.db, scopeOf(user), day ?? limaDay(app.now()), status, page, pageSize);
-  return { items: rows.map(toPayment), total, page, pageSize };
+  const { rows, total, totalCapped, next, prev } = await repo.listPayments(app.db, scopeOf(user), day ?? limaDay(app.now()), status, request);
+  return { items: rows.map(toPayment), total, totalCapped, page: request.page, pageSize: request.pageSize, next, prev };
 }
 
 export async function getPayment(app: App, user: SessionUser, id: number): Promise<ManualPayment> {
@@ -525,9 +525,10 @@ function toMovement(r: repo.MovementSqlRow): MovementRow {
   };
 }
 
-export async function movements(app: App, user: SessionUser, filters: MovementFilters, page: number, pageSize: number): Promise<MovementPage> {
+export async function movements(app: App, user: SessionUser, filters: MovementFilters, request: KeysetRequest): Promise<MovementPage> {
   checkBranchFilter(user, filters);
-  const { rows, groups } = await repo.movementPage(app.db, repo.movementWhere(filters, scopeOf(user)), page, pageSize);
+  const { page, pageSize } = request;
+  const { rows, next, prev, groups } = await repo.movementPage(app.db, repo.movementWhere(filters, scopeOf(user)), request);
   const sum = (pick: (g: (typeof groups)[number]) => boolean) => {
     const mine = groups.filter(pick);
     return { count: mine.reduce((s, g) => s + Number(g.n), 0), cents: mine.reduce((s, g) => s + Number(g.cents), 0) };
@@ -538,6 +539,8 @@ export async function movements(app: App, user: SessionUser, filters: MovementFi
     total: count,
     page,
     pageSize,
+    next,
+    prev,
     totals: {
       byMethod: PAYMENT_METHODS.map((m) => {
         const s = sum((g) => g.method === m);

@@ -21,6 +21,7 @@ import {
   transportAssignments,
   transports,
 } from '../../db/schema.ts';
+import { countUpTo as countRowsUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
 import type { SessionUser } from '../../types.ts';
 
 const originBranch = alias(branches, 'origin_branch');
@@ -217,73 +218,31 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
   return where;
 }
 
-/**
- * A row's place in the list's order (newest first, id breaking ties) as a cursor: the creation
- * instant in microseconds (what the column holds; a JS Date would drop them) and the id.
- */
-const cursorOf = sql<string>`((extract(epoch from ${shipments.createdAt}) * 1000000)::bigint)::text || '.' || ${shipments.id}`;
+/** The list's order (newest first, id breaking ties), the order of shipments_created_idx. */
+const listOrder: KeysetOrder = { at: shipments.createdAt, id: shipments.id, unit: 'microseconds' };
 
-/** Rows before (newer than) or after (older than) a cursor, in the order of shipments_created_idx. */
-function beyond(cursor: string, side: 'after' | 'before'): SQL {
-  const [micros, id] = cursor.split('.');
-  const at = sql`(timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond')`;
-  return side === 'after'
-    ? sql`(${shipments.createdAt}, ${shipments.id}) < (${at}, ${Number(id)}::int)`
-    : sql`(${shipments.createdAt}, ${shipments.id}) > (${at}, ${Number(id)}::int)`;
-}
+export type PageRequest = KeysetRequest;
 
-export interface PageRequest {
-  page: number;
-  pageSize: number;
-  after?: string | undefined;
-  before?: string | undefined;
-}
-
-/**
- * One page of the list, newest first: by number (OFFSET, only for the first NUMBERED_PAGE_ROWS
- * rows) or next to a cursor (a seek along shipments_created_idx that costs the same at any depth).
- * One row more than the page tells whether another page follows.
- */
+/** One page of the list, newest first: by number or next to a cursor (lib/keyset.ts). */
 export async function listPage(db: Db, where: SQL | undefined, request: PageRequest) {
-  const { pageSize } = request;
-  const query = db
-    .select({ ...rowColumns, cursor: cursorOf })
-    .from(shipments)
-    .innerJoin(originBranch, eq(originBranch.id, shipments.originBranchId))
-    .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId));
-  if (request.before) {
-    const newer = await query
-      .where(and(where, beyond(request.before, 'before')))
-      .orderBy(asc(shipments.createdAt), asc(shipments.id))
-      .limit(pageSize + 1);
-    const rows = newer.slice(0, pageSize).reverse();
-    return { rows, next: rows.at(-1)?.cursor ?? null, prev: newer.length > pageSize ? (rows[0]?.cursor ?? null) : null };
-  }
-  const older = await query
-    .where(request.after ? and(where, beyond(request.after, 'after')) : where)
-    .orderBy(desc(shipments.createdAt), desc(shipments.id))
-    .limit(pageSize + 1)
-    .offset(request.after ? 0 : (request.page - 1) * pageSize);
-  const rows = older.slice(0, pageSize);
-  const first = request.after !== undefined || request.page > 1;
-  return { rows, next: older.length > pageSize ? (rows.at(-1)?.cursor ?? null) : null, prev: first ? (rows[0]?.cursor ?? null) : null };
+  return keysetPage(listOrder, request, ({ seek, orderBy, limit, offset }) =>
+    db
+      .select({ ...rowColumns, cursor: cursorOf(listOrder) })
+      .from(shipments)
+      .innerJoin(originBranch, eq(originBranch.id, shipments.originBranchId))
+      .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId))
+      .where(and(where, seek))
+      .orderBy(orderBy)
+      .limit(limit)
+      .offset(offset),
+  );
 }
 
 /**
  * How many shipments match, counting no further than `cap` (the total is then "more than cap"):
  * for a text search, whose matches no maintained counter knows.
  */
-export async function countUpTo(db: Db, where: SQL | undefined, cap: number) {
-  const matches = db
-    .select({ one: sql`1` })
-    .from(shipments)
-    .where(where)
-    .limit(cap + 1)
-    .as('matches');
-  const [row] = await db.select({ total: count() }).from(matches);
-  const counted = Number(row?.total ?? 0);
-  return { total: Math.min(counted, cap), totalCapped: counted > cap };
-}
+export const countUpTo = (db: Db, where: SQL | undefined, cap: number) => countRowsUpTo(db, shipments, where, cap);
 
 /** Tracking: a term, narrowed by route and status; nothing without one of them. */
 export async function searchRows(

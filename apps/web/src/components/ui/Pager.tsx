@@ -1,6 +1,37 @@
 import { Button, Group, NumberInput, Pagination, Select, Text } from '@mantine/core';
-import { pageCount } from '@tramo/domain';
+import { lastNumberedPage, pageCount } from '@tramo/domain';
 import { formatNumber } from '../../lib/format.ts';
+
+/** Where a large list stands: a page number, and past the numbered pages the cursor it came by. */
+export interface KeysetPosition {
+  page: number;
+  pageSize: number;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/**
+ * The Pager's `cursor` for a large list (shipments, movements, payments, documents): 'Siguiente'
+ * follows the page's `next` cursor; 'Anterior' goes back into the numbered pages by number and
+ * further out by the `prev` cursor. `go` writes the position (into the address).
+ */
+export function keysetCursor(
+  at: KeysetPosition,
+  answer: { next?: string | null | undefined; prev?: string | null | undefined } | undefined,
+  go: (to: { page: number; after?: string; before?: string }) => void,
+): NonNullable<PagerProps['cursor']> {
+  return {
+    numbered: lastNumberedPage(at.pageSize),
+    active: Boolean(at.after || at.before),
+    hasNext: Boolean(answer?.next),
+    onNext: () => answer?.next && go({ page: at.page + 1, after: answer.next }),
+    onPrevious: () =>
+      at.page - 1 <= lastNumberedPage(at.pageSize) ? go({ page: at.page - 1 }) : answer?.prev && go({ page: at.page - 1, before: answer.prev }),
+  };
+}
+
+/** A page number from the address: past the numbered pages (an old link) without a cursor, the last numbered page. */
+export const numberedPage = (at: KeysetPosition) => (at.after || at.before ? at.page : Math.min(at.page, lastNumberedPage(at.pageSize)));
 
 interface PagerProps {
   page: number;

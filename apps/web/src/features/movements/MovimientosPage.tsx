@@ -14,7 +14,7 @@ import {
 } from '@tramo/domain';
 import { DateField } from '../../components/ui/DateField.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
-import { Pager } from '../../components/ui/Pager.tsx';
+import { keysetCursor, numberedPage, Pager } from '../../components/ui/Pager.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -27,7 +27,9 @@ import { MovementsTable } from './components/MovementsTable.tsx';
 
 /** Spec section 9: filter changes reload after 400 ms, from page 1. */
 const FILTER_DEBOUNCE_MS = 400;
-const DEFAULTS = { dateFrom: '', dateTo: '', branchId: '', userId: '', method: '', status: '', page: '1', size: '20' };
+// Past the numbered pages, `after`/`before` hold the cursor the list answered for 'Siguiente' or 'Anterior'.
+const DEFAULTS = { dateFrom: '', dateTo: '', branchId: '', userId: '', method: '', status: '', page: '1', size: '20', after: '', before: '' };
+const FIRST_PAGE = { page: null, after: null, before: null };
 const FILTER_KEYS = ['dateFrom', 'dateTo', 'branchId', 'userId', 'method', 'status'] as const;
 const METHOD_FILTER = MOVEMENT_FILTER_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_NAMES[m] }));
 const STATUS_FILTER = PAYMENT_STATUSES.map((s) => ({ value: s, label: PAYMENT_STATUS_LABELS[s] }));
@@ -44,8 +46,9 @@ export default function MovimientosPage() {
   const isAdmin = user.role === 'admin';
   const ownBranch = user.branchId === null ? '' : String(user.branchId);
   const branchId = isAdmin ? url.branchId : ownBranch;
-  const page = pageNumber(url.page, 1);
   const pageSize = pageNumber(url.size, 20, MOVEMENT_PAGE_SIZES);
+  const cursor = url.after ? { after: url.after } : url.before ? { before: url.before } : {};
+  const at = { pageSize, ...cursor, page: numberedPage({ page: pageNumber(url.page, 1), pageSize, ...cursor }) };
   const badRange = invalidRange(url.dateFrom, url.dateTo);
 
   const filters: MovementFilters = {
@@ -59,8 +62,8 @@ export default function MovimientosPage() {
   // The query follows the filters once they settle (typing a user id or a date reloads once).
   const [settledKey] = useDebouncedValue(JSON.stringify(filters), FILTER_DEBOUNCE_MS);
   const settled = JSON.parse(settledKey) as MovementFilters;
-  const list = useMovements({ ...settled, page, pageSize }, !badRange && !invalidRange(settled.dateFrom, settled.dateTo));
-  const filter = (patch: Partial<Record<(typeof FILTER_KEYS)[number], string>>) => setUrl({ ...patch, page: null });
+  const list = useMovements({ ...settled, ...at }, !badRange && !invalidRange(settled.dateFrom, settled.dateTo));
+  const filter = (patch: Partial<Record<(typeof FILTER_KEYS)[number], string>>) => setUrl({ ...patch, ...FIRST_PAGE });
   const hasFilters = FILTER_KEYS.some((k) => url[k] !== '');
   const data = badRange ? undefined : list.data;
 
@@ -122,7 +125,7 @@ export default function MovimientosPage() {
           variant="subtle"
           disabled={!hasFilters}
           // Non-admins keep their branch: it is not in the address, so clearing leaves it as it is.
-          onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), page: null })}
+          onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), ...FIRST_PAGE })}
         >
           Limpiar
         </Button>
@@ -144,12 +147,14 @@ export default function MovimientosPage() {
         <MovementsTable rows={data?.items ?? null} loading={list.isPending && !badRange && !list.isError} dimmed={list.isPlaceholderData} />
       </Paper>
       <Pager
-        page={page}
+        page={at.page}
         pageSize={pageSize}
         total={data?.total ?? 0}
+        totalCapped={data?.totalCapped}
         pageSizes={MOVEMENT_PAGE_SIZES}
-        onPage={(p) => setUrl({ page: String(p) })}
-        onPageSize={(s) => setUrl({ size: String(s), page: null })}
+        onPage={(p) => setUrl({ page: String(p), after: null, before: null })}
+        onPageSize={(s) => setUrl({ size: String(s), ...FIRST_PAGE })}
+        cursor={keysetCursor(at, data, (to) => setUrl({ page: String(to.page), after: to.after ?? null, before: to.before ?? null }))}
       />
     </>
   );

@@ -4,11 +4,12 @@ import { Alert, Button, Group, Stack, Tabs, Title } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import { PAYMENT_MESSAGES, type ManualPayment, type ManualPaymentResult } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { keysetCursor, numberedPage, Pager } from '../../components/ui/Pager.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { notify } from '../../lib/notify.ts';
-import { useUrlState } from '../../lib/url-state.ts';
+import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { PdfViewer, type PdfRequest } from '../billing/index.ts';
-import { useShipmentsToCollect, useTodayPayments, type CollectShipment } from './api/payments.ts';
+import { TODAY_PAYMENTS_PAGE_SIZE, useShipmentsToCollect, useTodayPayments, type CollectShipment } from './api/payments.ts';
 import { CashSessionPanel } from './components/CashSessionPanel.tsx';
 import { CollectTable } from './components/CollectTable.tsx';
 import { DaySessions } from './components/DaySessions.tsx';
@@ -24,10 +25,13 @@ type Tab = (typeof TABS)[number];
  * payment modal for that shipment.
  */
 export default function PagosPage() {
-  const [url, setUrl] = useUrlState({ tab: 'cobros', shipmentId: '' });
+  // page/after/before: where today's payments stand (past 200 of them, 'Siguiente' by cursor).
+  const [url, setUrl] = useUrlState({ tab: 'cobros', shipmentId: '', page: '1', after: '', before: '' });
   const tab: Tab = (TABS as readonly string[]).includes(url.tab) ? (url.tab as Tab) : 'cobros';
   const toCollect = useShipmentsToCollect();
-  const payments = useTodayPayments();
+  const cursor = url.after ? { after: url.after } : url.before ? { before: url.before } : {};
+  const at = { ...cursor, page: numberedPage({ page: pageNumber(url.page, 1), pageSize: TODAY_PAYMENTS_PAGE_SIZE, ...cursor }) };
+  const payments = useTodayPayments(at);
   const [manual, setManual] = useState(false);
   const [receipt, setReceipt] = useState<PdfRequest | null>(null);
 
@@ -102,6 +106,21 @@ export default function PagosPage() {
               <Title order={4}>Pagos de hoy</Title>
             </Group>
             <PaymentsTable rows={payments.data?.items ?? []} loading={payments.isPending} onReceipt={openReceipt} />
+            {/* One page holds an ordinary day; the pager shows only when there are more. */}
+            {payments.data && (at.page > 1 || payments.data.next) && (
+              <Pager
+                page={at.page}
+                pageSize={TODAY_PAYMENTS_PAGE_SIZE}
+                total={payments.data.total}
+                totalCapped={payments.data.totalCapped}
+                pageSizes={[TODAY_PAYMENTS_PAGE_SIZE]}
+                onPage={(p) => setUrl({ page: String(p), after: null, before: null })}
+                onPageSize={() => undefined}
+                cursor={keysetCursor({ ...at, pageSize: TODAY_PAYMENTS_PAGE_SIZE }, payments.data, (to) =>
+                  setUrl({ page: String(to.page), after: to.after ?? null, before: to.before ?? null }),
+                )}
+              />
+            )}
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="caja">

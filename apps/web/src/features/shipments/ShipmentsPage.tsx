@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruck, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { lastNumberedPage, limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
-import { Pager } from '../../components/ui/Pager.tsx';
+import { keysetCursor, Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
@@ -243,17 +243,7 @@ export default function ShipmentsPage() {
           pageSizes={SHIPMENT_PAGE_SIZES}
           onPage={(p) => setUrl({ page: String(p), after: null, before: null })}
           onPageSize={(size) => setUrl({ ...FIRST_PAGE, pageSize: String(size) })}
-          cursor={{
-            numbered: lastNumberedPage(params.pageSize),
-            active: Boolean(params.after || params.before),
-            hasNext: Boolean(data?.next),
-            onNext: () => data?.next && setUrl({ page: String(params.page + 1), after: data.next, before: null }),
-            // Back into the numbered pages by number; further out by cursor.
-            onPrevious: () =>
-              params.page - 1 <= lastNumberedPage(params.pageSize)
-                ? setUrl({ page: String(params.page - 1), after: null, before: null })
-                : data?.prev && setUrl({ page: String(params.page - 1), before: data.prev, after: null }),
-          }}
+          cursor={keysetCursor(params, data, (to) => setUrl({ page: String(to.page), after: to.after ?? null, before: to.before ?? null }))}
         />
       )}
       <LabelModal shipment={printing} onClose={() => setPrinting(null)} />

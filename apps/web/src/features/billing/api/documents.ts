@@ -13,6 +13,9 @@ const documentKey = (id: number) => [...billingKey, 'document', id] as const;
 export interface DocumentQuery extends DocumentFilters {
   page: number;
   pageSize: number;
+  /** Past the numbered pages: the cursor of 'Siguiente' (after) or 'Anterior' (before). */
+  after?: string;
+  before?: string;
 }
 
 export const documentsQuery = (q: DocumentQuery) =>

@@ -10,7 +10,7 @@ import {
   type InvoiceFormValues,
 } from '@tramo/domain';
 import { DateField } from '../../../components/ui/DateField.tsx';
-import { Pager } from '../../../components/ui/Pager.tsx';
+import { keysetCursor, numberedPage, Pager } from '../../../components/ui/Pager.tsx';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { SearchInput } from '../../../components/ui/SearchInput.tsx';
 import { errorMessage } from '../../../lib/api.ts';
@@ -22,7 +22,22 @@ import { DocumentDrawer } from './DocumentDrawer.tsx';
 import { DocumentStatusBadge } from './DocumentStatusBadge.tsx';
 
 const PAGE_SIZES = [10, 25, 50] as const;
-const DEFAULTS = { type: '', series: '', from: '', to: '', customer: '', status: '', page: '1', size: '10', doc: '', facturar: '' };
+// Past the numbered pages, `after`/`before` hold the cursor the register answered for 'Siguiente' or 'Anterior'.
+const DEFAULTS = {
+  type: '',
+  series: '',
+  from: '',
+  to: '',
+  customer: '',
+  status: '',
+  page: '1',
+  size: '10',
+  after: '',
+  before: '',
+  doc: '',
+  facturar: '',
+};
+const FIRST_PAGE = { page: null, after: null, before: null };
 const TYPE_FILTER = [
   { value: '03', label: 'Boletas' },
   { value: '01', label: 'Facturas' },
@@ -43,8 +58,9 @@ export function DocumentsRegister({
 }) {
   const [url, setUrl] = useUrlState(DEFAULTS, { replace: true });
   const [billing, setBilling] = useState(false);
-  const page = pageNumber(url.page, 1);
   const pageSize = pageNumber(url.size, 10, PAGE_SIZES);
+  const cursor = url.after ? { after: url.after } : url.before ? { before: url.before } : {};
+  const at = { pageSize, ...cursor, page: numberedPage({ page: pageNumber(url.page, 1), pageSize, ...cursor }) };
   const badRange = url.from !== '' && url.to !== '' && url.from > url.to;
   const filters: DocumentFilters = {
     type: (url.type || undefined) as DocumentFilters['type'],
@@ -54,8 +70,8 @@ export function DocumentsRegister({
     customer: url.customer || undefined,
     status: (url.status || undefined) as DocumentFilters['status'],
   };
-  const list = useDocuments({ ...filters, page, pageSize }, !badRange);
-  const filter = (patch: Partial<typeof DEFAULTS>) => setUrl({ ...patch, page: null });
+  const list = useDocuments({ ...filters, ...at }, !badRange);
+  const filter = (patch: Partial<typeof DEFAULTS>) => setUrl({ ...patch, ...FIRST_PAGE });
   const openId = pageNumber(url.doc, 0) || null;
   // ?facturar={customerId}: 'Facturar envíos' opened for that customer (from Cuentas por cobrar).
   const billFor = pageNumber(url.facturar, 0) || null;
@@ -108,7 +124,7 @@ export function DocumentsRegister({
           <Button
             size="xs"
             variant="subtle"
-            onClick={() => setUrl({ type: null, series: null, from: null, to: null, customer: null, status: null, page: null })}
+            onClick={() => setUrl({ type: null, series: null, from: null, to: null, customer: null, status: null, ...FIRST_PAGE })}
           >
             Limpiar
           </Button>
@@ -216,12 +232,14 @@ export function DocumentsRegister({
         </Table>
       </Paper>
       <Pager
-        page={page}
+        page={at.page}
         pageSize={pageSize}
         total={list.data?.total ?? 0}
+        totalCapped={list.data?.totalCapped}
         pageSizes={PAGE_SIZES}
-        onPage={(p) => setUrl({ page: String(p) })}
-        onPageSize={(s) => setUrl({ size: String(s), page: null })}
+        onPage={(p) => setUrl({ page: String(p), after: null, before: null })}
+        onPageSize={(s) => setUrl({ size: String(s), ...FIRST_PAGE })}
+        cursor={keysetCursor(at, list.data, (to) => setUrl({ page: String(to.page), after: to.after ?? null, before: to.before ?? null }))}
       />
       <DocumentDrawer
         id={openId}

@@ -8,6 +8,9 @@ export const movementsKey = ['movements'] as const;
 export interface MovementQuery extends MovementFilters {
   page: number;
   pageSize: number;
+  /** Past the numbered pages: the cursor of 'Siguiente' (after) or 'Anterior' (before). */
+  after?: string;
+  before?: string;
 }
 
 /** The API's query: blank filters are left out. */

@@ -27,10 +27,14 @@ export const useShipmentsToCollect = () =>
     placeholderData: keepPreviousData,
   });
 
-export const useTodayPayments = () =>
+/** Spec section 9: today's payments come in pages of 200; a busier day goes on by cursor. */
+export const TODAY_PAYMENTS_PAGE_SIZE = 200;
+
+export const useTodayPayments = (at: { page: number; after?: string; before?: string } = { page: 1 }) =>
   useQuery({
-    queryKey: [...paymentsKey, 'today'],
-    queryFn: ({ signal }) => api.get<z.infer<typeof manualPaymentPageSchema>>('/payments/manual', { pageSize: 200 }, signal),
+    queryKey: [...paymentsKey, 'today', at],
+    queryFn: ({ signal }) =>
+      api.get<z.infer<typeof manualPaymentPageSchema>>('/payments/manual', { pageSize: TODAY_PAYMENTS_PAGE_SIZE, ...at }, signal),
     placeholderData: keepPreviousData,
   });
 
