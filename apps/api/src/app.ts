@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { SessionCache } from './plugins/session-cache.ts';
 import { settings } from './db/schema.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.ts';
@@ -86,6 +87,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('now', options.now ?? (() => new Date()));
   app.decorate('secretCodes', secretCodes(loadSecretCodeKey(config)));
   app.decorate('providers', { ...createProviders(config), ...options.providers });
+  const sessions = new SessionCache();
+  await sessions.start(database);
+  app.decorate('sessions', sessions);
+  app.addHook('onClose', () => sessions.close());
 
   registerErrorHandling(app);
   foldDailyCountsInBackground(app);

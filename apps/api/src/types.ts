@@ -4,9 +4,10 @@ import type { Role } from '@tramo/domain';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/client.ts';
 import type { SecretCodes } from './lib/secret-codes.ts';
+import type { SessionCache } from './plugins/session-cache.ts';
 import type { Providers } from './providers/index.ts';
 
-/** The logged-in user as every handler sees it, loaded fresh on each request. */
+/** The logged-in user as every handler sees it (cached per process, evicted on every change). */
 export interface SessionUser {
   id: number;
   username: string;
@@ -32,6 +33,8 @@ declare module 'fastify' {
     providers: Providers;
     /** Hashes and checks shipment secret codes with the server's key (never in the database). */
     secretCodes: SecretCodes;
+    /** Session users by id, evicted across processes by LISTEN/NOTIFY (plugins/session-cache.ts). */
+    sessions: SessionCache;
   }
   interface FastifyRequest {
     sessionUser: SessionUser | null;

@@ -43,6 +43,7 @@ describe('two API processes on one PostgreSQL', () => {
     for (const [username, password] of [
       ['ADMIN', 'admin123'],
       ['AGENTE1', 'agente123'],
+      ['AGENTE2', 'agente123'],
       ['REPARTIDOR1', 'reparto123'],
     ] as const) {
       const res = await call(username.length, 'POST', '/api/auth/login', { username, password });
@@ -113,5 +114,38 @@ describe('two API processes on one PostgreSQL', () => {
     expect(counts[401]).toBeLessThanOrEqual(10);
     expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(100);
     for (let i = 0; i < 2; i++) expect((await call(i, 'POST', '/api/auth/login', { username: 'AGENTE2', password: 'agente123' })).status).toBe(429);
+  });
+  it('sessions are cached per process, yet a change in one reaches the other at once (LISTEN/NOTIFY)', async () => {
+    // Logged in before the throttling test above locks this client's address out.
+    const token = tokens.AGENTE2!;
+    const me = await call(0, 'GET', '/api/auth/me', undefined, token);
+    const id = (me.json().user ?? me.json()).id as number;
+    // Both processes have the session cached now.
+    for (let i = 0; i < 4; i++) expect((await call(i, 'GET', '/api/auth/me', undefined, token)).status).toBe(200);
+
+    // A role change on one: the other answers with the new role on the very next request.
+    const edit = (role: string) =>
+      call(0, 'PUT', `/api/users/${id}`, { username: 'AGENTE2', role, branchId: arequipa, firstName: 'Rosa', lastName: 'Huamán' }, tokens.ADMIN);
+    expect((await edit('courier')).status).toBe(200);
+    const roleOf = async (i: number) => {
+      const body = (await call(i, 'GET', '/api/auth/me', undefined, token)).json();
+      return (body.user ?? body).role;
+    };
+    expect(await roleOf(1)).toBe('courier');
+    expect((await call(1, 'POST', '/api/shipments', shipment(), token)).status).toBe(403);
+    expect((await edit('agent')).status).toBe(200);
+    expect(await roleOf(1)).toBe('agent');
+
+    // A password change on server 0 revokes the token on server 1 at once; the new token works on both.
+    const changed = await call(0, 'POST', '/api/auth/change-password', { currentPassword: 'agente123', newPassword: 'nuevo123' }, token);
+    expect(changed.status).toBe(200);
+    expect((await call(1, 'GET', '/api/auth/me', undefined, token)).status).toBe(401);
+    expect((await call(0, 'GET', '/api/auth/me', undefined, token)).status).toBe(401);
+    const fresh = changed.json().token as string;
+    for (let i = 0; i < 2; i++) expect((await call(i, 'GET', '/api/auth/me', undefined, fresh)).status).toBe(200);
+
+    // And an admin's reset on server 1 revokes the new token on server 0.
+    expect((await call(1, 'POST', `/api/users/${id}/reset-password`, undefined, tokens.ADMIN)).status).toBe(200);
+    expect((await call(0, 'GET', '/api/auth/me', undefined, fresh)).status).toBe(401);
   });
 });

@@ -17,10 +17,21 @@ export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbKind = 'embedded' | 'postgres';
 
+/** What a LISTEN subscription reports: each payload, and when notifications may have been missed. */
+export interface Listener {
+  onNotify(payload: string): void;
+  /** Listening started (again): anything sent while not listening was missed. */
+  onListening(): void;
+  /** The listening connection was lost; notifications are missed until `onListening`. */
+  onLost(): void;
+}
+
 export interface Database {
   db: Db;
   kind: DbKind;
   close(): Promise<void>;
+  /** LISTEN on `channel` (PostgreSQL: on a dedicated connection, reopened when lost); resolves to stop. */
+  listen(channel: string, listener: Listener): Promise<() => Promise<void>>;
   /** The embedded engine only: a tarball of the data directory (npm run backup). */
   pglite?: PGlite;
 }
@@ -37,7 +48,17 @@ export async function openEmbedded(dataDir: string | null, loadDataDir?: Blob): 
   });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
-  return { db, kind: 'embedded', pglite: client, close: () => client.close() };
+  return {
+    db,
+    kind: 'embedded',
+    pglite: client,
+    close: () => client.close(),
+    listen: async (channel, listener) => {
+      const stop = await client.listen(channel, (payload) => listener.onNotify(payload));
+      listener.onListening();
+      return () => stop();
+    },
+  };
 }
 
 /**
@@ -68,5 +89,63 @@ export async function openPostgres(url: string): Promise<Database> {
   // is reported here; unheard, it would crash the process. The pool opens a new one on next use.
   pool.on('error', (err) => console.warn(`Conexión a PostgreSQL perdida: ${err.message}`));
   await migrateAlone(pool);
-  return { db: drizzlePg({ client: pool, schema }), kind: 'postgres', close: () => pool.end() };
+  return {
+    db: drizzlePg({ client: pool, schema }),
+    kind: 'postgres',
+    close: () => pool.end(),
+    listen: (channel, listener) => listenPostgres(url, channel, listener),
+  };
+}
+
+/** How long a lost listening connection waits before it is reopened. */
+const RELISTEN_MS = 1000;
+
+/**
+ * LISTEN holds its connection for good, so it gets one of its own outside the pool. A lost
+ * connection is reported (`onLost`) and reopened until it listens again (`onListening`).
+ */
+async function listenPostgres(url: string, channel: string, listener: Listener): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      current = null;
+      if (err) console.warn(`Conexión de avisos a PostgreSQL perdida: ${err.message}`);
+      listener.onLost();
+      client.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => {}), RELISTEN_MS);
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', (msg) => {
+      if (msg.channel === channel) listener.onNotify(msg.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`listen "${channel}"`);
+    } catch (err) {
+      onLost(err as Error);
+      throw err;
+    }
+    if (stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    listener.onListening();
+  };
+  // Not listening yet is not fatal: the caller works without what it listens for until it is.
+  await connect().catch(() => {});
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
+  };
 }

@@ -2,7 +2,9 @@ import { displayName } from '@tramo/domain';
 import type { Tx } from '../db/client.ts';
 import { shipmentEvents } from '../db/schema.ts';
 import type { SessionUser } from '../types.ts';
-import { enqueueNotifications } from '../modules/notifications/index.ts';
+import { enqueueNotifications, type KnownShipment } from '../modules/notifications/index.ts';
+
+export type { KnownShipment };
 
 export interface ShipmentEventInput {
   kind: string;
@@ -16,7 +18,15 @@ export interface ShipmentEventInput {
  * One line of a shipment's history, written in the transaction of the change it records, with who
  * did it named as they were then (the history outlives a renamed or deleted user).
  */
-export async function addShipmentEvent(tx: Tx, actor: SessionUser, at: Date, shipmentId: number, event: ShipmentEventInput) {
+export async function addShipmentEvent(
+  tx: Tx,
+  actor: SessionUser,
+  at: Date,
+  shipmentId: number,
+  event: ShipmentEventInput,
+  /** The shipment as the caller holds it, which spares the notifications a read. */
+  known?: KnownShipment,
+) {
   const inserted = await tx
     .insert(shipmentEvents)
     .values({
@@ -32,6 +42,6 @@ export async function addShipmentEvent(tx: Tx, actor: SessionUser, at: Date, shi
     })
     .returning({ id: shipmentEvents.id });
   // Issue 18: the messages this event announces (registered, departed, arrived, delivered), in its transaction.
-  await enqueueNotifications(tx, shipmentId, { id: inserted[0]!.id, ...event }, at);
+  await enqueueNotifications(tx, shipmentId, { id: inserted[0]!.id, ...event }, at, known);
   return inserted;
 }

@@ -74,7 +74,8 @@ export function guard(app: FastifyInstance, options: GuardOptions = {}): Guard {
     } catch {
       throw unauthorized(AUTH_MESSAGES.sessionExpired);
     }
-    const user = await loadSessionUser(app, Number(claims.sub));
+    const id = Number(claims.sub);
+    const user = await app.sessions.get(id, () => loadSessionUser(app, id));
     if (!user || user.tokenVersion !== claims.tv) throw unauthorized(AUTH_MESSAGES.sessionExpired);
     request.sessionUser = user;
     if (user.mustChangePassword && !options.allowMustChange) {

@@ -6,6 +6,7 @@ import { badRequest, tooManyRequests, unauthorized, unprocessable } from '../../
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { audit } from '../../lib/audit.ts';
 import { loadSessionUser, signToken } from '../../plugins/auth.ts';
+import { sessionChanged } from '../../plugins/session-cache.ts';
 import type { SessionUser } from '../../types.ts';
 import { toUserDto } from '../users/index.ts';
 import { countAttempt, countSuccess, throttleKeys } from './throttle.ts';
@@ -54,7 +55,9 @@ export async function changePassword(app: FastifyInstance, me: SessionUser, inpu
       .set({ passwordHash, mustChangePassword: false, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: app.now() })
       .where(eq(users.id, me.id));
     await audit(tx, { userId: me.id, entity: 'user', entityId: me.id, action: 'change-password' });
+    await sessionChanged(tx, me.id);
   });
+  app.sessions.evict(me.id);
   const user = await loadSessionUser(app, me.id);
   if (!user) throw unauthorized(AUTH_MESSAGES.sessionExpired);
   return { user: toUserDto(user), token: signToken(app, user) };

@@ -7,6 +7,7 @@ import type { Tx } from '../../db/client.ts';
 import { branches, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
+import { sessionChanged } from '../../plugins/session-cache.ts';
 import type { SessionUser } from '../../types.ts';
 import { refreshRoutesOf } from '../fleet/index.ts';
 
@@ -66,9 +67,12 @@ export function updateBranch(app: FastifyInstance, actor: SessionUser, id: numbe
         .returning(columns);
       if (before.name !== after!.name) await refreshRoutesOf(tx, id);
       await audit(tx, { userId: actor.id, entity: 'branch', entityId: id, action: 'update', before, after });
+      // Sessions show their branch's name.
+      if (before.name !== after!.name) await sessionChanged(tx, null);
       return after!;
     })
-    .catch(duplicate);
+    .catch(duplicate)
+    .finally(() => app.sessions.evictAll());
 }
 
 /** Refused while anything references the branch: its users by name, anything else by the foreign key. */

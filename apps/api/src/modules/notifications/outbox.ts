@@ -20,24 +20,10 @@ export interface AnnouncedEvent {
  * customer record, the recipient's contact on the shipment); an e-mail address goes by e-mail, a
  * phone by WhatsApp. The idempotency key (event, party, channel) makes a repeat a no-op.
  */
-export async function enqueueNotifications(tx: Tx, shipmentId: number, event: AnnouncedEvent, at: Date): Promise<void> {
+export async function enqueueNotifications(tx: Tx, shipmentId: number, event: AnnouncedEvent, at: Date, known?: KnownShipment): Promise<void> {
   const topic = notificationTopic(event);
   if (!topic) return;
-  const [s] = await tx
-    .select({
-      code: shipments.code,
-      recipientPhone: shipments.recipientPhone,
-      recipientEmail: shipments.recipientEmail,
-      senderPhone: customers.phone,
-      senderEmail: customers.email,
-      origin: origin.name,
-      destination: destination.name,
-    })
-    .from(shipments)
-    .innerJoin(origin, eq(origin.id, shipments.originBranchId))
-    .innerJoin(destination, eq(destination.id, shipments.destinationBranchId))
-    .leftJoin(customers, eq(customers.id, shipments.senderCustomerId))
-    .where(eq(shipments.id, shipmentId));
+  const s = known ? await fromKnown(tx, known) : await readShipment(tx, shipmentId);
   if (!s) return;
   const text = notificationText(topic, s);
   const targets: { party: 'sender' | 'recipient'; channel: NotificationChannel; address: string | null }[] = [
@@ -63,4 +49,43 @@ export async function enqueueNotifications(tx: Tx, shipmentId: number, event: An
       createdAt: at,
     }));
   if (rows.length) await tx.insert(notificationOutbox).values(rows).onConflictDoNothing({ target: notificationOutbox.idempotencyKey });
+}
+
+/**
+ * What the caller already holds of the shipment (a creation has just inserted it): the outbox
+ * then reads only the sender's customer contact, and only when there is a sender customer.
+ */
+export interface KnownShipment {
+  code: string;
+  recipientPhone: string | null;
+  recipientEmail: string | null;
+  senderCustomerId: number | null;
+  origin: string;
+  destination: string;
+}
+
+async function fromKnown(tx: Tx, known: KnownShipment) {
+  const { senderCustomerId, ...rest } = known;
+  if (senderCustomerId === null) return { ...rest, senderPhone: null, senderEmail: null };
+  const [c] = await tx.select({ phone: customers.phone, email: customers.email }).from(customers).where(eq(customers.id, senderCustomerId));
+  return { ...rest, senderPhone: c?.phone ?? null, senderEmail: c?.email ?? null };
+}
+
+async function readShipment(tx: Tx, shipmentId: number) {
+  const [s] = await tx
+    .select({
+      code: shipments.code,
+      recipientPhone: shipments.recipientPhone,
+      recipientEmail: shipments.recipientEmail,
+      senderPhone: customers.phone,
+      senderEmail: customers.email,
+      origin: origin.name,
+      destination: destination.name,
+    })
+    .from(shipments)
+    .innerJoin(origin, eq(origin.id, shipments.originBranchId))
+    .innerJoin(destination, eq(destination.id, shipments.destinationBranchId))
+    .leftJoin(customers, eq(customers.id, shipments.senderCustomerId))
+    .where(eq(shipments.id, shipmentId));
+  return s;
 }

@@ -31,7 +31,7 @@ import {
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
-import { addShipmentEvent, type ShipmentEventInput } from '../../lib/shipment-events.ts';
+import { addShipmentEvent, type KnownShipment, type ShipmentEventInput } from '../../lib/shipment-events.ts';
 import { AppError, badRequest, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { findRouteTables, quoteFromTable } from '../pricing/index.ts';
@@ -280,8 +280,8 @@ function snapshot(dto: ShipmentDto) {
   return rest;
 }
 
-function addEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId: number, event: ShipmentEventInput) {
-  return addShipmentEvent(tx, actor, app.now(), shipmentId, event);
+function addEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId: number, event: ShipmentEventInput, known?: KnownShipment) {
+  return addShipmentEvent(tx, actor, app.now(), shipmentId, event, known);
 }
 
 function foreignKeyAsRule(err: unknown): never {
@@ -314,7 +314,14 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
         destination,
       );
       const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
-      const [event] = await addEvent(tx, app, actor, row.id, first);
+      const [event] = await addEvent(tx, app, actor, row.id, first, {
+        code: row.code,
+        recipientPhone: data.recipientPhone,
+        recipientEmail: data.recipientEmail,
+        senderCustomerId: row.senderCustomerId,
+        origin: origin.name,
+        destination: destination.name,
+      });
       // The answer is built from what the inserts returned: nothing is read back.
       const dto = toShipmentDto(row, actor, [{ id: event!.id, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) }]);
       await audit(tx, { userId: actor.id, entity: 'shipment', entityId: row.id, action: 'create', after: snapshot(dto) });

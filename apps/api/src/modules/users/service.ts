@@ -7,6 +7,7 @@ import { branches, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
+import { sessionChanged } from '../../plugins/session-cache.ts';
 import type { SessionUser } from '../../types.ts';
 import { toUserDto } from './dto.ts';
 
@@ -133,9 +134,11 @@ export async function updateUser(app: FastifyInstance, actor: SessionUser, id: n
         .where(eq(users.id, id));
       const after = await getUser(tx, id);
       await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'update', before, after });
+      await sessionChanged(tx, id);
       return after;
     })
-    .catch(duplicateUsername);
+    .catch(duplicateUsername)
+    .finally(() => app.sessions.evict(id));
 }
 
 export async function deleteUser(app: FastifyInstance, actor: SessionUser, id: number) {
@@ -146,7 +149,9 @@ export async function deleteUser(app: FastifyInstance, actor: SessionUser, id: n
       if (before.role === 'admin' && !(await otherAdminsExist(tx, id))) throw unprocessable(USER_MESSAGES.lastAdmin);
       await tx.delete(users).where(eq(users.id, id));
       await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'delete', before });
+      await sessionChanged(tx, id);
     })
+    .finally(() => app.sessions.evict(id))
     .catch((err: unknown) => {
       if (isForeignKeyViolation(err)) throw conflict(USER_MESSAGES.inUse, undefined, 'IN_USE');
       throw err;
@@ -165,6 +170,8 @@ export async function resetPassword(app: FastifyInstance, actor: SessionUser, id
       .set({ passwordHash, mustChangePassword: true, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: app.now() })
       .where(eq(users.id, id));
     await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'reset-password' });
+    await sessionChanged(tx, id);
   });
+  app.sessions.evict(id);
   return { tempPassword };
 }
