@@ -75,7 +75,14 @@ export function guard(app: FastifyInstance, options: GuardOptions = {}): Guard {
       throw unauthorized(AUTH_MESSAGES.sessionExpired);
     }
     const id = Number(claims.sub);
-    const user = await app.sessions.get(id, () => loadSessionUser(app, id));
+    const load = () => loadSessionUser(app, id);
+    let user = await app.sessions.get(id, load);
+    // A token newer than this process's copy (the password changed on another process whose notice
+    // has not arrived yet) is checked against the database, never refused on the stale copy.
+    if (user && user.tokenVersion < claims.tv) {
+      app.sessions.evict(id);
+      user = await app.sessions.get(id, load);
+    }
     if (!user || user.tokenVersion !== claims.tv) throw unauthorized(AUTH_MESSAGES.sessionExpired);
     request.sessionUser = user;
     if (user.mustChangePassword && !options.allowMustChange) {
