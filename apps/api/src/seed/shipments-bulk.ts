@@ -85,7 +85,7 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
     count >= 20_000
       ? ((
           await db.execute(
-            sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname in ('shipments_recipient_name_words', 'shipments_sender_name_words')`,
+            sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_words'`,
           )
         ).rows as {
           indexname: string;

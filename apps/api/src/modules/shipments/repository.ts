@@ -16,7 +16,6 @@ import {
   shipmentDailyCountDeltas,
   shipmentDailyCounts,
   shipmentEvents,
-  nameWords,
   shipments,
   transportAssignments,
   transports,
@@ -162,27 +161,39 @@ export function branchScope(actor: SessionUser): SQL | undefined {
   return or(eq(shipments.originBranchId, actor.branchId), eq(shipments.destinationBranchId, actor.branchId));
 }
 
-/** The same folding as the search index's translate(): 'María Peña' → 'maria pena'. */
+/** The same folding as shipment_search_words()'s translate(): 'María Peña' → 'maria pena'. */
 const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
+/** Beginnings longer than this are indexed by their first letters only (migration 0016). */
+const MAX_PREFIX = 20;
+
 /**
- * The words of a search as a text query: whole words, and the last one also as the beginning of a
- * word, as it is being typed: 'María  Quis' → 'maria & quis:*'; null when no word is left. Whole
- * words let the planner see how common each is (its statistics hold the frequent words; a prefix
- * it can only guess), so a common surname walks the newest rows and a rare one uses the index.
+ * The search tokens of a typed name (see shipment_search_words(), migration 0016): each word whole,
+ * and the last one as the beginning of a word, as it is being typed: 'María  Quis' → maria, p:quis.
+ * Every token is one exact entry of the index and of its statistics, so a common surname walks the
+ * newest rows and a rare one reads a few index entries. Null when no word is left.
  */
-export function namesQuery(term: string): string | null {
+export function nameTokens(term: string): string[] | null {
   const words = foldAccents(term.toLowerCase())
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  return words.length > 0 ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ') : null;
+  if (words.length === 0) return null;
+  const last = words.at(-1)!;
+  return [...words.slice(0, -1), last.length > MAX_PREFIX ? `p:${last.slice(0, MAX_PREFIX)}` : `p:${last}`];
+}
+
+/** The tokens as a text query, on the recipient's side and, if asked, the sender's ('s:' tokens). */
+function tokensQuery(tokens: string[], sides: { sender: boolean }): string {
+  // Tokens hold only a–z, 0–9 and ':' (nameTokens), so quoting them is all a tsquery literal needs.
+  const side = (prefix: string) => `(${tokens.map((t) => `'${prefix}${t}'`).join(' & ')})`;
+  return sides.sender ? `${side('')} | ${side('s:')}` : side('');
 }
 
 /**
  * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or a
  * recipient (or sender) name holding every word typed ('rosa quis' finds 'Rosa Quispe Flores').
  * Each branch of the OR has its own index (unique code, the text_pattern_ops document index, the
- * names' word indexes), so PostgreSQL combines bitmaps.
+ * names' token index), so PostgreSQL combines bitmaps.
  */
 export function textSearch(q: string, sides: { sender: boolean } = { sender: true }): SQL {
   const term = q.trim().toLowerCase();
@@ -190,12 +201,9 @@ export function textSearch(q: string, sides: { sender: boolean } = { sender: tru
   const code = normalizeShipmentCode(term);
   if (code) conditions.push(eq(shipments.code, code));
   if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
-  // A code or a document is no name: a name condition would only cost a look at the names' indexes.
-  const words = code || /^\d+$/.test(term) ? null : namesQuery(term);
-  if (words) {
-    conditions.push(sql`${nameWords(shipments.recipientName)} @@ to_tsquery('simple', ${words})`);
-    if (sides.sender) conditions.push(sql`${nameWords(shipments.senderName)} @@ to_tsquery('simple', ${words})`);
-  }
+  // A code or a document is no name: a name condition would only cost a look at the names' index.
+  const tokens = code || /^\d+$/.test(term) ? null : nameTokens(term);
+  if (tokens) conditions.push(sql`${shipments.searchWords} @@ ${tokensQuery(tokens, sides)}::tsquery`);
   return or(...conditions) ?? sql`false`;
 }
 
