@@ -396,6 +396,13 @@ export const DASHBOARD_PAGE_SIZES = [8, 15, 25] as const;
  */
 export const NUMBERED_PAGE_ROWS = 1000;
 
+/**
+ * The Panel with a text search counts at most this many matches, the newest first: a common name
+ * would otherwise make it count a good part of the table. Past it the counters and the chart are
+ * those of the newest DASHBOARD_SEARCH_CAP matches and the total reads "más de" (issue 19).
+ */
+export const DASHBOARD_SEARCH_CAP = 1000;
+
 /** The last page a list of `pageSize` rows may ask for by number. */
 export const lastNumberedPage = (pageSize: number) => Math.ceil(NUMBERED_PAGE_ROWS / pageSize);
 

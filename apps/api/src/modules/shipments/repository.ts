@@ -341,13 +341,29 @@ export interface DayStatusCount {
 }
 
 /**
- * Counts per Lima day and status in one grouped scan; the counters are their sums. Lima has no
- * DST, so the fixed −5 h shift gives the same days as `limaDay()`.
+ * Counts per Lima day and status (Lima has no DST: the fixed −5 h shift gives the same days as
+ * `limaDay()`) of at most the newest `cap` matching shipments, and whether more match: for a
+ * text search, which no maintained counter knows. LIMIT lets the planner stop walking the newest
+ * rows (a common name) or sort only a rare name's few index matches; never a count of every match.
  */
-export async function countByDayAndStatus(db: Db, where: SQL | undefined): Promise<DayStatusCount[]> {
-  const day = sql<string>`to_char((${shipments.createdAt} at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD')`;
-  const rows = await db.select({ day, status: shipments.status, n: count() }).from(shipments).where(where).groupBy(day, shipments.status);
-  return rows.map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) }));
+export async function countByDayAndStatusUpTo(
+  db: Db,
+  where: SQL | undefined,
+  cap: number,
+): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
+  const result = await db.execute(sql`
+    select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
+           count(*) filter (where m.rn <= ${cap})::int as n, max(m.rn)::int as found
+      from (select ${shipments.createdAt} as created_at, ${shipments.status} as status,
+                   row_number() over (order by ${shipments.createdAt} desc, ${shipments.id} desc) as rn
+              from ${shipments} ${where ? sql`where ${where}` : sql``}
+             order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${cap + 1}) m
+     group by 1, 2`);
+  const rows = result.rows as { day: string; status: string; n: number; found: number }[];
+  return {
+    counts: rows.filter((r) => Number(r.n) > 0).map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) })),
+    capped: rows.some((r) => Number(r.found) > cap),
+  };
 }
 
 /**
