@@ -346,11 +346,7 @@ export interface DayStatusCount {
  * text search, which no maintained counter knows. LIMIT lets the planner stop walking the newest
  * rows (a common name) or sort only a rare name's few index matches; never a count of every match.
  */
-export async function countByDayAndStatusUpTo(
-  db: Db,
-  where: SQL | undefined,
-  cap: number,
-): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
+export async function countByDayAndStatusUpTo(db: Db, where: SQL | undefined, cap: number): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
   const result = await db.execute(sql`
     select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
            count(*) filter (where m.rn <= ${cap})::int as n, max(m.rn)::int as found

@@ -3,6 +3,7 @@ import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Si
 import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import {
+  DASHBOARD_SEARCH_CAP,
   DASHBOARD_PAGE_SIZES,
   INCIDENT_REASON_LABELS,
   lastNumberedPage,
@@ -163,6 +164,7 @@ export default function PanelPage() {
                     </Text>
                   ) : counters ? (
                     <Text fz={26} fw={700} c={c.color} data-testid={`counter-${c.key}`}>
+                      {c.key === 'total' && dashboard.data?.totalCapped ? 'Más de ' : ''}
                       {formatNumber(counters[c.key])}
                     </Text>
                   ) : (
@@ -171,6 +173,12 @@ export default function PanelPage() {
                 </Paper>
               ))}
             </SimpleGrid>
+            {dashboard.data?.totalCapped && (
+              // A common name is not counted through the whole table (issue 19): say what the figures are.
+              <Text size="xs" c="dimmed" data-testid="counters-capped">
+                {`Con búsqueda, los contadores y el gráfico cuentan los ${formatNumber(DASHBOARD_SEARCH_CAP)} envíos más recientes que coinciden.`}
+              </Text>
+            )}
             <OpenIncidentsCard />
             <Paper withBorder p="sm">
               <Title order={5} mb="xs">
