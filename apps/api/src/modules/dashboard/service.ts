@@ -85,7 +85,7 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
       Anulado: byStatus.Anulado,
       Devuelto: byStatus.Devuelto,
     },
-    ...(capped ? { totalCapped: true } : {}),
+    totalCapped: capped,
     series,
   };
 }
