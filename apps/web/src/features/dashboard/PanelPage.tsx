@@ -164,7 +164,12 @@ export default function PanelPage() {
                     </Text>
                   ) : counters ? (
                     <Text fz={26} fw={700} c={c.color} data-testid={`counter-${c.key}`}>
-                      {c.key === 'total' && dashboard.data?.totalCapped ? 'Más de ' : ''}
+                      {c.key === 'total' && dashboard.data?.totalCapped && (
+                        // Small, so the capped total keeps the counters' one-line height.
+                        <Text span fz="sm" fw={600}>
+                          {'Más de '}
+                        </Text>
+                      )}
                       {formatNumber(counters[c.key])}
                     </Text>
                   ) : (
@@ -253,6 +258,7 @@ export default function PanelPage() {
             page={page}
             pageSize={pageSize}
             total={latest.data?.total ?? 0}
+            totalCapped={latest.data?.totalCapped}
             pageSizes={DASHBOARD_PAGE_SIZES}
             maxPages={lastNumberedPage(pageSize)}
             onPage={(p) => setUrl({ page: String(p) })}
