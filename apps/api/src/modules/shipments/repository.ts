@@ -179,12 +179,17 @@ export function nameTokens(term: string): string[] | null {
     .filter(Boolean);
   if (words.length === 0) return null;
   const last = words.at(-1)!;
-  return [...words.slice(0, -1), last.length > MAX_PREFIX ? `p:${last.slice(0, MAX_PREFIX)}` : `p:${last}`];
+  // Code-unit order, as the migration's COLLATE "C" least()/greatest().
+  const whole = [...new Set(words.slice(0, -1))].sort();
+  // Every pair of whole words is one token of its own (migration 0016): 'rosa quispe flo' reads the
+  // short list of names holding both Rosa and Quispe instead of intersecting their two long ones.
+  const pairs = whole.flatMap((a, i) => whole.slice(i + 1).map((b) => `${a}+${b}`));
+  return [...whole, ...pairs, last.length > MAX_PREFIX ? `p:${last.slice(0, MAX_PREFIX)}` : `p:${last}`];
 }
 
 /** The tokens as a text query, on the recipient's side and, if asked, the sender's ('s:' tokens). */
 function tokensQuery(tokens: string[], sides: { sender: boolean }): string {
-  // Tokens hold only a–z, 0–9 and ':' (nameTokens), so quoting them is all a tsquery literal needs.
+  // Tokens hold only a–z, 0–9, ':' and '+' (nameTokens), so quoting them is all a tsquery literal needs.
   const side = (prefix: string) => `(${tokens.map((t) => `'${prefix}${t}'`).join(' & ')})`;
   return sides.sender ? `${side('')} | ${side('s:')}` : side('');
 }
