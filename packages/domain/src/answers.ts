@@ -144,6 +144,11 @@ export const dashboardSchema = z.object({
   dateTo: isoDay,
   bucket: z.enum(['day', 'week', 'month', 'year']),
   counters: statusCounts.extend({ total: z.number() }),
+  /**
+   * With a text search matching more than DASHBOARD_SEARCH_CAP shipments: counters and series are
+   * those of the newest DASHBOARD_SEARCH_CAP matches, and there are more.
+   */
+  totalCapped: z.boolean().optional(),
   series: z.array(z.object({ day: isoDay, total: z.number(), byStatus: statusCounts })),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

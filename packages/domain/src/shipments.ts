@@ -392,6 +392,13 @@ const validRange = {
 export const SHIPMENT_PAGE_SIZES = [5, 10, 25, 50] as const;
 export const DASHBOARD_PAGE_SIZES = [8, 15, 25] as const;
 
+/**
+ * The Panel with a text search counts at most this many matches, the newest first: a common name
+ * would otherwise make it count a good part of the table. Past it the counters and the chart are
+ * those of the newest DASHBOARD_SEARCH_CAP matches and the total reads "más de" (issue 19).
+ */
+export const DASHBOARD_SEARCH_CAP = 1000;
+
 /** GET /shipments and the list screen's address query. Any page size 1..100 (the Panel uses 8/15/25). */
 export const shipmentListQuerySchema = z
   .object({

@@ -24,6 +24,9 @@ import {
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
 
+/** A text-search vector; the API only writes it through the database's own trigger. */
+const tsvector = customType<{ data: string; driverData: string }>({ dataType: () => 'tsvector' });
+
 export const branches = pgTable(
   'branches',
   {
@@ -234,6 +237,15 @@ export const shipments = pgTable(
     /** Where the recipient hears about the shipment (issue 18); both optional. */
     recipientPhone: text('recipient_phone'),
     recipientEmail: text('recipient_email'),
+    /**
+     * The names' search tokens (migration 0016: filled by a trigger from recipient_name and
+     * sender_name, see shipment_search_words()): each accent-folded word whole, and each of its
+     * beginnings as its own token ('p:qui', 'p:quis', …), sender tokens marked 's:'. A word being
+     * typed is then one exact token too, so the index never scans a range of words, the planner's
+     * statistics know how common every token is, and a stored value makes a row cheap to test
+     * while walking the newest rows.
+     */
+    searchWords: tsvector('search_words'),
   },
   (t) => [
     uniqueIndex('shipments_code_uq').on(t.code),
@@ -247,21 +259,10 @@ export const shipments = pgTable(
     // text_pattern_ops serves both `=` and the prefix LIKE of a document being typed.
     index('shipments_recipient_doc_idx').on(t.recipientDoc.op('text_pattern_ops')),
     index('shipments_sender_customer_idx').on(t.senderCustomerId),
-    // The words of each name, accent-folded, for whole-word and prefix search (issue 19).
-    index('shipments_recipient_name_words').using('gin', nameWords(t.recipientName)),
-    index('shipments_sender_name_words').using('gin', nameWords(t.senderName)),
+    // Whole words and word beginnings of both names, for the text search (issue 19).
+    index('shipments_search_words').using('gin', t.searchWords),
   ],
 );
-
-/**
- * The words of a name, lower-cased and accent-folded ('María Peña' → maria, pena), exactly the
- * expression of the names' word indexes so the planner answers the search from them. A word index,
- * unlike the trigram indexes it replaces, finds a rare name without looking at the others and lets
- * the planner know how common a word is; a prefix query ('quis:*') still finds 'Quispe'.
- */
-export function nameWords(name: AnyPgColumn): SQL {
-  return sql`to_tsvector('simple'::regconfig, translate(lower(${name}), 'áéíóúüñ', 'aeiouun'))`;
-}
 
 /** The history of a shipment: creation, status changes, manual events, edits, cancellation. */
 export const shipmentEvents = pgTable(

@@ -83,11 +83,8 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
   // Building the names' search index once is far cheaper than maintaining it row by row during the load.
   const searchIndexes =
     count >= 20_000
-      ? ((
-          await db.execute(
-            sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname in ('shipments_recipient_name_words', 'shipments_sender_name_words')`,
-          )
-        ).rows as {
+      ? ((await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_words'`))
+          .rows as {
           indexname: string;
           indexdef: string;
         }[])

@@ -5,6 +5,7 @@ import {
   bucketCount,
   bucketStart,
   CHART_BUCKETS,
+  DASHBOARD_SEARCH_CAP,
   dayMs,
   earliest,
   latest,
@@ -18,7 +19,7 @@ import {
 } from '@tramo/domain';
 import { badRequest } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { branchScope, countByDayAndStatus, dailyCountsByStatus, filterConditions } from '../shipments/index.ts';
+import { branchScope, countByDayAndStatusUpTo, dailyCountsByStatus, filterConditions } from '../shipments/index.ts';
 
 /** With no lower bound and little data, the chart still shows at least the last 30 days. */
 const MIN_CHART_DAYS = 30;
@@ -35,10 +36,11 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
   if (query.dateFrom && query.dateTo && query.dateFrom > query.dateTo) {
     throw badRequest(SHIPMENT_MESSAGES.invalidRange, { dateTo: SHIPMENT_MESSAGES.invalidRange });
   }
-  // A text search needs the shipments themselves; every other filter reads the daily counts.
-  const counts = query.q
-    ? await countByDayAndStatus(app.db, and(branchScope(actor), ...filterConditions(query)))
-    : await dailyCountsByStatus(app.db, actor, query);
+  // A text search needs the shipments themselves, and counts only the newest matches up to a cap;
+  // every other filter reads the daily counts.
+  const { counts, capped } = query.q
+    ? await countByDayAndStatusUpTo(app.db, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP)
+    : { counts: await dailyCountsByStatus(app.db, actor, query), capped: false };
 
   const zero = () => Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, 0])) as Record<ShipmentStatus, number>;
   const byStatus = zero();
@@ -83,6 +85,7 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
       Anulado: byStatus.Anulado,
       Devuelto: byStatus.Devuelto,
     },
+    totalCapped: capped,
     series,
   };
 }

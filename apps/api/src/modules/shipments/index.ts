@@ -5,7 +5,7 @@
  */
 export {
   branchScope,
-  countByDayAndStatus,
+  countByDayAndStatusUpTo,
   dailyCountsByStatus,
   filterConditions,
   findEvents,

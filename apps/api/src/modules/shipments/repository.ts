@@ -16,7 +16,6 @@ import {
   shipmentDailyCountDeltas,
   shipmentDailyCounts,
   shipmentEvents,
-  nameWords,
   shipments,
   transportAssignments,
   transports,
@@ -163,27 +162,44 @@ export function branchScope(actor: SessionUser): SQL | undefined {
   return or(eq(shipments.originBranchId, actor.branchId), eq(shipments.destinationBranchId, actor.branchId));
 }
 
-/** The same folding as the search index's translate(): 'María Peña' → 'maria pena'. */
+/** The same folding as shipment_search_words()'s translate(): 'María Peña' → 'maria pena'. */
 const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
+/** Beginnings longer than this are indexed by their first letters only (migration 0016). */
+const MAX_PREFIX = 20;
+
 /**
- * The words of a search as a text query: whole words, and the last one also as the beginning of a
- * word, as it is being typed: 'María  Quis' → 'maria & quis:*'; null when no word is left. Whole
- * words let the planner see how common each is (its statistics hold the frequent words; a prefix
- * it can only guess), so a common surname walks the newest rows and a rare one uses the index.
+ * The search tokens of a typed name (see shipment_search_words(), migration 0016): each word whole,
+ * and the last one as the beginning of a word, as it is being typed: 'María  Quis' → maria, p:quis.
+ * Every token is one exact entry of the index and of its statistics, so a common surname walks the
+ * newest rows and a rare one reads a few index entries. Null when no word is left.
  */
-export function namesQuery(term: string): string | null {
+export function nameTokens(term: string): string[] | null {
   const words = foldAccents(term.toLowerCase())
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  return words.length > 0 ? words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ') : null;
+  if (words.length === 0) return null;
+  const last = words.at(-1)!;
+  // Code-unit order, as the migration's COLLATE "C" least()/greatest().
+  const whole = [...new Set(words.slice(0, -1))].sort();
+  // Every pair of whole words is one token of its own (migration 0016): 'rosa quispe flo' reads the
+  // short list of names holding both Rosa and Quispe instead of intersecting their two long ones.
+  const pairs = whole.flatMap((a, i) => whole.slice(i + 1).map((b) => `${a}+${b}`));
+  return [...whole, ...pairs, last.length > MAX_PREFIX ? `p:${last.slice(0, MAX_PREFIX)}` : `p:${last}`];
+}
+
+/** The tokens as a text query, on the recipient's side and, if asked, the sender's ('s:' tokens). */
+function tokensQuery(tokens: string[], sides: { sender: boolean }): string {
+  // Tokens hold only a–z, 0–9, ':' and '+' (nameTokens), so quoting them is all a tsquery literal needs.
+  const side = (prefix: string) => `(${tokens.map((t) => `'${prefix}${t}'`).join(' & ')})`;
+  return sides.sender ? `${side('')} | ${side('s:')}` : side('');
 }
 
 /**
  * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or a
  * recipient (or sender) name holding every word typed ('rosa quis' finds 'Rosa Quispe Flores').
  * Each branch of the OR has its own index (unique code, the text_pattern_ops document index, the
- * names' word indexes), so PostgreSQL combines bitmaps.
+ * names' token index), so PostgreSQL combines bitmaps.
  */
 export function textSearch(q: string, sides: { sender: boolean } = { sender: true }): SQL {
   const term = q.trim().toLowerCase();
@@ -191,12 +207,9 @@ export function textSearch(q: string, sides: { sender: boolean } = { sender: tru
   const code = normalizeShipmentCode(term);
   if (code) conditions.push(eq(shipments.code, code));
   if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
-  // A code or a document is no name: a name condition would only cost a look at the names' indexes.
-  const words = code || /^\d+$/.test(term) ? null : namesQuery(term);
-  if (words) {
-    conditions.push(sql`${nameWords(shipments.recipientName)} @@ to_tsquery('simple', ${words})`);
-    if (sides.sender) conditions.push(sql`${nameWords(shipments.senderName)} @@ to_tsquery('simple', ${words})`);
-  }
+  // A code or a document is no name: a name condition would only cost a look at the names' index.
+  const tokens = code || /^\d+$/.test(term) ? null : nameTokens(term);
+  if (tokens) conditions.push(sql`${shipments.searchWords} @@ ${tokensQuery(tokens, sides)}::tsquery`);
   return or(...conditions) ?? sql`false`;
 }
 
@@ -292,13 +305,25 @@ export interface DayStatusCount {
 }
 
 /**
- * Counts per Lima day and status in one grouped scan; the counters are their sums. Lima has no
- * DST, so the fixed −5 h shift gives the same days as `limaDay()`.
+ * Counts per Lima day and status (Lima has no DST: the fixed −5 h shift gives the same days as
+ * `limaDay()`) of at most the newest `cap` matching shipments, and whether more match: for a
+ * text search, which no maintained counter knows. LIMIT lets the planner stop walking the newest
+ * rows (a common name) or sort only a rare name's few index matches; never a count of every match.
  */
-export async function countByDayAndStatus(db: Db, where: SQL | undefined): Promise<DayStatusCount[]> {
-  const day = sql<string>`to_char((${shipments.createdAt} at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD')`;
-  const rows = await db.select({ day, status: shipments.status, n: count() }).from(shipments).where(where).groupBy(day, shipments.status);
-  return rows.map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) }));
+export async function countByDayAndStatusUpTo(db: Db, where: SQL | undefined, cap: number): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
+  const result = await db.execute(sql`
+    select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
+           count(*) filter (where m.rn <= ${cap})::int as n, max(m.rn)::int as found
+      from (select ${shipments.createdAt} as created_at, ${shipments.status} as status,
+                   row_number() over (order by ${shipments.createdAt} desc, ${shipments.id} desc) as rn
+              from ${shipments} ${where ? sql`where ${where}` : sql``}
+             order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${cap + 1}) m
+     group by 1, 2`);
+  const rows = result.rows as { day: string; status: string; n: number; found: number }[];
+  return {
+    counts: rows.filter((r) => Number(r.n) > 0).map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) })),
+    capped: rows.some((r) => Number(r.found) > cap),
+  };
 }
 
 /**

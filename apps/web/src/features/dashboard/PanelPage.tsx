@@ -3,6 +3,7 @@ import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Si
 import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import {
+  DASHBOARD_SEARCH_CAP,
   DASHBOARD_PAGE_SIZES,
   INCIDENT_REASON_LABELS,
   lastNumberedPage,
@@ -163,6 +164,12 @@ export default function PanelPage() {
                     </Text>
                   ) : counters ? (
                     <Text fz={26} fw={700} c={c.color} data-testid={`counter-${c.key}`}>
+                      {c.key === 'total' && dashboard.data?.totalCapped && (
+                        // Small, so the capped total keeps the counters' one-line height.
+                        <Text span fz="sm" fw={600}>
+                          {'Más de '}
+                        </Text>
+                      )}
                       {formatNumber(counters[c.key])}
                     </Text>
                   ) : (
@@ -171,6 +178,12 @@ export default function PanelPage() {
                 </Paper>
               ))}
             </SimpleGrid>
+            {dashboard.data?.totalCapped && (
+              // A common name is not counted through the whole table (issue 19): say what the figures are.
+              <Text size="xs" c="dimmed" data-testid="counters-capped">
+                {`Con búsqueda, los contadores y el gráfico cuentan los ${formatNumber(DASHBOARD_SEARCH_CAP)} envíos más recientes que coinciden.`}
+              </Text>
+            )}
             <OpenIncidentsCard />
             <Paper withBorder p="sm">
               <Title order={5} mb="xs">
@@ -245,6 +258,7 @@ export default function PanelPage() {
             page={page}
             pageSize={pageSize}
             total={latest.data?.total ?? 0}
+            totalCapped={latest.data?.totalCapped}
             pageSizes={DASHBOARD_PAGE_SIZES}
             maxPages={lastNumberedPage(pageSize)}
             onPage={(p) => setUrl({ page: String(p) })}

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { DASHBOARD_SEARCH_CAP, NUMBERED_PAGE_ROWS } from '@tramo/domain';
+import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+/**
+ * The name search at volume (issue 19, item 2): whatever path answers it (the newest rows or the
+ * names' index), the list, tracking and the Panel must give exactly the rows a plain reading of
+ * every shipment gives: whole words, the last word as a beginning, accents folded both ways, the
+ * recipient or the sender (tracking: the recipient only), the agent's branch only, newest first,
+ * and a count that stops at its cap and says so.
+ */
+
+// More rows than the newest-rows window a common name is looked for in, so a rare name's older
+// matches are only found through the index.
+const BULK = 25_000;
+
+interface Row {
+  id: number;
+  micros: bigint;
+  recipient: string;
+  sender: string;
+  status: string;
+  origin: number;
+  destination: number;
+}
+
+/** The folding the database applies to names (lower, then á é í ó ú ü ñ → a e i o u u n). */
+const fold = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '');
+const wordsOf = (text: string) =>
+  fold(text)
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** A name holds every word typed, the last one as the beginning of a word ('rosa quis' → Rosa Quispe Flores). */
+function nameHolds(name: string, term: string): boolean {
+  const tokens = wordsOf(name);
+  const words = wordsOf(term);
+  return words.every((w, i) => (i === words.length - 1 ? tokens.some((t) => t.startsWith(w)) : tokens.includes(w)));
+}
+
+describe.each(engines)('name search at volume (%s)', (engine) => {
+  let t: TestContext;
+  let admin: string;
+  let agent: string;
+  let lima: number;
+  let all: Row[];
+  const ids = { newest: 0, oldest: 0, middle: 0, sender: 0 };
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    [admin, agent] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1')]);
+    lima = t.branchIds.get('Lima')!;
+    await bulkInsertShipments(t.database.db, BULK);
+    const pick = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)).rows[0] as { id: number }).id);
+    // A rare name three times: on the newest shipment, on the oldest one (of no Lima route, so the Lima
+    // agent never sees it), and unaccented about the middle of the list (one route in six ends in Lima); a rare sender once.
+    ids.newest = await pick(sql`select id from shipments where origin_branch_id = ${lima} order by created_at desc, id desc limit 1`);
+    ids.oldest = await pick(
+      sql`select id from shipments where origin_branch_id <> ${lima} and destination_branch_id <> ${lima} order by created_at, id limit 1`,
+    );
+    ids.middle = await pick(
+      sql`select id from shipments where destination_branch_id = ${lima} order by created_at desc, id desc offset ${Math.floor(BULK / 12)} limit 1`,
+    );
+    ids.sender = await pick(sql`select id from shipments order by created_at desc, id desc offset ${Math.floor(BULK / 3)} limit 1`);
+    const rename = (id: number, first: string, last: string) =>
+      t.database.db.execute(
+        sql`update shipments set recipient_first_name = ${first}, recipient_last_name = ${last}, recipient_name = ${`${first} ${last}`} where id = ${id}`,
+      );
+    await rename(ids.newest, 'Zoraida', 'Ñahui Peña');
+    await rename(ids.oldest, 'ZORAIDA', 'ÑAHUI PEÑA');
+    await rename(ids.middle, 'Zoraida', 'Nahui Pena');
+    await t.database.db.execute(sql`update shipments set sender_name = 'Inversiones Ñandú Ávila' where id = ${ids.sender}`);
+    await t.database.db.execute(sql`analyze shipments`);
+    all = (
+      (
+        await t.database.db.execute(sql`
+          select id, ((extract(epoch from created_at) * 1000000)::bigint)::text as micros, recipient_name, sender_name, status,
+                 origin_branch_id, destination_branch_id
+            from shipments`)
+      ).rows as Record<string, unknown>[]
+    )
+      .map((r) => ({
+        id: Number(r.id),
+        micros: BigInt(r.micros as string),
+        recipient: r.recipient_name as string,
+        sender: r.sender_name as string,
+        status: r.status as string,
+        origin: Number(r.origin_branch_id),
+        destination: Number(r.destination_branch_id),
+      }))
+      // The list's order: newest first, the id breaking ties.
+      .sort((a, b) => (a.micros === b.micros ? b.id - a.id : a.micros > b.micros ? -1 : 1));
+  }, 300_000);
+  afterAll(() => t?.close());
+
+  /** What a plain reading of every shipment finds, in the list's order. */
+  const expected = (term: string, options: { sender?: boolean; branch?: number } = {}) =>
+    all.filter(
+      (r) =>
+        (nameHolds(r.recipient, term) || ((options.sender ?? true) && nameHolds(r.sender, term))) &&
+        (options.branch === undefined || r.origin === options.branch || r.destination === options.branch),
+    );
+  const get = async (url: string, token = admin) => {
+    const res = await t.call('GET', url, { token });
+    expect(res.statusCode, url).toBe(200);
+    return res.json();
+  };
+  const listIds = (body: { items: { id: number }[] }) => body.items.map((s) => s.id);
+  const q = encodeURIComponent;
+
+  const terms = [
+    'quispe',
+    'maria quispe',
+    'María Quispe',
+    'rosa quispe flores',
+    'rosa quis',
+    'comercial',
+    'zoraida ñahui',
+    'ZORAIDA nahui',
+    'zoraida peña',
+    'zoraida ñah',
+    'ñandú avila',
+    'quispe zoraida',
+  ];
+
+  it('lists exactly the matching shipments, newest first, with a total capped at 1 000', async () => {
+    for (const term of terms) {
+      const want = expected(term);
+      const body = await get(`/api/shipments?pageSize=10&q=${q(term)}`);
+      expect(listIds(body), term).toEqual(want.slice(0, 10).map((r) => r.id));
+      expect({ total: body.total, totalCapped: body.totalCapped }, term).toEqual({
+        total: Math.min(want.length, NUMBERED_PAGE_ROWS),
+        totalCapped: want.length > NUMBERED_PAGE_ROWS,
+      });
+    }
+    // The rare name is found on the newest, the middle and the oldest shipment, accents or not.
+    expect(expected('zoraida ñahui').map((r) => r.id)).toEqual([ids.newest, ids.middle, ids.oldest]);
+    expect(expected('quispe').length).toBeGreaterThan(NUMBERED_PAGE_ROWS);
+    expect(expected('maria quispe').length).toBeGreaterThan(10);
+  });
+
+  it('pages a common name by number and by cursor exactly', async () => {
+    for (const term of ['quispe', 'maria quispe']) {
+      const want = expected(term).map((r) => r.id);
+      const second = await get(`/api/shipments?pageSize=10&page=2&q=${q(term)}`);
+      expect(listIds(second), term).toEqual(want.slice(10, 20));
+      const first = await get(`/api/shipments?pageSize=10&q=${q(term)}`);
+      const next = await get(`/api/shipments?pageSize=10&page=2&after=${first.next}&q=${q(term)}`);
+      expect(listIds(next), term).toEqual(want.slice(10, 20));
+      const back = await get(`/api/shipments?pageSize=10&page=1&before=${next.prev}&q=${q(term)}`);
+      expect(listIds(back), term).toEqual(want.slice(0, 10));
+    }
+  });
+
+  it("keeps an agent to his branch's shipments", async () => {
+    for (const term of ['zoraida ñahui', 'maria quispe', 'quispe', 'rosa quispe flores']) {
+      const want = expected(term, { branch: lima });
+      const body = await get(`/api/shipments?pageSize=10&q=${q(term)}`, agent);
+      expect(listIds(body), term).toEqual(want.slice(0, 10).map((r) => r.id));
+      expect(body.total, term).toBe(Math.min(want.length, NUMBERED_PAGE_ROWS));
+    }
+    // The oldest Zoraida travels between two other branches.
+    expect(expected('zoraida ñahui', { branch: lima }).map((r) => r.id)).toEqual([ids.newest, ids.middle]);
+  });
+
+  it('tracking finds by the recipient only, the newest 20', async () => {
+    for (const term of terms) {
+      const want = expected(term, { sender: false });
+      const rows = (await get(`/api/shipments/search?q=${q(term)}`)) as { id: number }[];
+      expect(
+        rows.map((r) => r.id),
+        term,
+      ).toEqual(want.slice(0, 20).map((r) => r.id));
+    }
+    expect(((await get(`/api/shipments/search?q=${q('ñandú avila')}`)) as unknown[]).length).toBe(0);
+    expect(listIds(await get(`/api/shipments?q=${q('ñandú avila')}`))).toEqual([ids.sender]);
+  });
+
+  it('counts a Panel search exactly up to its cap, then the newest matches and says so', async () => {
+    for (const term of ['zoraida ñahui', 'maria quispe', 'quispe', 'comercial']) {
+      const want = expected(term);
+      const counted = want.slice(0, DASHBOARD_SEARCH_CAP);
+      const body = await get(`/api/dashboard?q=${q(term)}`);
+      expect(body.totalCapped, term).toBe(want.length > DASHBOARD_SEARCH_CAP);
+      expect(body.counters.total, term).toBe(counted.length);
+      for (const status of ['Creado', 'En tránsito', 'Entregado', 'Anulado']) {
+        expect(body.counters[status], `${term} ${status}`).toBe(counted.filter((r) => r.status === status).length);
+      }
+    }
+    expect(expected('comercial').length).toBeGreaterThan(DASHBOARD_SEARCH_CAP);
+    // The agent's Panel counts his branch's matches only.
+    const mine = await get(`/api/dashboard?q=${q('zoraida ñahui')}`, agent);
+    expect(mine).toMatchObject({ totalCapped: false, counters: { total: 2 } });
+  });
+});
