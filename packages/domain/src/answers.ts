@@ -129,6 +129,10 @@ export const shipmentSchema = shipmentListRowSchema.extend({
 });
 export type Shipment = z.infer<typeof shipmentSchema>;
 
+/** POST /shipments/{id}/return: the original, now 'Devuelto', and its return leg. */
+export const returnAnswerSchema = z.object({ original: shipmentSchema, returnShipment: shipmentSchema });
+export type ReturnAnswer = z.infer<typeof returnAnswerSchema>;
+
 export const shipmentPageSchema = pageSchema(shipmentListRowSchema).extend({
   /** `total` is a lower bound: there are more (a text search stops counting there). */
   totalCapped: z.boolean().optional(),
