@@ -625,7 +625,13 @@ export async function returnToOrigin(
       statusTo: 'Devuelto',
     });
     const returnShipment = await loadDto(tx, actor, { id: leg.id });
-    await audit(tx, { userId: actor.id, entity: 'shipment', entityId: leg.id, action: 'create', after: { ...snapshot(returnShipment), returnOf: original.code } });
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'shipment',
+      entityId: leg.id,
+      action: 'create',
+      after: { ...snapshot(returnShipment), returnOf: original.code },
+    });
     await audit(tx, {
       userId: actor.id,
       entity: 'shipment',
