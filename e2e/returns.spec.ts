@@ -69,7 +69,7 @@ test('return a shipment En agencia, see both linked, then open the trips page an
   await expect(page.getByRole('button', { name: 'Devolver a origen' })).toHaveCount(0);
   await page.screenshot({ path: '/tmp/returns2-shots/returned-original.png', fullPage: true });
   await returnedAs.getByRole('link').click();
-  await expect(page.getByText(`Retorno de ${shipment.code}`)).toBeVisible();
+  await expect(page.getByText(`Retorno de ${shipment.code}`, { exact: true })).toBeVisible();
   await expect(page.getByText('Creado').first()).toBeVisible();
   await page.screenshot({ path: '/tmp/returns2-shots/return-leg.png', fullPage: true });
   await page.getByRole('link', { name: shipment.code }).click();
