@@ -57,7 +57,10 @@ export function ReturnModal({ shipment, opened, onClose }: { shipment: Shipment;
             minRows={2}
             maxLength={200}
             value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
+            onChange={(e) => {
+              setReason(e.currentTarget.value);
+              setErrors((prev) => ({ ...prev, reason: undefined }));
+            }}
             error={errors.reason}
             data-autofocus
           />
@@ -65,7 +68,10 @@ export function ReturnModal({ shipment, opened, onClose }: { shipment: Shipment;
             label="Clave secreta del retorno"
             required
             value={secretCode}
-            onChange={(e) => setSecretCode(e.currentTarget.value)}
+            onChange={(e) => {
+              setSecretCode(e.currentTarget.value);
+              setErrors((prev) => ({ ...prev, secretCode: undefined }));
+            }}
             error={errors.secretCode}
             autoComplete="new-password"
           />
