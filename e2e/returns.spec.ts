@@ -1,6 +1,12 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { DEMO, loginAndWait, unique } from './support.ts';
 
+/** A small JPEG, as a phone camera would hand it over. */
+const PHOTO = Buffer.from(
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/4gHYSUNDX1BST0ZJTEUAAQEAAAHIAAAAAAQwAABtbnRyUkdCIFhZWiAH4AABAAEAAAAAAABhY3NwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAA9tYAAQAAAADTLQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAlkZXNjAAAA8AAAACRyWFlaAAABFAAAABRnWFlaAAABKAAAABRiWFlaAAABPAAAABR3dHB0AAABUAAAABRyVFJDAAABZAAAAChnVFJDAAABZAAAAChiVFJDAAABZAAAAChjcHJ0AAABjAAAADxtbHVjAAAAAAAAAAEAAAAMZW5VUwAAAAgAAAAcAHMAUgBHAEJYWVogAAAAAAAAb6IAADj1AAADkFhZWiAAAAAAAABimQAAt4UAABjaWFlaIAAAAAAAACSgAAAPhAAAts9YWVogAAAAAAAA9tYAAQAAAADTLXBhcmEAAAAAAAQAAAACZmYAAPKnAAANWQAAE9AAAApbAAAAAAAAAABtbHVjAAAAAAAAAAEAAAAMZW5VUwAAACAAAAAcAEcAbwBvAGcAbABlACAASQBuAGMALgAgADIAMAAxADb/2wBDAA0JCgsKCA0LCgsODg0PEyAVExISEyccHhcgLikxMC4pLSwzOko+MzZGNywtQFdBRkxOUlNSMj5aYVpQYEpRUk//2wBDAQ4ODhMREyYVFSZPNS01T09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT0//wAARCAAgADADASIAAhEBAxEB/8QAFwABAQEBAAAAAAAAAAAAAAAABAIFBv/EABYQAAMAAAAAAAAAAAAAAAAAAAACA//EABUBAQEAAAAAAAAAAAAAAAAAAAQF/8QAFREBAQAAAAAAAAAAAAAAAAAAAgD/2gAMAwEAAhEDEQA/AM2aiZqRNRE1DtUkGuaiZqRNRE1BtTAa5qJmpE1ETUI1LBuamomakTUTNR7UAGuaiJqRNRM1CNSwa5qImpE1EzUI1MBv/9k=',
+  'base64',
+);
+
 async function apiHeaders(request: APIRequestContext, username: keyof typeof DEMO) {
   const res = await request.post('/api/auth/login', { data: { username, password: DEMO[username] } });
   expect(res.ok()).toBeTruthy();
@@ -72,6 +78,20 @@ test('return a shipment En agencia, see both linked, then open the trips page an
   await expect(page.getByText(`Retorno de ${shipment.code}`, { exact: true })).toBeVisible();
   await expect(page.getByText('Creado').first()).toBeVisible();
   await page.screenshot({ path: '/tmp/returns2-shots/return-leg.png', fullPage: true });
+
+  // An incident with a photo: it is sent and the Incidencias box shows it.
+  const box = page.getByLabel('Incidencias');
+  await box.getByRole('button', { name: 'Registrar incidencia' }).click();
+  await box.getByRole('combobox', { name: 'Motivo' }).click();
+  await page.getByRole('option').first().click();
+  await box.locator('input[type=file]').setInputFiles({ name: 'caja.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
+  await expect(box.getByRole('img', { name: 'Foto de la incidencia' })).toBeVisible();
+  await page.screenshot({ path: '/tmp/returns2-shots/incident-form-photo.png', fullPage: true });
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/incidents'));
+  await box.getByRole('button', { name: 'Registrar', exact: true }).click();
+  expect(((await sent).postDataJSON() as { photo?: string }).photo).toMatch(/^data:image\/jpeg;base64,/);
+  await expect(box.getByRole('img', { name: /^Foto de la incidencia: / })).toBeVisible();
+  await page.screenshot({ path: '/tmp/returns2-shots/incident-shown.png', fullPage: true });
   await page.getByRole('link', { name: shipment.code }).click();
   await expect(page).toHaveURL(new RegExp(`/shipments/${shipment.id}$`));
 
