@@ -25,7 +25,10 @@ describe('return to origin', () => {
     const messages = bad.error!.issues.map((i) => i.message);
     expect(messages).toContain('Indica el motivo de la devolución.');
     expect(messages).toContain('Mínimo 4 caracteres');
-    expect(returnShipmentSchema.parse({ reason: ' Destinatario ausente ', secretCode: 'ret-1' })).toEqual({ reason: 'Destinatario ausente', secretCode: 'ret-1' });
+    expect(returnShipmentSchema.parse({ reason: ' Destinatario ausente ', secretCode: 'ret-1' })).toEqual({
+      reason: 'Destinatario ausente',
+      secretCode: 'ret-1',
+    });
   });
 
   it('shows Devuelto in the spec\u2019s devuelto chip colour', () => {
