@@ -66,6 +66,21 @@ describe.each(engines)('return to origin (%s)', (engine) => {
     });
     expect(returnShipment.code).not.toBe(s.code);
     expect(Number(returnShipment.quotedPrice)).toBe(0);
+    // Editing would re-price it from the tables: a return leg is not edited.
+    const edit = await t.call('PUT', `/api/shipments/${returnShipment.id}`, {
+      token: agentArequipa,
+      body: {
+        senderName: 'María Flores Ccori',
+        recipientDoc: '45879612',
+        recipientFirstName: 'Comercial',
+        recipientLastName: 'Andina SAC',
+        originBranchId: arequipa,
+        destinationBranchId: lima,
+        lines: [{ productType: 'liviano', weightKg: 2.5 }],
+      },
+    });
+    expect(edit.statusCode, edit.body).toBe(409);
+    expect(edit.json().error).toContain('Un retorno no se edita');
 
     const detail = (await t.call('GET', `/api/shipments/${s.id}`, { token: admin })).json();
     expect(detail.returnedAs).toEqual({ id: returnShipment.id, code: returnShipment.code });

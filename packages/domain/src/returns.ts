@@ -11,6 +11,7 @@ export const RETURN_MESSAGES = {
   reasonRequired: 'Indica el motivo de la devolución.',
   notOwnBranch: 'Solo la agencia donde está el envío (o un administrador) puede devolverlo a su origen.',
   returned: 'Envío devuelto a origen.',
+  legNotEditable: 'Un retorno no se edita: lleva las mismas líneas del envío original y no se cobra. Si hace falta otro envío, regístralo aparte.',
 } as const;
 
 export const returnOnlyFrom = (status: string) => `Solo se puede devolver a origen un envío 'En tránsito' o 'En agencia' (este está '${status}').`;

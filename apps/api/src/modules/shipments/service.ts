@@ -380,6 +380,8 @@ export async function updateShipment(app: FastifyInstance, actor: SessionUser, i
       checkOrigin(actor, current.originBranchId);
       checkOrigin(actor, data.originBranchId);
       if (current.status !== 'Creado') throw unprocessable(SHIPMENT_MESSAGES.editOnlyCreated);
+      // An edit re-prices from the tables: a return leg would start being charged.
+      if (current.before.returnOf) throw conflict(RETURN_MESSAGES.legNotEditable, undefined, 'RETURN_NOT_EDITABLE');
       await checkReferences(tx, data);
       const priced = await priceLines(tx, data.originBranchId, data.destinationBranchId, data.lines);
       await updateShipmentRow(tx, current.id, {

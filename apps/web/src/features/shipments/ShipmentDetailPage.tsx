@@ -133,7 +133,7 @@ export default function ShipmentDetailPage() {
         <Button variant="default" onClick={() => setPrinting(true)}>
           Imprimir etiqueta
         </Button>
-        {s.canEdit && (
+        {s.canEdit && !s.returnOf && (
           <Button component={Link} to={`/shipments/new?edit=${s.id}`} variant="default">
             Editar
           </Button>
