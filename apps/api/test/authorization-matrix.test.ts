@@ -48,6 +48,7 @@ const MATRIX: Record<string, Rule> = {
   'DELETE /api/shipments/{id}/checkpoints/{checkpointId}': { roles: ALL, scope: 'shipment' },
   'PUT /api/shipments/{id}/secret-code': { roles: ALL, scope: 'shipment' },
   'PUT /api/shipments/{id}/description': { roles: ALL, scope: 'shipment' },
+  'POST /api/shipments/{id}/return': { roles: STAFF, scope: 'shipment' },
   'POST /api/shipments/{id}/deliver': { roles: ALL, scope: 'shipment' },
   'GET /api/shipments/{id}/assignment': { roles: ALL, scope: 'shipment' },
   'GET /api/dashboard': { roles: ALL },
@@ -148,6 +149,7 @@ const VALID_BODY: Record<string, (ids: Ids) => unknown> = {
   'POST /api/shipments/{id}/checkpoints': () => ({ name: 'Revisado' }),
   'PUT /api/shipments/{id}/secret-code': () => ({ secretCode: 'nueva-77' }),
   'PUT /api/shipments/{id}/description': () => ({ description: 'Otra' }),
+  'POST /api/shipments/{id}/return': () => ({ reason: 'Destinatario ausente', secretCode: 'vuelta-77' }),
   'POST /api/shipments/{id}/incidents': () => ({ reason: 'dañado', note: 'Caja abollada' }),
   'POST /api/shipments/{id}/deliver': () => ({
     secretCode: 'clave-7',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
 import { SHIPMENT_STATUSES } from './shipments.ts';
+import { shipmentLinkSchema } from './returns.ts';
 import { PRODUCT_TYPES } from './pricing.ts';
 import { TRANSPORT_STATUSES } from './fleet.ts';
 import { DOC_TYPES } from './customers.ts';
@@ -129,8 +130,18 @@ export const shipmentSearchRowSchema = shipmentListRowSchema.pick({
 export type ShipmentSearchRow = z.infer<typeof shipmentSearchRowSchema>;
 
 /** GET /shipments/{id}: the row plus its history. */
-export const shipmentSchema = shipmentListRowSchema.extend({ checkpoints: z.array(shipmentEventSchema).optional() });
+export const shipmentSchema = shipmentListRowSchema.extend({
+  checkpoints: z.array(shipmentEventSchema).optional(),
+  /** This shipment is the return leg of that one (DESIGN.md 5a). */
+  returnOf: shipmentLinkSchema.nullable().optional(),
+  /** This shipment was returned to its origin as that one. */
+  returnedAs: shipmentLinkSchema.nullable().optional(),
+});
 export type Shipment = z.infer<typeof shipmentSchema>;
+
+/** POST /shipments/{id}/return: the original, now 'Devuelto', and its return leg. */
+export const returnAnswerSchema = z.object({ original: shipmentSchema, returnShipment: shipmentSchema });
+export type ReturnAnswer = z.infer<typeof returnAnswerSchema>;
 
 export const shipmentPageSchema = pageSchema(shipmentListRowSchema).extend(keysetPageFields);
 export type ShipmentPage = z.infer<typeof shipmentPageSchema>;

@@ -16,6 +16,7 @@ export * from './money.ts';
 export * from './pricing.ts';
 export * from './customers.ts';
 export * from './shipments.ts';
+export * from './returns.ts';
 export * from './deliveries.ts';
 export * from './fleet.ts';
 export * from './trips.ts';

@@ -177,6 +177,8 @@ export const incidentAnswerSchema = z.object({
   reason: z.enum(INCIDENT_REASONS),
   note: z.string().nullable(),
   hasPhoto: z.boolean(),
+  /** The photo itself (a data URL), in a shipment's own list only: the Panel's list stays light. */
+  photo: z.string().nullable().optional(),
   tripId: z.number().nullable(),
   createdAt: z.string(),
   createdByName: z.string().nullable(),

@@ -14,6 +14,7 @@ const BranchesPage = page(() => import('../features/branches/BranchesPage.tsx'))
 const CustomersPage = page(() => import('../features/customers/CustomersPage.tsx'));
 const FactorPesoPage = page(() => import('../features/pricing/FactorPesoPage.tsx'));
 const TransportistasPage = page(() => import('../features/fleet/TransportistasPage.tsx'));
+const TransportTripsPage = page(() => import('../features/fleet/TransportTripsPage.tsx'));
 const ForbiddenPage = page(() => import('../features/misc/ForbiddenPage.tsx'));
 const NotFoundPage = page(() => import('../features/misc/NotFoundPage.tsx'));
 const PanelPage = page(() => import('../features/dashboard/PanelPage.tsx'));
@@ -71,6 +72,7 @@ export const routes: RouteObject[] = [
           guarded('/users', UsersPage),
           guarded('/branches', BranchesPage),
           guarded('/transportistas', TransportistasPage),
+          guarded('/transportistas/:id/viajes', TransportTripsPage),
           guarded('/', PanelPage),
           guarded('/shipments', ShipmentsPage),
           // Before /shipments/:id, so 'new' is never read as an id.

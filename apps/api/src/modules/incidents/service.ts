@@ -60,7 +60,7 @@ export async function shipmentIncidents(app: FastifyInstance, actor: SessionUser
     .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
     .where(eq(incidents.shipmentId, shipment.id))
     .orderBy(desc(incidents.createdAt), desc(incidents.id));
-  return rows.map(toDto);
+  return rows.map((r) => ({ ...toDto(r), photo: r.photo }));
 }
 
 /** Open incidents the user may see (the Panel's counter), and the newest of them. */

@@ -11,6 +11,7 @@ import {
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import {
+  auditLog,
   branches,
   customers,
   shipmentDailyCountDeltas,
@@ -379,4 +380,52 @@ export async function foldDailyCounts(db: Db): Promise<void> {
       select day, origin_branch_id, destination_branch_id, status, sum(n) from moved group by 1, 2, 3, 4
       on conflict (day, origin_branch_id, destination_branch_id, status) do update set n = c.n + excluded.n`);
   });
+}
+
+/** The shipment an original was returned as (its return leg), if any. */
+export async function findReturnLeg(db: Db | Tx, originalId: number): Promise<{ id: number; code: string } | null> {
+  const [leg] = await db.select({ id: shipments.id, code: shipments.code }).from(shipments).where(eq(shipments.returnOfShipmentId, originalId));
+  return leg ?? null;
+}
+
+/** Both links of a shipment: the original it returns (when it is a return leg) and the leg it was returned as. */
+export async function findReturnLinks(db: Db | Tx, shipmentId: number) {
+  const original = alias(shipments, 'original');
+  const [row] = await db
+    .select({ returnOfId: original.id, returnOfCode: original.code })
+    .from(shipments)
+    .leftJoin(original, eq(original.id, shipments.returnOfShipmentId))
+    .where(eq(shipments.id, shipmentId));
+  const returnedAs = await findReturnLeg(db, shipmentId);
+  return {
+    returnOf: row?.returnOfId != null && row.returnOfCode != null ? { id: row.returnOfId, code: row.returnOfCode } : null,
+    returnedAs,
+  };
+}
+
+/** A customer's document and contact: the return leg's recipient is the original's sender. */
+export async function customerContact(tx: Tx, customerId: number | null) {
+  if (customerId === null) return null;
+  const [c] = await tx
+    .select({ docNumber: customers.docNumber, phone: customers.phone, email: customers.email })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  return c ?? null;
+}
+
+/** The idempotency key the return of `originalId` was made with (kept in its audit row). */
+export async function returnIdempotencyKey(db: Db | Tx, originalId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ key: sql<string | null>`${auditLog.after} ->> 'idempotencyKey'` })
+    .from(auditLog)
+    .where(and(eq(auditLog.entity, 'shipment'), eq(auditLog.entityId, String(originalId)), eq(auditLog.action, 'return')))
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  return row?.key ?? null;
+}
+
+/** Customers by document: the return leg's sender is the original recipient's customer record when there is one. */
+export async function customerByDoc(tx: Tx, docNumber: string): Promise<number | null> {
+  const [c] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.docNumber, docNumber)).limit(1);
+  return c?.id ?? null;
 }

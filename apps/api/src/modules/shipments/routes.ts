@@ -5,6 +5,8 @@ import {
   descriptionChangeSchema,
   newShipmentSchema,
   recordIdFilter,
+  returnAnswerSchema,
+  returnShipmentSchema,
   secretCodeChangeSchema,
   SHIPMENT_MESSAGES,
   SHIPMENT_STATUSES,
@@ -31,6 +33,7 @@ import {
   getShipment,
   getShipmentByCode,
   listShipments,
+  returnToOrigin,
   searchShipments,
   updateShipment,
 } from './service.ts';
@@ -41,6 +44,10 @@ const checkpointParams = shipmentParams.extend({
   checkpointId: recordId(),
 });
 const optionalId = recordIdFilter();
+/** A client's retry token: the same key repeats the same return instead of being refused. */
+const idempotencyHeaders = z.object({
+  'idempotency-key': z.string().trim().min(1).max(100, 'Idempotency-Key: máximo 100 caracteres').optional(),
+});
 
 export default async function shipmentRoutes(app: App) {
   const tags = ['shipments'];
@@ -177,6 +184,25 @@ export default async function shipmentRoutes(app: App) {
       preHandler: anyUser,
     },
     async (request) => changeDescription(app, currentUser(request), request.params.id, request.body),
+  );
+  app.post(
+    '/shipments/:id/return',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: returnAnswerSchema, 201: returnAnswerSchema }),
+        summary:
+          "Devolver a origen: el envío pasa a 'Devuelto' y se registra su retorno (origen y destino, remitente y destinatario invertidos, sin cobro)",
+        params: shipmentParams,
+        headers: idempotencyHeaders,
+        body: returnShipmentSchema,
+      },
+      preHandler: registrars,
+    },
+    async (request, reply) => {
+      const result = await returnToOrigin(app, currentUser(request), request.params.id, request.body, request.headers['idempotency-key'] ?? null);
+      return reply.status(result.replayed ? 200 : 201).send({ original: result.original, returnShipment: result.returnShipment });
+    },
   );
   app.delete(
     '/shipments/:id',

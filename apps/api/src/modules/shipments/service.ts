@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { and } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
+  alreadyReturnedAs,
+  canReturn,
   FLEET_MESSAGES,
+  RETURN_MESSAGES,
+  returnRefusal,
   NUMBERED_PAGE_ROWS,
   canEdit,
   canManage,
@@ -32,17 +36,21 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent, type KnownShipment, type ShipmentEventInput } from '../../lib/shipment-events.ts';
-import { AppError, badRequest, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { findRouteTables, quoteFromTable } from '../pricing/index.ts';
 import {
   branchScope,
+  customerByDoc,
+  customerContact,
   customerExists,
   deleteEvent,
   filterConditions,
   findBranches,
   findEventOf,
   findEvents,
+  findReturnLeg,
+  findReturnLinks,
   findRow,
   foldDailyCounts,
   insertShipment,
@@ -51,6 +59,7 @@ import {
   listPage,
   loadedOnPlate,
   lockRow,
+  returnIdempotencyKey,
   searchRows,
   updateShipmentRow,
   type BranchRef,
@@ -121,7 +130,8 @@ export function shipmentKey(idOrCode: string): ShipmentKey {
 async function loadDto(db: Db | Tx, actor: SessionUser, key: ShipmentKey) {
   const row = await findRow(db, key);
   if (!row) throw notFound(SHIPMENT_MESSAGES.notFound);
-  return toShipmentDto(row, actor, await findEvents(db, row.id));
+  const [events, links] = await Promise.all([findEvents(db, row.id), findReturnLinks(db, row.id)]);
+  return { ...toShipmentDto(row, actor, events), ...links };
 }
 
 /**
@@ -275,8 +285,8 @@ function checkOrigin(actor: SessionUser, originBranchId: number) {
 const recipientName = (data: NewShipment | ShipmentUpdate) => data.recipientName ?? `${data.recipientFirstName} ${data.recipientLastName}`;
 
 /** What audit rows keep of a shipment: everything but the secret. */
-function snapshot(dto: ShipmentDto) {
-  const { canManage: _m, canEdit: _e, checkpoints: _c, ...rest } = dto;
+function snapshot(dto: ShipmentDto & { returnOf?: unknown; returnedAs?: unknown }) {
+  const { canManage: _m, canEdit: _e, checkpoints: _c, returnOf: _ro, returnedAs: _ra, ...rest } = dto;
   return rest;
 }
 
@@ -377,6 +387,8 @@ export async function updateShipment(app: FastifyInstance, actor: SessionUser, i
       checkOrigin(actor, current.originBranchId);
       checkOrigin(actor, data.originBranchId);
       if (current.status !== 'Creado') throw unprocessable(SHIPMENT_MESSAGES.editOnlyCreated);
+      // An edit re-prices from the tables: a return leg would start being charged.
+      if (current.before.returnOf) throw conflict(RETURN_MESSAGES.legNotEditable, undefined, 'RETURN_NOT_EDITABLE');
       await checkReferences(tx, data);
       const priced = await priceLines(tx, data.originBranchId, data.destinationBranchId, data.lines);
       await updateShipmentRow(tx, current.id, {
@@ -534,5 +546,109 @@ export function foldDailyCountsInBackground(app: FastifyInstance, everyMs = 1000
   app.addHook('onClose', async () => {
     clearInterval(timer);
     await running;
+  });
+}
+
+/**
+ * Return to origin (DESIGN.md 5a), in one transaction: the original is closed as 'Devuelto' and a
+ * return leg is registered from its destination back to its origin, sender and recipient swapped,
+ * the same lines. The return leg is not charged (price 0): the spec and DESIGN.md price a shipment
+ * the customer asked for, and a parcel that could not be delivered was already paid for once; a
+ * counter that wants to bill the return registers a normal shipment instead.
+ *
+ * The original's row lock makes a double return one: the second finds it 'Devuelto' and is refused
+ * (409), unless it repeats the first request's Idempotency-Key, which answers the same return again.
+ */
+export async function returnToOrigin(
+  app: FastifyInstance,
+  actor: SessionUser,
+  idOrCode: string,
+  data: { reason: string; secretCode: string },
+  idempotencyKey: string | null,
+): Promise<{ replayed: boolean; original: ShipmentDto; returnShipment: ShipmentDto }> {
+  const secretCodeHash = app.secretCodes.hash(data.secretCode);
+  return app.db.transaction(async (tx) => {
+    const locked = await lockRow(tx, shipmentKey(idOrCode));
+    if (!locked) throw notFound(SHIPMENT_MESSAGES.notFound);
+    const original = (await findRow(tx, { id: locked.id }))!;
+    if (!canSee(actor, original)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
+    const status = original.status as ShipmentStatus;
+    if (status === 'Devuelto') {
+      const leg = await findReturnLeg(tx, original.id);
+      if (leg && idempotencyKey !== null && (await returnIdempotencyKey(tx, original.id)) === idempotencyKey) {
+        return { replayed: true, original: await loadDto(tx, actor, { id: original.id }), returnShipment: await loadDto(tx, actor, { id: leg.id }) };
+      }
+      if (leg) throw conflict(alreadyReturnedAs(leg.code), undefined, 'ALREADY_RETURNED');
+    }
+    if (!canReturn(actor, original)) throw forbidden(RETURN_MESSAGES.notOwnBranch);
+    const refusal = returnRefusal(status);
+    if (refusal) throw conflict(refusal, undefined, 'CANNOT_RETURN');
+
+    const now = app.now();
+    const sender = await customerContact(tx, original.senderCustomerId);
+    const [first = original.senderName, ...rest] = original.senderName.trim().split(/\s+/);
+    const lines = (original.multiLineDetail as ShipmentLine[]).map((l) => ({ ...l, factorPerKg: 0, price: 0 }));
+    const leg = await insertShipment(
+      tx,
+      {
+        status: 'Creado',
+        createdAt: now,
+        updatedAt: now,
+        createdBy: actor.id,
+        createdByName: displayName(actor),
+        originBranchId: original.destinationBranchId,
+        destinationBranchId: original.originBranchId,
+        senderCustomerId: await customerByDoc(tx, original.recipientDoc),
+        senderName: original.recipientName,
+        recipientFirstName: first,
+        // A company sender ('Comercial Andina SAC') has no last name: its whole name is kept below.
+        recipientLastName: rest.join(' '),
+        recipientName: original.senderName,
+        // A sender registered without a customer record has no document on file; the counter checks
+        // the person's document when handing the parcel back.
+        recipientDoc: sender?.docNumber ?? '',
+        recipientPhone: sender?.phone ?? null,
+        recipientEmail: sender?.email ?? null,
+        productType: original.productType,
+        weightKg: original.weightKg,
+        billableWeightKg: original.billableWeightKg,
+        description: original.description,
+        quotedPrice: '0.00',
+        quotedCurrency: original.quotedCurrency,
+        quotedFactorPerKg: '0',
+        usingReverse: false,
+        multiLineDetail: lines,
+        secretCodeHash,
+        returnOfShipmentId: original.id,
+      },
+      { id: original.destinationBranchId, name: original.destinationName, city: original.destinationCity },
+      { id: original.originBranchId, name: original.originName, city: original.originCity },
+    );
+    await addEvent(tx, app, actor, leg.id, { kind: 'status', name: `Creado — Retorno de ${original.code}`, note: data.reason, statusTo: 'Creado' });
+    await updateShipmentRow(tx, original.id, { status: 'Devuelto', updatedAt: now });
+    await addEvent(tx, app, actor, original.id, {
+      kind: 'status',
+      name: `Devuelto a origen: ${data.reason}`,
+      note: data.reason,
+      statusFrom: status,
+      statusTo: 'Devuelto',
+    });
+    const returnShipment = await loadDto(tx, actor, { id: leg.id });
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'shipment',
+      entityId: leg.id,
+      action: 'create',
+      after: { ...snapshot(returnShipment), returnOf: original.code },
+    });
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'shipment',
+      entityId: original.id,
+      action: 'return',
+      before: { status },
+      after: { status: 'Devuelto', reason: data.reason, returnShipmentId: leg.id, returnCode: leg.code, idempotencyKey },
+    });
+    return { replayed: false, original: await loadDto(tx, actor, { id: original.id }), returnShipment };
   });
 }

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Box, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { canManage as mayManage, closedShipmentRefusal, PRODUCT_TYPE_LABELS, SHIPMENT_MESSAGES } from '@tramo/domain';
+import { canManage as mayManage, canReturn, closedShipmentRefusal, returnRefusal, PRODUCT_TYPE_LABELS, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -16,6 +16,7 @@ import { ShipmentIncidents } from '../incidents/index.ts';
 import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 import { useShipment } from './api/get-shipment.ts';
 import { LabelModal } from './components/LabelModal.tsx';
+import { ReturnModal } from './components/ReturnModal.tsx';
 import { PublicTrackingBox } from './components/PublicTrackingBox.tsx';
 import { ShipmentDocuments } from '../billing/index.ts';
 import { ShipmentHistory } from './components/ShipmentHistory.tsx';
@@ -98,6 +99,7 @@ export default function ShipmentDetailPage() {
   const [printing, setPrinting] = useState(false);
   const [editingSecret, setEditingSecret] = useState(false);
   const [editingDescription, setEditingDescription] = useState(false);
+  const [returning, setReturning] = useState(false);
 
   if (query.isPending) return <PageSkeleton rows={10} />;
   if (query.isError) {
@@ -121,6 +123,8 @@ export default function ShipmentDetailPage() {
   const closed = closedShipmentRefusal(s.status);
   const canChange = canManage && !closed;
   const delivered = s.deliveredInfo;
+  // The agency that holds the parcel (or an admin) sends it back; the API decides again.
+  const mayReturn = canReturn(user, s) && returnRefusal(s.status) === null && !s.returnedAs;
 
   return (
     <>
@@ -129,7 +133,7 @@ export default function ShipmentDetailPage() {
         <Button variant="default" onClick={() => setPrinting(true)}>
           Imprimir etiqueta
         </Button>
-        {s.canEdit && (
+        {s.canEdit && !s.returnOf && (
           <Button component={Link} to={`/shipments/new?edit=${s.id}`} variant="default">
             Editar
           </Button>
@@ -139,7 +143,32 @@ export default function ShipmentDetailPage() {
             Anular envío
           </Button>
         )}
+        {mayReturn && (
+          <Button color="grape" variant="light" onClick={() => setReturning(true)}>
+            Devolver a origen
+          </Button>
+        )}
       </PageHeader>
+      {(s.returnOf || s.returnedAs) && (
+        <Alert color="grape" variant="light" mb="md">
+          {s.returnOf && (
+            <>
+              Retorno de{' '}
+              <Anchor component={Link} to={`/shipments/${s.returnOf.id}`}>
+                {s.returnOf.code}
+              </Anchor>
+            </>
+          )}
+          {s.returnedAs && (
+            <>
+              Devuelto como{' '}
+              <Anchor component={Link} to={`/shipments/${s.returnedAs.id}`}>
+                {s.returnedAs.code}
+              </Anchor>
+            </>
+          )}
+        </Alert>
+      )}
 
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 8 }}>
@@ -246,6 +275,7 @@ export default function ShipmentDetailPage() {
       </Anchor>
 
       <LabelModal shipment={printing ? s : null} onClose={() => setPrinting(false)} />
+      {mayReturn && <ReturnModal shipment={s} opened={returning} onClose={() => setReturning(false)} />}
       {canChange && (
         <>
           <SecretCodeModal shipment={s} opened={editingSecret} onClose={() => setEditingSecret(false)} />

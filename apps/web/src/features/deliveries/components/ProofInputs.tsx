@@ -41,11 +41,14 @@ export function PhotoInput({
   onChange,
   required,
   error,
+  label = 'Foto de la entrega',
 }: {
   value: string | null;
   onChange(value: string | null): void;
   required: boolean;
   error?: string;
+  /** The same capture serves an incident's photo (issue 17). */
+  label?: string;
 }) {
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -64,7 +67,7 @@ export function PhotoInput({
 
   return (
     <Input.Wrapper
-      label="Foto de la entrega"
+      label={label}
       withAsterisk={required}
       description="Con la cámara de la tableta o el teléfono, o un archivo"
       error={problem ?? error}
@@ -76,7 +79,7 @@ export function PhotoInput({
           type="file"
           accept="image/jpeg,image/png,image/*"
           capture="environment"
-          aria-label="Foto de la entrega"
+          aria-label={label}
           hidden
           onChange={(e) => void pick(e.currentTarget.files?.[0])}
         />
@@ -90,7 +93,7 @@ export function PhotoInput({
             </Button>
           )}
         </Group>
-        {value && <Image src={value} alt="Foto de la entrega" h={120} w="auto" fit="contain" radius="sm" style={{ alignSelf: 'flex-start' }} />}
+        {value && <Image src={value} alt={label} h={120} w="auto" fit="contain" radius="sm" style={{ alignSelf: 'flex-start' }} />}
       </Stack>
     </Input.Wrapper>
   );

@@ -11,6 +11,13 @@ export const tripQuery = (transportId: number) =>
   });
 export const useTrip = (transportId: number) => useQuery(tripQuery(transportId));
 
+/** A transport's latest trips, the most recent first. */
+export const useTransportTrips = (transportId: number) =>
+  useQuery({
+    queryKey: [...fleetKeys.trip(transportId), 'all'],
+    queryFn: ({ signal }) => api.get<Trip[]>(`/transports/${transportId}/trips`, undefined, signal),
+  });
+
 export const unloadCheckQuery = (transportId: number) =>
   queryOptions({
     queryKey: fleetKeys.unloadCheck(transportId),

@@ -65,6 +65,9 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
                 Emitir guía transportista
               </Button>
               <ManifestButton transportId={transport.id} plate={transport.plate_primary} disabled={(load.data?.items.length ?? 0) === 0} />
+              <Button size="xs" variant="subtle" component={Link} to={`/transportistas/${transport.id}/viajes`}>
+                Viajes
+              </Button>
             </Group>
           </div>
           <Group align="flex-start" gap="lg" wrap="wrap">

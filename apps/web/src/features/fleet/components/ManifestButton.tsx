@@ -7,11 +7,24 @@ import { apiFile, errorMessage } from '../../../lib/api.ts';
  * 'Manifiesto de carga': the trip's PDF (or the load's draft before departure) inside the page,
  * fetched with the session, with Imprimir and Descargar.
  */
-export function ManifestButton({ transportId, plate, disabled }: { transportId: number; plate: string; disabled?: boolean }) {
+export function ManifestButton({
+  transportId,
+  tripId,
+  plate,
+  disabled,
+  label = 'Manifiesto de carga',
+}: {
+  transportId: number;
+  /** A past trip's manifest (as it left) instead of the transport's current one. */
+  tripId?: number;
+  plate: string;
+  disabled?: boolean;
+  label?: string;
+}) {
   const [open, setOpen] = useState(false);
   const file = useQuery({
-    queryKey: ['fleet', 'manifest', transportId],
-    queryFn: () => apiFile(`/transports/${transportId}/manifest.pdf`),
+    queryKey: ['fleet', 'manifest', transportId, tripId ?? 'current'],
+    queryFn: () => apiFile(tripId ? `/trips/${tripId}/manifest.pdf` : `/transports/${transportId}/manifest.pdf`),
     enabled: open,
     retry: false,
     gcTime: 0,
@@ -20,12 +33,12 @@ export function ManifestButton({ transportId, plate, disabled }: { transportId: 
   const url = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
   const frame = useRef<HTMLIFrameElement>(null);
-  const name = `manifiesto-${plate}`;
+  const name = tripId ? `manifiesto-${plate}-viaje-${tripId}` : `manifiesto-${plate}`;
 
   return (
     <>
       <Button size="xs" variant="light" disabled={disabled} onClick={() => setOpen(true)}>
-        Manifiesto de carga
+        {label}
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title={`Manifiesto de carga · ${plate}`} size="xl">
         {file.isFetching && !url && (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, Drawer, Group, Paper, Select, Table, Text, Tooltip } from '@mantine/core';
-import { IconPackages, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconPackages, IconPencil, IconRoute, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { loadPercent, TRANSPORT_PAGE_SIZES, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUSES, type Transport, type TransportStatus } from '@tramo/domain';
 import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
 import { Pager } from '../../../components/ui/Pager.tsx';
@@ -141,6 +142,11 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
                       <Tooltip label="Ver carga">
                         <ActionIcon variant="subtle" aria-label={`Ver carga ${t.plate_primary}`} onClick={() => onViewLoad(t)}>
                           <IconPackages size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label="Viajes">
+                        <ActionIcon variant="subtle" component={Link} to={`/transportistas/${t.id}/viajes`} aria-label={`Viajes ${t.plate_primary}`}>
+                          <IconRoute size={16} />
                         </ActionIcon>
                       </Tooltip>
                       <Tooltip label="Editar">

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Image, Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { INCIDENT_REASON_LABELS, INCIDENT_REASONS, type IncidentReason } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
+import { PhotoInput } from '../../deliveries/index.ts';
 import { useCloseIncident, useCreateIncident, useShipmentIncidents } from '../api.ts';
 
 const reasonOptions = INCIDENT_REASONS.map((r) => ({ value: r, label: INCIDENT_REASON_LABELS[r] }));
@@ -15,6 +16,7 @@ export function ShipmentIncidents({ shipmentId }: { shipmentId: number }) {
   const close = useCloseIncident();
   const [reason, setReason] = useState<IncidentReason | null>(null);
   const [note, setNote] = useState('');
+  const [photo, setPhoto] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const rows = incidents.data ?? [];
@@ -25,13 +27,14 @@ export function ShipmentIncidents({ shipmentId }: { shipmentId: number }) {
       return;
     }
     create.mutate(
-      { shipmentId, input: { reason, note } },
+      { shipmentId, input: { reason, note, ...(photo ? { photo } : {}) } },
       {
         onSuccess: () => {
           notify.success('Incidencia registrada.');
           setAdding(false);
           setReason(null);
           setNote('');
+          setPhoto(null);
           setError(null);
         },
         onError: (err) => setError(errorMessage(err)),
@@ -53,6 +56,7 @@ export function ShipmentIncidents({ shipmentId }: { shipmentId: number }) {
         <Stack gap="xs" mb="sm">
           <Select label="Motivo" data={reasonOptions} value={reason} onChange={(v) => setReason(v as IncidentReason | null)} autoFocus withAsterisk />
           <Textarea label="Nota" value={note} onChange={(e) => setNote(e.currentTarget.value)} maxLength={500} autosize minRows={2} />
+          <PhotoInput label="Foto de la incidencia" value={photo} onChange={setPhoto} required={false} />
           {error && (
             <Alert color="red" variant="light" role="alert">
               {error}
@@ -89,6 +93,17 @@ export function ShipmentIncidents({ shipmentId }: { shipmentId: number }) {
                   {formatDateTime(i.createdAt)} · {i.createdByName ?? '—'}
                   {i.note ? ` · ${i.note}` : ''}
                 </Text>
+                {i.photo && (
+                  <Image
+                    src={i.photo}
+                    alt={`Foto de la incidencia: ${INCIDENT_REASON_LABELS[i.reason]}`}
+                    h={96}
+                    w="auto"
+                    fit="contain"
+                    radius="sm"
+                    mt={4}
+                  />
+                )}
               </div>
               {!i.closedAt && (
                 <Button

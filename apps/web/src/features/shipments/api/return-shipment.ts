@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReturnAnswer, ReturnShipmentInput } from '@tramo/domain';
+import { api } from '../../../lib/api.ts';
+import { shipmentsChanged } from './invalidate.ts';
+
+/** POST /shipments/{id}/return: the original becomes 'Devuelto' and its return leg is registered. */
+export const returnShipment = ({ id, ...body }: ReturnShipmentInput & { id: number }) => api.post<ReturnAnswer>(`/shipments/${id}/return`, body);
+
+export function useReturnShipment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: returnShipment,
+    // The original's answer is its detail at once; the return leg is read fresh when opened.
+    onSuccess: (answer) => shipmentsChanged(queryClient, answer.original),
+  });
+}
