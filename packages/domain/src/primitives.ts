@@ -86,9 +86,16 @@ export const lastNumberedPage = (pageSize: number) => Math.ceil(NUMBERED_PAGE_RO
  * answer `next`/`prev` cursors; nobody types them.
  */
 export const KEYSET_CURSOR = /^[0-9]{1,17}\.[0-9]{1,10}$/;
+/** The largest serial id (PostgreSQL integer). */
+export const MAX_ROW_ID = 2_147_483_647;
 const keysetCursor = z.preprocess(
   (v) => (v === '' || v === null ? undefined : v),
-  z.string({ error: PAGING_MESSAGES.invalidCursor }).regex(KEYSET_CURSOR, PAGING_MESSAGES.invalidCursor).optional(),
+  z
+    .string({ error: PAGING_MESSAGES.invalidCursor })
+    .regex(KEYSET_CURSOR, PAGING_MESSAGES.invalidCursor)
+    // Ids are PostgreSQL integers: a bigger one is no row of ours, not a database error.
+    .refine((v) => Number(v.split('.')[1]) <= MAX_ROW_ID, PAGING_MESSAGES.invalidCursor)
+    .optional(),
 );
 
 /** The cursor fields of a large list's query. */

@@ -1,6 +1,11 @@
 import { count, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { PAGING_MESSAGES } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
+import { badRequest } from './errors.ts';
+
+/** Days since 1970 within PostgreSQL's integer and date ranges (about year 5,400,000). */
+const MAX_DAY_CURSOR = 2_000_000_000;
 
 /**
  * Keyset (seek) paging of a large list, newest first, shared by shipments, movements, payments and
@@ -27,6 +32,8 @@ export function cursorOf(order: KeysetOrder): SQL<string> {
 /** Rows further down (after) or up (before) the list than the cursor's row, in the order of the list's index. */
 function beyond(order: KeysetOrder, cursor: string, side: 'after' | 'before'): SQL {
   const [value, id] = cursor.split('.');
+  // A day cursor is an integer count of days; a bigger one names no day the list can hold.
+  if (order.unit !== 'microseconds' && Number(value) > MAX_DAY_CURSOR) throw badRequest(PAGING_MESSAGES.invalidCursor);
   const at =
     order.unit === 'microseconds'
       ? sql`(timestamptz 'epoch' + ${value}::bigint * interval '1 microsecond')`
