@@ -294,6 +294,11 @@ function addEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId: 
   return addShipmentEvent(tx, actor, app.now(), shipmentId, event, known);
 }
 
+/** What every new shipment row starts with, a counter's registration or a return leg: Creado, by whom, when. */
+function newRow(actor: SessionUser, now: Date) {
+  return { status: 'Creado', createdAt: now, updatedAt: now, createdBy: actor.id, createdByName: displayName(actor) };
+}
+
 function foreignKeyAsRule(err: unknown): never {
   if (isForeignKeyViolation(err)) throw unprocessable(SHIPMENT_MESSAGES.createFailed);
   throw err;
@@ -310,11 +315,7 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
       const row = await insertShipment(
         tx,
         {
-          status: 'Creado',
-          createdAt: now,
-          updatedAt: now,
-          createdBy: actor.id,
-          createdByName: displayName(actor),
+          ...newRow(actor, now),
           ...formColumns(data, priced),
           recipientPhone: data.recipientPhone,
           recipientEmail: data.recipientEmail,
@@ -591,11 +592,7 @@ export async function returnToOrigin(
     const leg = await insertShipment(
       tx,
       {
-        status: 'Creado',
-        createdAt: now,
-        updatedAt: now,
-        createdBy: actor.id,
-        createdByName: displayName(actor),
+        ...newRow(actor, now),
         originBranchId: original.destinationBranchId,
         destinationBranchId: original.originBranchId,
         senderCustomerId: await customerByDoc(tx, original.recipientDoc),
