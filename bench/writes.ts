@@ -1,9 +1,12 @@
-// npm run bench -- writes [--pg postgres://…] [--rows 100000] [--seconds 10] [--clients 8,32]
+// npm run bench -- writes [--pg postgres://…] [--rows 100000] [--seconds 10] [--clients 8,32] [--no-raw]
 // Shipment creations per second through HTTP (POST /api/shipments) at each client count, on
 // random routes and on one route, beside the raw-SQL limit: the same statements of a creation
-// sent straight to the database by as many clients. Load generator and server share this
-// process and the machine's cores. Prints figures, never asserts.
+// sent straight to the database by as many clients. The HTTP clients run in a worker thread of this
+// process, so they share the machine's cores with the server and PostgreSQL but not the server's
+// event loop. Prints figures, never asserts.
 import fs from 'node:fs';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -21,6 +24,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     clients: { type: 'string', default: '8,32' },
     json: { type: 'string' },
+    // Only the API cases (for a CPU profile of the server alone).
+    'no-raw': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -51,21 +56,6 @@ const routeOf = (oneRoute: boolean) => {
   const others = ids.filter((id) => id !== o);
   return [o, others[Math.floor(Math.random() * others.length)]!] as const;
 };
-const body = (origin: number, destination: number) =>
-  JSON.stringify({
-    senderName: 'Comercial Andina SAC',
-    recipientDoc: String(10_000_000 + Math.floor(Math.random() * 80_000_000)),
-    recipientFirstName: 'María',
-    recipientLastName: 'Flores Ccori',
-    originBranchId: origin,
-    destinationBranchId: destination,
-    lines: [
-      { productType: 'liviano', weightKg: 2.5 },
-      { productType: 'medio', weightKg: 14 },
-    ],
-    secretCode: 'clave-7',
-  });
-
 interface Result {
   done: number;
   failed: number;
@@ -90,20 +80,20 @@ async function drive(clients: number, work: () => Promise<boolean>): Promise<Res
   return result;
 }
 
-async function httpCreate(oneRoute: boolean) {
-  const [o, d] = routeOf(oneRoute);
-  const res = await fetch(`${base}/api/shipments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: body(o, d),
+/** POST /api/shipments by `clients` concurrent clients, driven from a worker thread (_http-driver.mjs). */
+async function httpDrive(clients: number, oneRoute: boolean): Promise<Result> {
+  const worker = new Worker(new URL('./_http-driver.mjs', import.meta.url), {
+    workerData: { base, token, clients, seconds, route: oneRoute ? routeOf(true) : null, branchIds: ids },
   });
-  await res.arrayBuffer();
-  return res.status === 201;
+  const [result] = (await once(worker, 'message')) as [Result];
+  await worker.terminate();
+  result.latencies.sort((a, b) => a - b);
+  return result;
 }
 
 // The raw-SQL limit: what a creation must write (price lookup for all lines, next code, the row,
 // its first event, its audit row) in one transaction, with no HTTP, validation or hashing.
-const pool = bench.url ? new pg.Pool({ connectionString: bench.url, max: Number(process.env.PG_POOL_MAX ?? 10) }) : null;
+const pool = bench.url && !values['no-raw'] ? new pg.Pool({ connectionString: bench.url, max: Number(process.env.PG_POOL_MAX ?? 10) }) : null;
 async function rawCreate(oneRoute: boolean) {
   const [o, d] = routeOf(oneRoute);
   const client = await pool!.connect();
@@ -159,7 +149,7 @@ console.log(
 for (const oneRoute of [false, true]) {
   const where = oneRoute ? 'una ruta' : 'rutas al azar';
   for (const clients of clientCounts) {
-    line(`API POST /shipments (${where})`, clients, await drive(clients, () => httpCreate(oneRoute)));
+    line(`API POST /shipments (${where})`, clients, await httpDrive(clients, oneRoute));
     if (pool) line(`SQL directo (${where})`, clients, await drive(clients, () => rawCreate(oneRoute)));
   }
 }

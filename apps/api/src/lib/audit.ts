@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog } from '../db/schema.ts';
+import { insertReturning } from './statements.ts';
 
 export interface AuditEntry {
   userId: number | null;
@@ -12,12 +13,18 @@ export interface AuditEntry {
 
 /** Call inside the transaction of the change it records, so the audit row and the change land together. */
 export async function audit(tx: Tx | Db, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLog).values({
-    userId: entry.userId,
-    entity: entry.entity,
-    entityId: String(entry.entityId),
-    action: entry.action,
-    before: entry.before ?? null,
-    after: entry.after ?? null,
-  });
+  await insertReturning(
+    tx,
+    'insert_audit',
+    auditLog,
+    {
+      userId: entry.userId,
+      entity: entry.entity,
+      entityId: String(entry.entityId),
+      action: entry.action,
+      before: entry.before ?? null,
+      after: entry.after ?? null,
+    },
+    { id: auditLog.id },
+  );
 }

@@ -1,6 +1,7 @@
 import { displayName } from '@tramo/domain';
 import type { Tx } from '../db/client.ts';
 import { shipmentEvents } from '../db/schema.ts';
+import { insertReturning } from './statements.ts';
 import type { SessionUser } from '../types.ts';
 import { enqueueNotifications, type KnownShipment } from '../modules/notifications/index.ts';
 
@@ -27,9 +28,11 @@ export async function addShipmentEvent(
   /** The shipment as the caller holds it, which spares the notifications a read. */
   known?: KnownShipment,
 ) {
-  const inserted = await tx
-    .insert(shipmentEvents)
-    .values({
+  const inserted = await insertReturning<{ id: number }>(
+    tx,
+    'insert_shipment_event',
+    shipmentEvents,
+    {
       shipmentId,
       kind: event.kind,
       name: event.name,
@@ -39,9 +42,10 @@ export async function addShipmentEvent(
       at,
       userId: actor.id,
       userName: displayName(actor),
-    })
-    .returning({ id: shipmentEvents.id });
+    },
+    { id: shipmentEvents.id },
+  );
   // Issue 18: the messages this event announces (registered, departed, arrived, delivered), in its transaction.
-  await enqueueNotifications(tx, shipmentId, { id: inserted[0]!.id, ...event }, at, known);
-  return inserted;
+  await enqueueNotifications(tx, shipmentId, { id: inserted.id, ...event }, at, known);
+  return [inserted];
 }

@@ -22,6 +22,7 @@ import {
   transports,
 } from '../../db/schema.ts';
 import { countUpTo as countRowsUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
+import { insertReturning } from '../../lib/statements.ts';
 import type { SessionUser } from '../../types.ts';
 
 const originBranch = alias(branches, 'origin_branch');
@@ -89,6 +90,8 @@ export async function customerExists(tx: Tx, id: number): Promise<boolean> {
   return c !== undefined;
 }
 
+const nextShipmentCode = sql<string>`(select 'TMT-' || lpad(n::text, greatest(6, length(n::text)), '0') from nextval('shipment_code_seq') as n)`;
+
 /**
  * Inserts a shipment and answers its row as findRow would, without reading it back: the insert
  * returns the shipment's columns and the caller already holds both branches.
@@ -101,12 +104,15 @@ export async function insertShipment(
 ): Promise<ShipmentRow> {
   // The code (formatShipmentCode of the sequence's next number) is taken by the insert itself, after
   // every check that can refuse, so refused requests burn no code.
-  const code = sql<string>`(select 'TMT-' || lpad(n::text, greatest(6, length(n::text)), '0') from nextval('shipment_code_seq') as n)`;
-  const [row] = await tx
-    .insert(shipments)
-    .values({ ...values, code })
-    .returning(ownColumns);
-  return { ...row!, originName: origin.name, originCity: origin.city, destinationName: destination.name, destinationCity: destination.city };
+  const row = await insertReturning<Omit<ShipmentRow, 'originName' | 'originCity' | 'destinationName' | 'destinationCity'>>(
+    tx,
+    'insert_shipment',
+    shipments,
+    values,
+    ownColumns,
+    { code: nextShipmentCode },
+  );
+  return { ...row, originName: origin.name, originCity: origin.city, destinationName: destination.name, destinationCity: destination.city };
 }
 
 export async function updateShipmentRow(tx: Tx, id: number, changes: Partial<typeof shipments.$inferInsert>): Promise<void> {
@@ -333,6 +339,26 @@ export async function countByDayAndStatusUpTo(db: Db, where: SQL | undefined, ca
  * but the text search maps onto them.
  */
 export async function dailyCountsByStatus(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<DayStatusCount[]> {
+  const result = await db.execute(sql`
+    select k.day::text as day, k.status, sum(k.n)::bigint as n from (${dailyCountRows(actor, filters)}) k group by k.day, k.status`);
+  return (result.rows as { day: string; status: string; n: string | number }[]).map((r) => ({
+    day: r.day,
+    status: r.status as ShipmentStatus,
+    n: Number(r.n),
+  }));
+}
+
+/**
+ * The list's total from the same counters, added up by the database: one row comes back, where the
+ * per-day answer would bring a row per day and status (thousands over a few years).
+ */
+export async function dailyCountTotal(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<number> {
+  const result = await db.execute(sql`select coalesce(sum(k.n), 0)::bigint as n from (${dailyCountRows(actor, filters)}) k`);
+  return Number((result.rows[0] as { n: string | number }).n);
+}
+
+/** Counter rows (folded counts and pending deltas) matching the filters: day, status, n. */
+function dailyCountRows(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): SQL {
   const conditions = (c: typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas) => {
     const where: (SQL | undefined)[] = [];
     // Inclusive Lima days, as the list's createdAt bounds; a missing bound is open.
@@ -349,17 +375,9 @@ export async function dailyCountsByStatus(db: Db, actor: SessionUser, filters: O
   };
   const c = shipmentDailyCounts;
   const d = shipmentDailyCountDeltas;
-  const result = await db.execute(sql`
-    select k.day::text as day, k.status, sum(k.n)::bigint as n from (
-      select ${c.day} as day, ${c.status} as status, ${c.n} as n from ${c} where ${conditions(c)}
+  return sql`select ${c.day} as day, ${c.status} as status, ${c.n} as n from ${c} where ${conditions(c)}
       union all
-      select ${d.day}, ${d.status}, ${d.n} from ${d} where ${conditions(d)}
-    ) k group by k.day, k.status`);
-  return (result.rows as { day: string; status: string; n: string | number }[]).map((r) => ({
-    day: r.day,
-    status: r.status as ShipmentStatus,
-    n: Number(r.n),
-  }));
+      select ${d.day}, ${d.status}, ${d.n} from ${d} where ${conditions(d)}`;
 }
 
 /** Key of the advisory lock that lets one process at a time fold the daily count deltas. */

@@ -55,7 +55,7 @@ import {
   foldDailyCounts,
   insertShipment,
   countUpTo,
-  dailyCountsByStatus,
+  dailyCountTotal,
   listPage,
   loadedOnPlate,
   lockRow,
@@ -147,7 +147,7 @@ export async function listShipments(app: FastifyInstance, actor: SessionUser, qu
     listPage(app.db, where, { page, pageSize, after, before }),
     filters.q || filters.incidencia
       ? countUpTo(app.db, where, NUMBERED_PAGE_ROWS)
-      : dailyCountsByStatus(app.db, actor, filters).then((days) => ({ total: days.reduce((sum, d) => sum + d.n, 0), totalCapped: false })),
+      : dailyCountTotal(app.db, actor, filters).then((total) => ({ total, totalCapped: false })),
   ]);
   return {
     items: found.rows.map((r) => toShipmentDto(r, actor)),

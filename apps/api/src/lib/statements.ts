@@ -1,0 +1,56 @@
+import * as drizzle from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '../db/client.ts';
+
+type Selection = Record<string, PgColumn | SQL | SQL.Aliased>;
+type Query = { sql: string; params: unknown[] };
+
+// Drizzle's own ordering of a selection for its result mapper: exported at runtime, left out of its types.
+const { orderSelectedFields } = drizzle as unknown as { orderSelectedFields(fields: Selection): never };
+
+interface Statement {
+  name: string;
+  query: Query;
+  fields: never;
+}
+const statements = new Map<string, Statement>();
+
+/**
+ * Inserts one row and answers `returning` of it, through a statement built once per shape instead of
+ * on every call. Drizzle re-walks every column of the table each time it builds a query, about
+ * 0.3 ms for the shipment insert with its returned columns: a tenth of a creation's CPU on the
+ * API's busiest write. Built once, the statement runs named and prepared, so PostgreSQL also parses
+ * and plans it once per connection; it runs in whatever session it is given, a transaction or the pool.
+ *
+ * `name` names the statement and its shape: callers pass the same `returning` and `fixed` under one
+ * name. The shape is also keyed by the columns given a value (undefined ones are left to their
+ * default, as drizzle's own insert does). `fixed` holds SQL expressions the statement embeds (a
+ * sequence's next value).
+ */
+export async function insertReturning<Row>(
+  db: Db | Tx,
+  name: string,
+  table: PgTable,
+  values: Record<string, unknown>,
+  returning: Selection,
+  fixed: Record<string, SQL> = {},
+): Promise<Row> {
+  const given = Object.keys(values)
+    .filter((k) => values[k] !== undefined)
+    .sort();
+  const key = `${name}:${given.join(',')}`;
+  let statement = statements.get(key);
+  if (!statement) {
+    const placeholders = Object.fromEntries(given.map((k) => [k, sql.placeholder(k)]));
+    const query = db
+      .insert(table)
+      .values({ ...placeholders, ...fixed } as never)
+      .returning(returning)
+      .toSQL();
+    statement = { name: `${name}_${statements.size}`, query, fields: orderSelectedFields(returning) };
+    statements.set(key, statement);
+  }
+  const rows = (await db._.session.prepareQuery(statement.query, statement.fields, statement.name, true).execute(values)) as Row[];
+  return rows[0]!;
+}
