@@ -54,3 +54,16 @@ export async function insertReturning<Row>(
   const rows = (await db._.session.prepareQuery(statement.query, statement.fields, statement.name, true).execute(values)) as Row[];
   return rows[0]!;
 }
+
+/**
+ * A query whose text never changes (its values are `sql.placeholder`s), built by drizzle on first
+ * use instead of on every call, and run named and prepared in the session it is given. For the
+ * reads of the busiest paths; `selection` is the query's own select list, for drizzle's row mapping.
+ */
+export function preparedQuery<Row>(name: string, selection: Selection, build: (db: Db | Tx) => { toSQL(): Query }) {
+  let statement: Statement | undefined;
+  return async (db: Db | Tx, values: Record<string, unknown>): Promise<Row[]> => {
+    statement ??= { name, query: build(db).toSQL(), fields: orderSelectedFields(selection) };
+    return (await db._.session.prepareQuery(statement.query, statement.fields, statement.name, true).execute(values)) as Row[];
+  };
+}

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { centsToNumber, PRICING_MESSAGES, quoteWithTiers, type ProductType, type Quote, type QuoteQuery, type WeightTier } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { weightFactorTables, weightFactorTiers } from '../../db/schema.ts';
 import { notFound, unprocessable } from '../../lib/errors.ts';
+import { preparedQuery } from '../../lib/statements.ts';
 
 export interface RouteTable {
   id: number;
@@ -19,6 +20,46 @@ export async function findRouteTable(db: Db | Tx, originId: number, destinationI
   return (await findRouteTables(db, originId, destinationId, [productType])).get(productType) ?? null;
 }
 
+const routeTableRow = {
+  id: weightFactorTables.id,
+  productType: weightFactorTables.productType,
+  origin: weightFactorTables.originBranchId,
+  currency: weightFactorTables.currency,
+  fromKg: weightFactorTiers.fromKg,
+  toKg: weightFactorTiers.toKg,
+  factorPerKg: weightFactorTiers.factorPerKg,
+  sortOrder: weightFactorTiers.sortOrder,
+};
+// Every quote and every shipment creation runs it: prepared once (lib/statements.ts).
+const selectRouteTables = preparedQuery<{
+  id: number;
+  productType: string;
+  origin: number;
+  currency: string;
+  fromKg: string | null;
+  toKg: string | null;
+  factorPerKg: string | null;
+  sortOrder: number | null;
+}>('select_route_tables', routeTableRow, (db) => {
+  const origin = sql.placeholder('origin');
+  const destination = sql.placeholder('destination');
+  return db
+    .select(routeTableRow)
+    .from(weightFactorTables)
+    .leftJoin(weightFactorTiers, eq(weightFactorTiers.tableId, weightFactorTables.id))
+    .where(
+      and(
+        eq(weightFactorTables.active, true),
+        sql`${weightFactorTables.productType} = any(${sql.placeholder('types')})`,
+        or(
+          and(eq(weightFactorTables.originBranchId, origin), eq(weightFactorTables.destinationBranchId, destination)),
+          and(eq(weightFactorTables.originBranchId, destination), eq(weightFactorTables.destinationBranchId, origin)),
+        ),
+      ),
+    )
+    .orderBy(sql`${weightFactorTables.originBranchId} = ${origin} desc`, asc(weightFactorTiers.fromKg));
+});
+
 /** As findRouteTable for several classes at once (a shipment's lines), still in one round trip. */
 export async function findRouteTables(
   db: Db | Tx,
@@ -26,30 +67,7 @@ export async function findRouteTables(
   destinationId: number,
   productTypes: readonly ProductType[],
 ): Promise<Map<ProductType, RouteTable>> {
-  const rows = await db
-    .select({
-      id: weightFactorTables.id,
-      productType: weightFactorTables.productType,
-      origin: weightFactorTables.originBranchId,
-      currency: weightFactorTables.currency,
-      fromKg: weightFactorTiers.fromKg,
-      toKg: weightFactorTiers.toKg,
-      factorPerKg: weightFactorTiers.factorPerKg,
-      sortOrder: weightFactorTiers.sortOrder,
-    })
-    .from(weightFactorTables)
-    .leftJoin(weightFactorTiers, eq(weightFactorTiers.tableId, weightFactorTables.id))
-    .where(
-      and(
-        eq(weightFactorTables.active, true),
-        inArray(weightFactorTables.productType, [...new Set(productTypes)]),
-        or(
-          and(eq(weightFactorTables.originBranchId, originId), eq(weightFactorTables.destinationBranchId, destinationId)),
-          and(eq(weightFactorTables.originBranchId, destinationId), eq(weightFactorTables.destinationBranchId, originId)),
-        ),
-      ),
-    )
-    .orderBy(sql`${weightFactorTables.originBranchId} = ${originId} desc`, asc(weightFactorTiers.fromKg));
+  const rows = await selectRouteTables(db, { origin: originId, destination: destinationId, types: [...new Set(productTypes)] });
   const tables = new Map<ProductType, RouteTable>();
   for (const t of rows) {
     const productType = t.productType as ProductType;

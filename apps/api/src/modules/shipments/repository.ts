@@ -22,7 +22,7 @@ import {
   transports,
 } from '../../db/schema.ts';
 import { countUpTo as countRowsUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
-import { insertReturning } from '../../lib/statements.ts';
+import { insertReturning, preparedQuery } from '../../lib/statements.ts';
 import type { SessionUser } from '../../types.ts';
 
 const originBranch = alias(branches, 'origin_branch');
@@ -81,8 +81,17 @@ export interface BranchRef {
   city: string | null;
 }
 
-export async function findBranches(tx: Tx, ids: number[]): Promise<BranchRef[]> {
-  return tx.select({ id: branches.id, name: branches.name, city: branches.city }).from(branches).where(inArray(branches.id, ids));
+const branchRef = { id: branches.id, name: branches.name, city: branches.city };
+const selectTwoBranches = preparedQuery<BranchRef>('select_two_branches', branchRef, (db) =>
+  db
+    .select(branchRef)
+    .from(branches)
+    .where(inArray(branches.id, [sql.placeholder('a'), sql.placeholder('b')])),
+);
+
+/** A shipment's two branches (origin and destination), in one prepared read. */
+export async function findBranches(tx: Tx, [a, b]: readonly [number, number]): Promise<BranchRef[]> {
+  return selectTwoBranches(tx, { a, b });
 }
 
 export async function customerExists(tx: Tx, id: number): Promise<boolean> {
