@@ -292,26 +292,40 @@ export async function searchRows(
     .limit(limit);
 }
 
+// A shipment's detail (every view, every change's answer) reads its row, events and links: prepared
+// once each (lib/statements.ts) instead of drizzle rebuilding ~30 columns and two joins per call.
+const selectRowById = preparedQuery<ShipmentRow>('select_shipment_by_id', rowColumns, (db) =>
+  selectRows(db).where(eq(shipments.id, sql.placeholder('id'))),
+);
+const selectRowByCode = preparedQuery<ShipmentRow>('select_shipment_by_code', rowColumns, (db) =>
+  selectRows(db).where(eq(shipments.code, sql.placeholder('code'))),
+);
+
 export async function findRow(db: Db | Tx, key: ShipmentKey): Promise<ShipmentRow | null> {
-  const [row] = await selectRows(db).where(byKey(key));
+  const [row] = 'id' in key ? await selectRowById(db, { id: key.id }) : await selectRowByCode(db, { code: key.code });
   return row ?? null;
 }
 
-export async function findEvents(db: Db | Tx, shipmentId: number): Promise<EventRow[]> {
-  return db
-    .select({
-      id: shipmentEvents.id,
-      kind: shipmentEvents.kind,
-      name: shipmentEvents.name,
-      note: shipmentEvents.note,
-      statusFrom: shipmentEvents.statusFrom,
-      statusTo: shipmentEvents.statusTo,
-      at: shipmentEvents.at,
-      userName: shipmentEvents.userName,
-    })
+const eventColumns = {
+  id: shipmentEvents.id,
+  kind: shipmentEvents.kind,
+  name: shipmentEvents.name,
+  note: shipmentEvents.note,
+  statusFrom: shipmentEvents.statusFrom,
+  statusTo: shipmentEvents.statusTo,
+  at: shipmentEvents.at,
+  userName: shipmentEvents.userName,
+};
+const selectEvents = preparedQuery<EventRow>('select_shipment_events', eventColumns, (db) =>
+  db
+    .select(eventColumns)
     .from(shipmentEvents)
-    .where(eq(shipmentEvents.shipmentId, shipmentId))
-    .orderBy(asc(shipmentEvents.at), asc(shipmentEvents.id));
+    .where(eq(shipmentEvents.shipmentId, sql.placeholder('shipmentId')))
+    .orderBy(asc(shipmentEvents.at), asc(shipmentEvents.id)),
+);
+
+export async function findEvents(db: Db | Tx, shipmentId: number): Promise<EventRow[]> {
+  return selectEvents(db, { shipmentId });
 }
 
 export interface DayStatusCount {
@@ -410,20 +424,32 @@ export async function foldDailyCounts(db: Db): Promise<void> {
 }
 
 /** The shipment an original was returned as (its return leg), if any. */
+const legColumns = { id: shipments.id, code: shipments.code };
+const selectReturnLeg = preparedQuery<{ id: number; code: string }>('select_return_leg', legColumns, (db) =>
+  db
+    .select(legColumns)
+    .from(shipments)
+    .where(eq(shipments.returnOfShipmentId, sql.placeholder('originalId'))),
+);
+
 export async function findReturnLeg(db: Db | Tx, originalId: number): Promise<{ id: number; code: string } | null> {
-  const [leg] = await db.select({ id: shipments.id, code: shipments.code }).from(shipments).where(eq(shipments.returnOfShipmentId, originalId));
+  const [leg] = await selectReturnLeg(db, { originalId });
   return leg ?? null;
 }
 
-/** Both links of a shipment: the original it returns (when it is a return leg) and the leg it was returned as. */
-export async function findReturnLinks(db: Db | Tx, shipmentId: number) {
-  const original = alias(shipments, 'original');
-  const [row] = await db
-    .select({ returnOfId: original.id, returnOfCode: original.code })
+const original = alias(shipments, 'original');
+const returnOfColumns = { returnOfId: original.id, returnOfCode: original.code };
+const selectReturnOf = preparedQuery<{ returnOfId: number | null; returnOfCode: string | null }>('select_return_of', returnOfColumns, (db) =>
+  db
+    .select(returnOfColumns)
     .from(shipments)
     .leftJoin(original, eq(original.id, shipments.returnOfShipmentId))
-    .where(eq(shipments.id, shipmentId));
-  const returnedAs = await findReturnLeg(db, shipmentId);
+    .where(eq(shipments.id, sql.placeholder('id'))),
+);
+
+/** Both links of a shipment: the original it returns (when it is a return leg) and the leg it was returned as. */
+export async function findReturnLinks(db: Db | Tx, shipmentId: number) {
+  const [[row], returnedAs] = await Promise.all([selectReturnOf(db, { id: shipmentId }), findReturnLeg(db, shipmentId)]);
   return {
     returnOf: row?.returnOfId != null && row.returnOfCode != null ? { id: row.returnOfId, code: row.returnOfCode } : null,
     returnedAs,
