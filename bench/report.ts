@@ -40,6 +40,7 @@ interface WriteResult {
   p50: number;
   p95: number;
   failed: number;
+  cpuMsEach?: number | null;
 }
 
 const tsx = path.resolve(import.meta.dirname, '../node_modules/.bin/tsx');
@@ -47,6 +48,13 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-report-'));
 const run = (script: string, args: string[]) => {
   const res = spawnSync(tsx, [path.join(import.meta.dirname, script), ...args], { stdio: 'inherit' });
   if (res.status !== 0) throw new Error(`${script} terminó con ${res.status}`);
+};
+/** A benchmark that only prints (first load, the stack's floor): its output, kept for the report. */
+const printed = (script: string, args: string[] = []) => {
+  const res = spawnSync(tsx, [path.join(import.meta.dirname, script), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  process.stdout.write(res.stdout);
+  if (res.status !== 0) throw new Error(`${script} terminó con ${res.status}`);
+  return res.stdout.trim();
 };
 const load = <T>(file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 const loadAverage = () =>
@@ -111,6 +119,9 @@ const writesFile = path.join(tmp, 'writes.json');
 run('writes.ts', ['--rows', values.small, '--pg', values.pg, '--seconds', values.seconds, '--json', writesFile]);
 const writes = load<{ results: WriteResult[] }>(writesFile);
 loads.push(loadAverage());
+// What the browser downloads for the login page and the Panel, and what the decided stack alone weighs.
+const firstLoad = printed('first-load.ts');
+const stackFloor = printed('stack-floor.ts');
 
 const ms = (n: number | null) => (n === null ? '—' : n.toFixed(1));
 const small = reads[values.small]!;
@@ -158,13 +169,22 @@ for (const r of large.results) {
 lines.push('');
 lines.push(`## -- writes: shipment creations (PostgreSQL, ${values.small} shipments before, ${values.seconds} s per case)`);
 lines.push('');
-lines.push('API = `POST /api/shipments` (two lines) over HTTP; SQL = the same writes of a creation in one transaction straight to the database.');
+lines.push(
+  'API = `POST /api/shipments` (two lines) over HTTP, the clients in a worker thread of the bench; SQL = the same writes of a creation in one ' +
+    "transaction straight to the database. CPU ms = the server thread's CPU time per creation (Linux per-thread counters), which holds when " +
+    'other work shares the machine.',
+);
 lines.push('');
-lines.push('| case | clients | creations/s | p50 ms | p95 ms | failed |');
-lines.push('|---|---:|---:|---:|---:|---:|');
+lines.push('| case | clients | creations/s | p50 ms | p95 ms | failed | CPU ms |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|');
 for (const w of writes.results)
-  lines.push(`| ${w.label} | ${w.clients} | ${w.perSecond.toFixed(0)} | ${w.p50.toFixed(1)} | ${w.p95.toFixed(1)} | ${w.failed} |`);
+  lines.push(
+    `| ${w.label} | ${w.clients} | ${w.perSecond.toFixed(0)} | ${w.p50.toFixed(1)} | ${w.p95.toFixed(1)} | ${w.failed} | ${w.cpuMsEach == null ? '—' : w.cpuMsEach.toFixed(2)} |`,
+  );
 lines.push('');
+lines.push('## First load (`npm run bench -- first-load`) and the stack alone (`npm run bench -- stack-floor`)');
+lines.push('');
+lines.push('```', firstLoad, '```', '', '```', stackFloor, '```', '');
 const moneyTable = [
   `## Money lists (PostgreSQL, ${values.small} rows each, ${values.iterations} requests per case)`,
   '',
