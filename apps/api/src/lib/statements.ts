@@ -24,8 +24,8 @@ const statements = new Map<string, Statement>();
  * and plans it once per connection; it runs in whatever session it is given, a transaction or the pool.
  *
  * `name` names the statement and its shape: callers pass the same `returning` and `fixed` under one
- * name. The shape is also keyed by the columns given a value (undefined ones are left to their
- * default, as drizzle's own insert does). `fixed` holds SQL expressions the statement embeds (a
+ * name. The shape is also keyed by the columns given a value and those given null (undefined ones
+ * are left to their default, as drizzle's own insert does). `fixed` holds SQL expressions the statement embeds (a
  * sequence's next value).
  */
 export async function insertReturning<Row>(
@@ -37,15 +37,20 @@ export async function insertReturning<Row>(
   fixed: Record<string, SQL> = {},
 ): Promise<Row> {
   const given = Object.keys(values)
-    .filter((k) => values[k] !== undefined)
+    .filter((k) => values[k] !== undefined && values[k] !== null)
     .sort();
-  const key = `${name}:${given.join(',')}`;
+  // A null is written into the text, as drizzle does: through a column's encoder a JSON column
+  // would store the JSON value null instead of SQL NULL.
+  const nulls = Object.keys(values)
+    .filter((k) => values[k] === null)
+    .sort();
+  const key = `${name}:${given.join(',')}:${nulls.join(',')}`;
   let statement = statements.get(key);
   if (!statement) {
     const placeholders = Object.fromEntries(given.map((k) => [k, sql.placeholder(k)]));
     const query = db
       .insert(table)
-      .values({ ...placeholders, ...fixed } as never)
+      .values({ ...placeholders, ...Object.fromEntries(nulls.map((k) => [k, sql`null`])), ...fixed } as never)
       .returning(returning)
       .toSQL();
     statement = { name: `${name}_${statements.size}`, query, fields: orderSelectedFields(returning) };
