@@ -204,8 +204,9 @@ function singleNameToken(q: string): string | null {
  * keeps of the names' tokens (their most common ones and the share of rows holding each, from a
  * sample of 30 000 rows or more): the share times the rows the table held then. Zero when the
  * search is several tokens (shares of several tokens give no floor for their intersection) or its
- * token is not among the common ones. Either side (recipient, or sender with 's:') is a floor of the list's matches. Shipments are never deleted and a name edit moves one row,
- * so the count only grows after the sample; the caller still wants it far above what it decides.
+ * token is not among the common ones. Either side (the recipient's token, or the sender's 's:' one)
+ * is a floor of the list's matches. Shipments are never deleted and a name edit moves one row, so
+ * the count only grows after the sample; the caller still wants it far above what it decides.
  */
 export async function searchMatchesFloor(db: Db, q: string): Promise<number> {
   const token = singleNameToken(q);
