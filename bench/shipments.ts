@@ -1,4 +1,4 @@
-// npx tsx bench/shipments.ts --rows 100000 [--pg postgres://…] [--iterations 30] [--json FILE]
+// npx tsx bench/shipments.ts --rows 100000 [--pg postgres://…] [--iterations 30] [--json FILE] [--cases REGEX]
 // (or npm run bench -- shipments --rows …). A fresh database (embedded in a temp dir, or a
 // PostgreSQL database created and dropped here), N bulk shipments, then per case p50/p95 over real
 // HTTP and, on PostgreSQL, p50/p95 of the very statements that request ran (recorded from the
@@ -14,7 +14,8 @@ import { seedBase } from '../apps/api/src/seed/base.ts';
 import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 import { benchDatabase, percentile } from './_db.ts';
 
-// --existing URL measures a PostgreSQL database already filled (e.g. by npm run seed:bulk) as is.
+// --existing URL measures a PostgreSQL database already filled (e.g. by npm run seed:bulk) as is;
+// --cases REGEX measures only the cases whose name it matches (e.g. 'q |rastreo' for the searches).
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     existing: { type: 'string' },
     iterations: { type: 'string', default: '30' },
     json: { type: 'string' },
+    cases: { type: 'string' },
   },
 });
 let rows = Number(values.rows);
@@ -107,6 +109,7 @@ const cases: [string, string, string][] = [
   ['q de 2 letras (zz)', '/api/shipments?q=zz', admin],
   ['q por nombre (quispe)', '/api/shipments?q=quispe', admin],
   ['q por nombre completo', '/api/shipments?q=rosa%20quispe%20flores', admin],
+  ['q nombre y apellido (maria quispe)', '/api/shipments?q=maria%20quispe', admin],
   ['q por documento', `/api/shipments?q=${sample.recipient_doc}`, admin],
   ['panel 30 días (como abre)', `/api/dashboard?dateFrom=${monthAgo}&dateTo=${today}`, admin],
   ['panel sin fechas (todo)', '/api/dashboard', admin],
@@ -133,7 +136,7 @@ const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(1)).padStart(8
 console.log(
   `\n${'caso'.padEnd(36)} ${'API p50'.padStart(8)} ${'API p95'.padStart(8)} ${'SQL p50'.padStart(8)} ${'SQL p95'.padStart(8)} ${'API/SQL'.padStart(8)} ${'dif ms'.padStart(8)}  resultado`,
 );
-for (const [name, url, token] of cases) {
+for (const [name, url, token] of cases.filter(([name]) => !values.cases || new RegExp(values.cases).test(name))) {
   const times: number[] = [];
   let summary = '';
   let statements: { text: string; values: unknown[] }[] = [];

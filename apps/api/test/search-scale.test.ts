@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { DASHBOARD_SEARCH_CAP, NUMBERED_PAGE_ROWS } from '@tramo/domain';
+import { DASHBOARD_SEARCH_CAP, NUMBERED_PAGE_ROWS, SEARCH_FLOOR_MARGIN } from '@tramo/domain';
+import { searchMatchesFloor } from '../src/modules/shipments/repository.ts';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
@@ -76,6 +77,10 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     await rename(ids.oldest, 'ZORAIDA', 'ÑAHUI PEÑA');
     await rename(ids.middle, 'Zoraida', 'Nahui Pena');
     await t.database.db.execute(sql`update shipments set sender_name = 'Inversiones Ñandú Ávila' where id = ${ids.sender}`);
+    // A surname on one shipment in three: common enough for the statistics to answer its list's total.
+    await t.database.db.execute(
+      sql`update shipments set recipient_last_name = recipient_last_name || ' Yupanqui', recipient_name = recipient_name || ' Yupanqui' where id % 3 = 0`,
+    );
     await t.database.db.execute(sql`analyze shipments`);
     all = (
       (
@@ -127,6 +132,8 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     'zoraida ñah',
     'ñandú avila',
     'quispe zoraida',
+    'yupanqui',
+    'maria yupanqui',
   ];
 
   it('lists exactly the matching shipments, newest first, with a total capped at 1 000', async () => {
@@ -145,6 +152,26 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     expect(expected('maria quispe').length).toBeGreaterThan(10);
   });
 
+  it('answers "more than" uncounted only for one word the statistics put far above the cap', async () => {
+    const cap = SEARCH_FLOOR_MARGIN * NUMBERED_PAGE_ROWS;
+    // The statistics' floor of a common word is near its true count, and far above the cap.
+    const floor = await searchMatchesFloor(t.database.db, 'yupanqui');
+    expect(floor).toBeGreaterThanOrEqual(cap);
+    expect(floor).toBeLessThan(expected('yupanqui').length * 1.2);
+    // Several words, a rare word, a code or a document give no floor: their totals are counted.
+    for (const term of ['maria yupanqui', 'rosa quispe flores', 'zoraida', 'TMT-000001', '4512']) {
+      expect(await searchMatchesFloor(t.database.db, term), term).toBe(0);
+    }
+    // The same word narrowed by a status or seen by an agent is counted, not estimated.
+    const narrowed = expected('yupanqui').filter((r) => r.status === 'Anulado');
+    const body = await get(`/api/shipments?pageSize=10&status=Anulado&q=yupanqui`);
+    expect(listIds(body)).toEqual(narrowed.slice(0, 10).map((r) => r.id));
+    expect({ total: body.total, totalCapped: body.totalCapped }).toEqual({
+      total: Math.min(narrowed.length, NUMBERED_PAGE_ROWS),
+      totalCapped: narrowed.length > NUMBERED_PAGE_ROWS,
+    });
+  });
+
   it('pages a common name by number and by cursor exactly', async () => {
     for (const term of ['quispe', 'maria quispe']) {
       const want = expected(term).map((r) => r.id);
@@ -159,7 +186,7 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
   });
 
   it("keeps an agent to his branch's shipments", async () => {
-    for (const term of ['zoraida ñahui', 'maria quispe', 'quispe', 'rosa quispe flores']) {
+    for (const term of ['zoraida ñahui', 'maria quispe', 'quispe', 'rosa quispe flores', 'yupanqui']) {
       const want = expected(term, { branch: lima });
       const body = await get(`/api/shipments?pageSize=10&q=${q(term)}`, agent);
       expect(listIds(body), term).toEqual(want.slice(0, 10).map((r) => r.id));

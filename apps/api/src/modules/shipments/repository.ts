@@ -200,8 +200,39 @@ export function nameTokens(term: string): string[] | null {
   const whole = [...new Set(words.slice(0, -1))].sort();
   // Every pair of whole words is one token of its own (migration 0016): 'rosa quispe flo' reads the
   // short list of names holding both Rosa and Quispe instead of intersecting their two long ones.
+  // A pair holds both its words, so with two whole words or more the pairs alone say it all: each
+  // single word's list would be one more long list for the index to intersect (issue 19).
   const pairs = whole.flatMap((a, i) => whole.slice(i + 1).map((b) => `${a}+${b}`));
-  return [...whole, ...pairs, last.length > MAX_PREFIX ? `p:${last.slice(0, MAX_PREFIX)}` : `p:${last}`];
+  return [...(pairs.length > 0 ? pairs : whole), last.length > MAX_PREFIX ? `p:${last.slice(0, MAX_PREFIX)}` : `p:${last}`];
+}
+
+/** The one token a name search is, or null when it is a code, a document or more than one token. */
+function singleNameToken(q: string): string | null {
+  const term = q.trim().toLowerCase();
+  if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return null;
+  const tokens = nameTokens(term);
+  return tokens?.length === 1 ? tokens[0]! : null;
+}
+
+/**
+ * A floor under how many shipments a text search of one word finds, from the statistics ANALYZE
+ * keeps of the names' tokens (their most common ones and the share of rows holding each, from a
+ * sample of 30 000 rows or more): the share times the rows the table held then. Zero when the
+ * search is several tokens (shares of several tokens give no floor for their intersection) or its
+ * token is not among the common ones. Either side (the recipient's token, or the sender's 's:' one)
+ * is a floor of the list's matches. Shipments are never deleted and a name edit moves one row, so
+ * the count only grows after the sample; the caller still wants it far above what it decides.
+ */
+export async function searchMatchesFloor(db: Db, q: string): Promise<number> {
+  const token = singleNameToken(q);
+  if (!token) return 0;
+  const result = await db.execute(sql`
+    select coalesce(max(e.share * c.reltuples), 0)::float8 as floor
+      from pg_stats s
+     cross join lateral unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(token, share)
+      join pg_class c on c.oid = 'shipments'::regclass
+     where s.schemaname = current_schema() and s.tablename = 'shipments' and s.attname = 'search_words' and e.token in (${token}, ${`s:${token}`})`);
+  return Number((result.rows[0] as { floor: number }).floor);
 }
 
 /** The tokens as a text query, on the recipient's side and, if asked, the sender's ('s:' tokens). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and } from 'drizzle-orm';
+import { and, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   alreadyReturnedAs,
@@ -8,6 +8,7 @@ import {
   RETURN_MESSAGES,
   returnRefusal,
   NUMBERED_PAGE_ROWS,
+  SEARCH_FLOOR_MARGIN,
   canEdit,
   canManage,
   canSee,
@@ -60,6 +61,7 @@ import {
   loadedOnPlate,
   lockRow,
   returnIdempotencyKey,
+  searchMatchesFloor,
   searchRows,
   updateShipmentRow,
   type BranchRef,
@@ -135,10 +137,29 @@ async function loadDto(db: Db | Tx, actor: SessionUser, key: ShipmentKey) {
 }
 
 /**
+ * A searched list's total. The statistics' floor is one of the whole table, so it stands only for
+ * a search nothing else narrows (no other filter, every branch).
+ */
+async function searchTotal(
+  db: Db,
+  actor: SessionUser,
+  filters: Omit<ShipmentListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
+  where: SQL | undefined,
+) {
+  const { q, ...others } = filters;
+  const alone = q !== undefined && actor.role === 'admin' && Object.values(others).every((v) => v === undefined);
+  if (alone && (await searchMatchesFloor(db, q)) >= SEARCH_FLOOR_MARGIN * NUMBERED_PAGE_ROWS) {
+    return { total: NUMBERED_PAGE_ROWS, totalCapped: true };
+  }
+  return countUpTo(db, where, NUMBERED_PAGE_ROWS);
+}
+
+/**
  * The list: a page by number or by cursor, and its total. Without a text search the total is exact
  * and read from the daily counts (a few hundred rows, whatever the table holds); with one — or with
  * the open-incident filter, which the counts do not know — it is counted up to the numbered pages'
- * reach and is "more than" past it.
+ * reach and is "more than" past it, or said to be "more than" uncounted when the search is one
+ * common word and nothing else narrows it.
  */
 export async function listShipments(app: FastifyInstance, actor: SessionUser, query: ShipmentListQuery) {
   const { page, pageSize, after, before, ...filters } = query;
@@ -146,7 +167,7 @@ export async function listShipments(app: FastifyInstance, actor: SessionUser, qu
   const [found, counted] = await Promise.all([
     listPage(app.db, where, { page, pageSize, after, before }),
     filters.q || filters.incidencia
-      ? countUpTo(app.db, where, NUMBERED_PAGE_ROWS)
+      ? searchTotal(app.db, actor, filters, where)
       : dailyCountTotal(app.db, actor, filters).then((total) => ({ total, totalCapped: false })),
   ]);
   return {
