@@ -68,6 +68,8 @@ function findReason(schema: z.ZodType, seen: Set<z.ZodType>): string | null {
   if (seen.has(schema)) return null;
   seen.add(schema);
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  // `.transform(f)` is a pipe into a transform.
+  if (def.type === 'pipe' && (def.out as z.ZodType)._zod.def.type === 'transform') return REASONS.transform!;
   if (!PLAIN.has(def.type)) return REASONS[def.type] ?? `${def.type}: not checked`;
   // trim(), toLowerCase()… rewrite the value on encode too.
   if (def.checks?.some((check) => check._zod.def.check === 'overwrite')) return `${def.type} with trim/case change: zod rewrites it`;
