@@ -177,6 +177,9 @@ describe('compiled response serialization', () => {
     expect(zodOnlyReason(transformSchema)).toMatch(/transform/);
     expect(zodOnlyReason(defaultSchema)).toMatch(/default/);
     expect(zodOnlyReason(trimSchema)).toMatch(/trim/);
+    expect(zodOnlyReason(z.object({ tags: z.array(z.string().optional()) }))).toMatch(/undefined/);
+    expect(zodOnlyReason(z.object({ byStatus: z.record(z.enum(['Creado', 'Anulado']), z.number()) }))).toMatch(/record/);
+    expect(zodOnlyReason(z.strictObject({ id: z.number() }))).toMatch(/strict/);
     // A codec leaves through its encoding: "12.50", not the 12.5 its output type describes.
     expect((await t.call('GET', '/api/test/codec')).body).toBe('{"amount":"12.50"}');
     expect((await t.call('GET', '/api/test/trim')).body).toBe('{"name":"Lima"}');

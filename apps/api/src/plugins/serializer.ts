@@ -76,6 +76,12 @@ function findReason(schema: z.ZodType, seen: Set<z.ZodType>): string | null {
   // A strict object refuses unknown keys (a 500 today) and a loose one passes them on; the
   // compiled writer would drop them both times.
   if (def.type === 'object' && def.catchall) return 'strict or loose object: unknown keys are not just dropped';
+  // JSON.stringify writes an undefined item as null; fast-json-stringify has no such rule.
+  const element = def.element as z.ZodType | undefined;
+  if (element && (element._zod.optout === 'optional' || ['unknown', 'any'].includes(element._zod.def.type))) {
+    return 'array of items that may be undefined: zod writes them as null';
+  }
+  if (def.type === 'record' && (def.keyType as z.ZodType)._zod.def.type !== 'string') return 'record keyed by an enum or literal: not checked';
   const children = [
     def.innerType,
     def.element,
