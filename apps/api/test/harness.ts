@@ -6,6 +6,7 @@ import { openEmbedded, openPostgres, type Database } from '../src/db/client.ts';
 import { seedBase, DEMO_USERS } from '../src/seed/base.ts';
 import type { App } from '../src/types.ts';
 import { installResponseContract } from './response-contract.ts';
+import { installSerializerCrossCheck } from './serializer-check.ts';
 
 export type Engine = 'embedded' | 'postgres';
 
@@ -41,6 +42,8 @@ export interface TestContext {
   /** An HTTP call into the real server; `token` adds the bearer header. */
   call(method: string, url: string, options?: CallOptions): Promise<TestResponse>;
   baseUrl: string;
+  /** The response-contract violations recorded so far (answers fetched around `call`), cleared. */
+  takeViolations(): string[];
   close(): Promise<void>;
 }
 
@@ -116,7 +119,8 @@ export async function startTestApp(
     secretCodeKey: 'test-secret-code-key-not-for-production',
     ...options.config,
   };
-  // Every answer of every test is checked against its route's declared response schema.
+  // Every answer of every test is checked against its route's declared response schema, and
+  // written by the compiled serializer and by zod's alike.
   const violations: string[] = [];
   const app = await buildApp({
     database,
@@ -127,6 +131,7 @@ export async function startTestApp(
     serveWeb: options.serveWeb,
     beforeRoutes: async (built) => {
       installResponseContract(built, violations);
+      installSerializerCrossCheck(built, violations);
       await options.beforeRoutes?.(built);
     },
   });
@@ -155,6 +160,7 @@ export async function startTestApp(
     branchIds,
     call,
     baseUrl: address,
+    takeViolations: () => violations.splice(0),
     async login(username, password = demoPassword(username)) {
       const res = await call('POST', '/api/auth/login', { body: { username, password } });
       if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
