@@ -131,4 +131,17 @@ describe.each(engines)('return to origin (%s)', (engine) => {
     expect(again.json().returnShipment.id).toBe(first.json().returnShipment.id);
     expect((await giveBack(k.id, agentArequipa, 'other-key')).statusCode).toBe(409);
   });
+
+  it('holds one return leg per shipment in the database itself (a unique index the leg lookup also reads)', async () => {
+    const s = await shipmentIn('En agencia');
+    expect((await giveBack(s.id, admin)).statusCode).toBe(201);
+    // A second leg written past the service (a bug, a manual fix) is refused by the database.
+    const other = await shipmentIn('Creado');
+    const refused = await t.database.db.execute(sql`update shipments set return_of_shipment_id = ${s.id} where id = ${other.id}`).then(
+      () => null,
+      (err: unknown) => err as { cause?: { code?: string } },
+    );
+    expect(refused?.cause?.code).toBe('23505');
+    expect(await rows(sql`select id from shipments where return_of_shipment_id = ${s.id}`)).toHaveLength(1);
+  });
 });

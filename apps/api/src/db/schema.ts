@@ -261,6 +261,11 @@ export const shipments = pgTable(
     index('shipments_sender_customer_idx').on(t.senderCustomerId),
     // Whole words and word beginnings of both names, for the text search (issue 19).
     index('shipments_search_words').using('gin', t.searchWords),
+    // A shipment's return leg, looked up by every detail view (without it, a scan of every
+    // shipment); unique, because a shipment goes back to its origin once.
+    uniqueIndex('shipments_return_of_uq')
+      .on(t.returnOfShipmentId)
+      .where(sql`${t.returnOfShipmentId} is not null`),
   ],
 );
 
