@@ -57,7 +57,14 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
   }
 
   // Each bucket is keyed by its first day within the span (the first one may start mid-bucket).
-  const keyOf = (day: string) => latest(dateFrom, bucketStart(day, bucket));
+  // Worked out once per day, not once per (day, status) row: a year by week is 2,500 rows of date
+  // arithmetic otherwise, ~3 ms of the answer.
+  const keys = new Map<string, string>();
+  const keyOf = (day: string) => {
+    let key = keys.get(day);
+    if (key === undefined) keys.set(day, (key = latest(dateFrom, bucketStart(day, bucket))));
+    return key;
+  };
   const byBucket = new Map<string, Record<ShipmentStatus, number>>();
   for (const c of counts) {
     if (c.day < dateFrom || c.day > dateTo) continue;
