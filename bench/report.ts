@@ -54,7 +54,7 @@ const printed = (script: string, args: string[] = []) => {
   const res = spawnSync(tsx, [path.join(import.meta.dirname, script), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   process.stdout.write(res.stdout);
   if (res.status !== 0) throw new Error(`${script} terminó con ${res.status}`);
-  return res.stdout.trim();
+  return res.stdout.trimEnd();
 };
 const load = <T>(file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as T;
 const loadAverage = () =>

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { PAGING_MESSAGES } from '@tramo/domain';
+import { PAGING_MESSAGES, type DocumentFilters } from '@tramo/domain';
+import { registerWhere } from '../src/modules/billing/repository.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
@@ -109,6 +110,25 @@ describe.each(engines)('money lists paging (%s)', (engine) => {
     expect(total).toBe(ROWS / 2);
     // The register's cursor counts days: one beyond any date is refused as a cursor, not by the database.
     await refusesBadPaging(url, 25, ['before=99999999999.1']);
+  });
+
+  it("the register's customer filter (any part of the name or the document) is answered by the trigram indexes", async () => {
+    await t.database.db.execute(sql`analyze documents`);
+    const plan = async () => {
+      const r = await t.database.db.execute(
+        sql`explain select id from documents where ${registerWhere({ customer: '20100070970' } satisfies DocumentFilters, 'all')}`,
+      );
+      return r.rows.map((row) => Object.values(row as Record<string, string>)[0]).join('\n');
+    };
+    let text = await plan();
+    if (!text.includes('documents_customer_doc_trgm')) {
+      // A small table may still be cheaper to scan; this proves the indexes answer the same condition.
+      await t.database.db.execute(sql`set enable_seqscan = off`);
+      text = await plan();
+      await t.database.db.execute(sql`set enable_seqscan = on`);
+    }
+    expect(text).toContain('documents_customer_doc_trgm');
+    expect(text).toContain('documents_customer_name_trgm');
   });
 
   it("a day's payments: by number, then by cursor forwards and back; the count stops at the numbered rows", async () => {

@@ -548,6 +548,10 @@ export const documents = pgTable(
     // An agent's register seeks along (branch, issue day, id): the register's order within their branch.
     index('documents_branch_idx').on(t.branchId, t.issueDate, t.id),
     index('documents_customer_idx').on(t.customerDocNumber),
+    // The register's customer filter matches any part of the name or the document (ILIKE '%…%'):
+    // without these it read every document (310 ms for a RUC at 100k documents).
+    index('documents_customer_name_trgm').using('gin', sql`${t.customerName} gin_trgm_ops`),
+    index('documents_customer_doc_trgm').using('gin', sql`${t.customerDocNumber} gin_trgm_ops`),
     check('documents_status_ck', sql`${t.status} in ('pendiente', 'aceptado', 'rechazado', 'anulación pendiente', 'anulado')`),
     check('documents_number_ck', sql`${t.number} between 1 and 99999999`),
     check('documents_type_ck', sql`${t.type} in ('01', '03', '07', '09', '31', '20', '40')`),

@@ -1,0 +1,2 @@
+CREATE INDEX "documents_customer_name_trgm" ON "documents" USING gin ("customer_name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "documents_customer_doc_trgm" ON "documents" USING gin ("customer_doc_number" gin_trgm_ops);
