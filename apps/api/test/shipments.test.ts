@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { closedShipmentMessage, limaDay, SHIPMENT_MESSAGES } from '@tramo/domain';
+import { bucketStart, closedShipmentMessage, latest, limaDay, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { foldDailyCounts } from '../src/modules/shipments/index.ts';
 import { seedLimaPrices } from './fixtures.ts';
@@ -677,6 +677,20 @@ describe.each(engines)('shipments (%s)', (engine) => {
     // 2022-01-01 is a Saturday: the next bar starts on Monday the 3rd.
     expect(year.series[1].day).toBe('2022-01-03');
     expect(year.series.at(-1).day).toBe('2022-12-26');
+    // Each shipment sits in the bar of its Lima day's Monday-started week (the database groups the
+    // bars when both bounds are given): 2022-11-20 is a Sunday, so its bar is Monday the 14th.
+    const days2022 = (
+      await t.database.db.execute(
+        sql`select (((created_at at time zone 'UTC') - interval '5 hours')::date)::text as day from shipments where created_at >= '2022-01-01T05:00:00Z' and created_at < '2023-01-01T05:00:00Z'`,
+      )
+    ).rows as { day: string }[];
+    const expectedBars: Record<string, number> = {};
+    for (const { day } of days2022) {
+      const bar = latest('2022-01-01', bucketStart(day, 'week'));
+      expectedBars[bar] = (expectedBars[bar] ?? 0) + 1;
+    }
+    expect(expectedBars['2022-11-14']).toBeGreaterThanOrEqual(1);
+    expect(Object.fromEntries(year.series.filter((s: Day) => s.total > 0).map((s: Day) => [s.day, s.total]))).toEqual(expectedBars);
     const twoYears = await both('dateFrom=2021-01-15&dateTo=2022-12-31');
     expect(twoYears.bucket).toBe('month');
     expect(twoYears.series.map((s: Day) => s.day).slice(0, 3)).toEqual(['2021-01-15', '2021-02-01', '2021-03-01']);

@@ -19,12 +19,23 @@ import {
 } from '@tramo/domain';
 import { badRequest } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { branchScope, countByDayAndStatusUpTo, dailyCountsByStatus, filterConditions } from '../shipments/index.ts';
+import { branchScope, countByDayAndStatusUpTo, dailyCountsByBucket, dailyCountsByStatus, filterConditions } from '../shipments/index.ts';
 
 /** With no lower bound and little data, the chart still shows at least the last 30 days. */
 const MIN_CHART_DAYS = 30;
 /** The chart keeps at most this many bars: days, then weeks, months or years as the span grows. */
 const MAX_CHART_BARS = 92;
+/** The chart's bars for a span: days, then weeks, months or years, at most MAX_CHART_BARS of them. */
+function chartSpan(from: string, dateTo: string) {
+  let dateFrom = from;
+  const bucket = CHART_BUCKETS.find((b) => bucketCount(dateFrom, dateTo, b) <= MAX_CHART_BARS) ?? 'year';
+  // Only a span of more than 92 years gets here: the chart keeps its last 92 years.
+  if (bucketCount(dateFrom, dateTo, bucket) > MAX_CHART_BARS) {
+    dateFrom = `${String(Number(dateTo.slice(0, 4)) - MAX_CHART_BARS + 1).padStart(4, '0')}-01-01`;
+  }
+  return { dateFrom, dateTo, bucket };
+}
+
 /**
  * The Panel in one round trip: counters for exactly the filtered set the latest-shipments list
  * shows (a missing date bound is open, as in the list), and shipments per period by status.
@@ -36,25 +47,29 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
   if (query.dateFrom && query.dateTo && query.dateFrom > query.dateTo) {
     throw badRequest(SHIPMENT_MESSAGES.invalidRange, { dateTo: SHIPMENT_MESSAGES.invalidRange });
   }
-  // A text search needs the shipments themselves, and counts only the newest matches up to a cap;
-  // every other filter reads the daily counts.
+  const today = limaDay(app.now());
+  // With both bounds (the Panel always sends them) the chart's span and bars are known before
+  // reading, so the database adds the counts up by bar: a few hundred rows instead of a row per day
+  // and status. A text search needs the shipments themselves, and counts only the newest matches
+  // up to a cap; every other filter reads the daily counts.
+  const knownSpan = !query.q && query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : null;
   const { counts, capped } = query.q
     ? await countByDayAndStatusUpTo(app.db, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP)
-    : { counts: await dailyCountsByStatus(app.db, actor, query), capped: false };
+    : knownSpan
+      ? { counts: await dailyCountsByBucket(app.db, actor, query, knownSpan.bucket, knownSpan.dateFrom), capped: false }
+      : { counts: await dailyCountsByStatus(app.db, actor, query), capped: false };
 
   const zero = () => Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, 0])) as Record<ShipmentStatus, number>;
   const byStatus = zero();
   for (const c of counts) byStatus[c.status] += c.n;
 
-  const today = limaDay(app.now());
-  const dataDays = counts.map((c) => c.day);
-  const dateTo = query.dateTo ?? latest(today, ...dataDays, ...(query.dateFrom ? [query.dateFrom] : []));
-  let dateFrom = query.dateFrom ?? earliest(addDays(dateTo, -(MIN_CHART_DAYS - 1)), ...dataDays);
-  const bucket = CHART_BUCKETS.find((b) => bucketCount(dateFrom, dateTo, b) <= MAX_CHART_BARS) ?? 'year';
-  // Only a span of more than 92 years gets here: the chart keeps its last 92 years.
-  if (bucketCount(dateFrom, dateTo, bucket) > MAX_CHART_BARS) {
-    dateFrom = `${String(Number(dateTo.slice(0, 4)) - MAX_CHART_BARS + 1).padStart(4, '0')}-01-01`;
-  }
+  const { dateFrom, dateTo, bucket } =
+    knownSpan ??
+    (() => {
+      const dataDays = counts.map((c) => c.day);
+      const to = query.dateTo ?? latest(today, ...dataDays, ...(query.dateFrom ? [query.dateFrom] : []));
+      return chartSpan(query.dateFrom ?? earliest(addDays(to, -(MIN_CHART_DAYS - 1)), ...dataDays), to);
+    })();
 
   // Each bucket is keyed by its first day within the span (the first one may start mid-bucket).
   // Worked out once per day, not once per (day, status) row: a year by week is 2,500 rows of date

@@ -6,6 +6,7 @@
 export {
   branchScope,
   countByDayAndStatusUpTo,
+  dailyCountsByBucket,
   dailyCountsByStatus,
   filterConditions,
   findEvents,

@@ -6,6 +6,7 @@ import {
   limaDayEnd,
   limaDayStart,
   normalizeShipmentCode,
+  type ChartBucket,
   type ShipmentFilters,
   type ShipmentStatus,
 } from '@tramo/domain';
@@ -395,11 +396,34 @@ export async function countByDayAndStatusUpTo(db: Db, where: SQL | undefined, ca
 export async function dailyCountsByStatus(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<DayStatusCount[]> {
   const result = await db.execute(sql`
     select k.day::text as day, k.status, sum(k.n)::bigint as n from (${dailyCountRows(actor, filters)}) k group by k.day, k.status`);
-  return (result.rows as { day: string; status: string; n: string | number }[]).map((r) => ({
-    day: r.day,
-    status: r.status as ShipmentStatus,
-    n: Number(r.n),
-  }));
+  return dayStatusCounts(result.rows);
+}
+
+const dayStatusCounts = (rows: unknown[]): DayStatusCount[] =>
+  (rows as { day: string; status: string; n: string | number }[]).map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) }));
+
+/**
+ * The same counts grouped by chart bucket (the day, its Monday-started week, month or year, as the
+ * domain's bucketStart), keyed by the bucket's first day within a chart starting on `from`: at most
+ * a few hundred rows whatever the span, where a year day by day is thousands for the Panel to group.
+ * Days before `from` keep their bucket's own start, so a chart that drops its oldest years (over 92
+ * bars) leaves them out of the series and in the counters, as day-by-day rows did.
+ */
+export async function dailyCountsByBucket(
+  db: Db,
+  actor: SessionUser,
+  filters: Omit<ShipmentFilters, 'q'>,
+  bucket: ChartBucket,
+  from: string,
+): Promise<DayStatusCount[]> {
+  // Per day first (the counts' rows are per route too), then per bar: the date arithmetic runs on
+  // a row per day and status, not on every counter row.
+  const start = bucket === 'day' ? sql`d.day` : sql`date_trunc(${bucket}, d.day::timestamp)::date`;
+  const result = await db.execute(sql`
+    select (case when d.day < ${from}::date then ${start} else greatest(${start}, ${from}::date) end)::text as day, d.status, sum(d.n)::bigint as n
+      from (select k.day, k.status, sum(k.n) as n from (${dailyCountRows(actor, filters)}) k group by k.day, k.status) d
+     group by 1, 2`);
+  return dayStatusCounts(result.rows);
 }
 
 /**
