@@ -16,6 +16,11 @@ interface Statement {
 }
 const statements = new Map<string, Statement>();
 
+/** Runs a built statement, named and prepared, in the session it is given (the pool or a transaction). */
+async function run<Row>(db: Db | Tx, statement: Statement, values: Record<string, unknown>): Promise<Row[]> {
+  return (await db._.session.prepareQuery(statement.query, statement.fields, statement.name, true).execute(values)) as Row[];
+}
+
 /**
  * Inserts one row and answers `returning` of it, through a statement built once per shape instead of
  * on every call. Drizzle re-walks every column of the table each time it builds a query, about
@@ -56,8 +61,8 @@ export async function insertReturning<Row>(
     statement = { name: `${name}_${statements.size}`, query, fields: orderSelectedFields(returning) };
     statements.set(key, statement);
   }
-  const rows = (await db._.session.prepareQuery(statement.query, statement.fields, statement.name, true).execute(values)) as Row[];
-  return rows[0]!;
+  const [row] = await run<Row>(db, statement, values);
+  return row!;
 }
 
 /**
@@ -69,6 +74,6 @@ export function preparedQuery<Row>(name: string, selection: Selection, build: (d
   let statement: Statement | undefined;
   return async (db: Db | Tx, values: Record<string, unknown>): Promise<Row[]> => {
     statement ??= { name, query: build(db).toSQL(), fields: orderSelectedFields(selection) };
-    return (await db._.session.prepareQuery(statement.query, statement.fields, statement.name, true).execute(values)) as Row[];
+    return run<Row>(db, statement, values);
   };
 }
