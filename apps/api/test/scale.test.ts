@@ -40,6 +40,18 @@ describe.each(engines)('scale (%s)', (engine) => {
     return { kept: kept.map((r) => ({ ...r, n: Number(r.n) })), actual: actual.map((r) => ({ ...r, n: Number(r.n) })) };
   };
 
+  /** The whole company's counts (migration 0019: the routes added up, plus unfolded deltas) and a count(*), per day and status. */
+  const wholeCompany = async () => {
+    const kept = await rows(sql`
+      select day::text as day, status, sum(n)::int as n
+        from (select day, status, n from shipment_daily_status_counts union all select day, status, n from shipment_daily_count_deltas) k
+       group by 1, 2 having sum(n) <> 0 order by 1, 2`);
+    const actual = await rows(sql`
+      select (((created_at at time zone 'UTC') - interval '5 hours')::date)::text as day, status, count(*)::int as n
+        from shipments group by 1, 2 order by 1, 2`);
+    return { kept: kept.map((r) => ({ ...r, n: Number(r.n) })), actual: actual.map((r) => ({ ...r, n: Number(r.n) })) };
+  };
+
   const createMany = async (route: () => { originBranchId: number; destinationBranchId: number }) => {
     const results = await Promise.all(
       Array.from({ length: perRun }, () => t.call('POST', '/api/shipments', { token: admin, body: shipmentBody(route()) })),
@@ -52,9 +64,13 @@ describe.each(engines)('scale (%s)', (engine) => {
     const { kept, actual } = await counts();
     expect(actual.length).toBeGreaterThan(0);
     expect(kept).toEqual(actual);
+    const before = await wholeCompany();
+    expect(before.kept).toEqual(before.actual);
     await foldDailyCounts(t.database.db);
     expect((await rows(sql`select count(*)::int as n from shipment_daily_count_deltas`))[0]!.n).toBe(0);
     expect((await counts()).kept).toEqual(actual);
+    const company = await wholeCompany();
+    expect(company.kept).toEqual(company.actual);
   };
 
   it('keeps codes unique and gapless and the daily counts exact under concurrent creations on random routes', async () => {

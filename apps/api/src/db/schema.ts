@@ -487,6 +487,22 @@ export const shipmentDailyCounts = pgTable(
 );
 
 /**
+ * shipment_daily_counts added up over the routes: a row per (day, status), kept by statement
+ * triggers on the counts (migration 0019), so whatever writes the counts (the fold, a recount)
+ * keeps it exact. The whole company's Panel and list totals read a few thousand rows a year
+ * here instead of a row per route, up to 64 times as many.
+ */
+export const shipmentDailyStatusCounts = pgTable(
+  'shipment_daily_status_counts',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.status] })],
+);
+
+/**
  * Changes to shipment_daily_counts not yet folded into it: the trigger appends ±1 rows here (no
  * row is shared between creations, so none waits on another) and a background fold moves them
  * into the counts. Readers sum both.

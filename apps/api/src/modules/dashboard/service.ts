@@ -19,7 +19,7 @@ import {
 } from '@tramo/domain';
 import { badRequest } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { branchScope, countByDayAndStatusUpTo, dailyCountsByBucket, dailyCountsByStatus, filterConditions } from '../shipments/index.ts';
+import { branchScope, countByDayAndStatusUpTo, dailyCountDays, dailyCountsByBucket, filterConditions, type DayStatusCount } from '../shipments/index.ts';
 
 /** With no lower bound and little data, the chart still shows at least the last 30 days. */
 const MIN_CHART_DAYS = 30;
@@ -37,6 +37,15 @@ function chartSpan(from: string, dateTo: string) {
 }
 
 /**
+ * The chart's span when a bound is open: the end stops at today (or the last shipment), the start
+ * at the first shipment, at least 30 days back.
+ */
+function openSpan(query: DashboardQuery, today: string, days: { first: string; last: string } | null) {
+  const to = query.dateTo ?? latest(today, ...(days ? [days.last] : []), ...(query.dateFrom ? [query.dateFrom] : []));
+  return chartSpan(query.dateFrom ?? earliest(addDays(to, -(MIN_CHART_DAYS - 1)), ...(days ? [days.first] : [])), to);
+}
+
+/**
  * The Panel in one round trip: counters for exactly the filtered set the latest-shipments list
  * shows (a missing date bound is open, as in the list), and shipments per period by status.
  * The chart spans the given range; an open end stops at today (or the last shipment), an open
@@ -48,28 +57,27 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
     throw badRequest(SHIPMENT_MESSAGES.invalidRange, { dateTo: SHIPMENT_MESSAGES.invalidRange });
   }
   const today = limaDay(app.now());
-  // With both bounds (the Panel always sends them) the chart's span and bars are known before
-  // reading, so the database adds the counts up by bar: a few hundred rows instead of a row per day
-  // and status. A text search needs the shipments themselves, and counts only the newest matches
-  // up to a cap; every other filter reads the daily counts.
-  const knownSpan = !query.q && query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : null;
-  const { counts, capped } = query.q
-    ? await countByDayAndStatusUpTo(app.db, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP)
-    : knownSpan
-      ? { counts: await dailyCountsByBucket(app.db, actor, query, knownSpan.bucket, knownSpan.dateFrom), capped: false }
-      : { counts: await dailyCountsByStatus(app.db, actor, query), capped: false };
+  // The span and bars are known before reading the counts: with both bounds (as the Panel always
+  // asks) from the bounds, with an open end from the first and last day the counters hold. The
+  // database then adds the counts up by bar: a few hundred rows instead of a row per day and
+  // status. A text search needs the shipments themselves, and counts only the newest matches up to
+  // a cap; its span comes from the days it found.
+  let counts: DayStatusCount[];
+  let capped = false;
+  let span: ReturnType<typeof chartSpan>;
+  if (query.q) {
+    ({ counts, capped } = await countByDayAndStatusUpTo(app.db, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP));
+    const days = counts.map((c) => c.day).sort();
+    span = openSpan(query, today, days.length > 0 ? { first: days[0]!, last: days.at(-1)! } : null);
+  } else {
+    span = query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : openSpan(query, today, await dailyCountDays(app.db, actor, query));
+    counts = await dailyCountsByBucket(app.db, actor, query, span.bucket, span.dateFrom);
+  }
 
   const zero = () => Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, 0])) as Record<ShipmentStatus, number>;
   const byStatus = zero();
   for (const c of counts) byStatus[c.status] += c.n;
-
-  const { dateFrom, dateTo, bucket } =
-    knownSpan ??
-    (() => {
-      const dataDays = counts.map((c) => c.day);
-      const to = query.dateTo ?? latest(today, ...dataDays, ...(query.dateFrom ? [query.dateFrom] : []));
-      return chartSpan(query.dateFrom ?? earliest(addDays(to, -(MIN_CHART_DAYS - 1)), ...dataDays), to);
-    })();
+  const { dateFrom, dateTo, bucket } = span;
 
   // Each bucket is keyed by its first day within the span (the first one may start mid-bucket).
   // Worked out once per day, not once per (day, status) row: a year by week is 2,500 rows of date

@@ -6,12 +6,13 @@
 export {
   branchScope,
   countByDayAndStatusUpTo,
+  dailyCountDays,
   dailyCountsByBucket,
-  dailyCountsByStatus,
   filterConditions,
   findEvents,
   findRow,
   foldDailyCounts,
   textSearch,
+  type DayStatusCount,
 } from './repository.ts';
 export { foldDailyCountsInBackground, shipmentKey, toShipmentDto, type ShipmentDto } from './service.ts';

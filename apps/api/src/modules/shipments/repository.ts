@@ -17,6 +17,7 @@ import {
   customers,
   shipmentDailyCountDeltas,
   shipmentDailyCounts,
+  shipmentDailyStatusCounts,
   shipmentEvents,
   shipments,
   transportAssignments,
@@ -388,17 +389,6 @@ export async function countByDayAndStatusUpTo(db: Db, where: SQL | undefined, ca
   };
 }
 
-/**
- * The same per-day, per-status counts read from shipment_daily_counts (a few hundred rows whatever
- * the number of shipments) plus the deltas the trigger appended since the last fold. Every filter
- * but the text search maps onto them.
- */
-export async function dailyCountsByStatus(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<DayStatusCount[]> {
-  const result = await db.execute(sql`
-    select k.day::text as day, k.status, sum(k.n)::bigint as n from (${dailyCountRows(actor, filters)}) k group by k.day, k.status`);
-  return dayStatusCounts(result.rows);
-}
-
 const dayStatusCounts = (rows: unknown[]): DayStatusCount[] =>
   (rows as { day: string; status: string; n: string | number }[]).map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) }));
 
@@ -427,6 +417,24 @@ export async function dailyCountsByBucket(
 }
 
 /**
+ * The first and last day the counters hold a shipment matching the filters (null when none): where
+ * a chart with an open end starts or stops. Each end is one walk of the counters' day index.
+ */
+export async function dailyCountDays(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<{ first: string; last: string } | null> {
+  // Scalar min()/max() per table, which PostgreSQL answers from the day index; over a union it
+  // would read every row.
+  const ends = dailyCountSources(actor, filters).map(
+    ({ table, where }) =>
+      sql`(select min(${table.day}) from ${table} where ${where} and ${table.n} > 0), (select max(${table.day}) from ${table} where ${where} and ${table.n} > 0)`,
+  );
+  const result = await db.execute(sql`
+    select least(f.first, d.first)::text as first, greatest(f.last, d.last)::text as last
+      from (select ${ends[0]}) f(first, last), (select ${ends[1]}) d(first, last)`);
+  const row = result.rows[0] as { first: string | null; last: string | null };
+  return row.first && row.last ? { first: row.first, last: row.last } : null;
+}
+
+/**
  * The list's total from the same counters, added up by the database: one row comes back, where the
  * per-day answer would bring a row per day and status (thousands over a few years).
  */
@@ -435,27 +443,46 @@ export async function dailyCountTotal(db: Db, actor: SessionUser, filters: Omit<
   return Number((result.rows[0] as { n: string | number }).n);
 }
 
-/** Counter rows (folded counts and pending deltas) matching the filters: day, status, n. */
+/**
+ * Counter rows (folded counts and pending deltas) matching the filters: day, status, n. With no
+ * route in play (an admin, no origin or destination filter) the folded part comes from the counts
+ * added up over the routes (migration 0019), a row per day and status instead of one per route.
+ */
 function dailyCountRows(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): SQL {
-  const conditions = (c: typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas) => {
-    const where: (SQL | undefined)[] = [];
-    // Inclusive Lima days, as the list's createdAt bounds; a missing bound is open.
-    if (filters.dateFrom) where.push(gte(c.day, filters.dateFrom));
-    if (filters.dateTo) where.push(lte(c.day, filters.dateTo));
+  const [folded, deltas] = dailyCountSources(actor, filters);
+  return sql`select ${folded.table.day} as day, ${folded.table.status} as status, ${folded.table.n} as n from ${folded.table} where ${folded.where}
+      union all
+      select ${deltas.table.day}, ${deltas.table.status}, ${deltas.table.n} from ${deltas.table} where ${deltas.where}`;
+}
+
+/** The two tables a count is the sum of (folded, then pending deltas), each with the filters' conditions. */
+function dailyCountSources(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>) {
+  const wholeCompany = actor.role === 'admin' && !filters.originBranchId && !filters.destinationBranchId;
+  return [wholeCompany ? shipmentDailyStatusCounts : shipmentDailyCounts, shipmentDailyCountDeltas].map((table) => ({
+    table,
+    where: dailyCountConditions(table, actor, filters),
+  })) as [{ table: CounterTable; where: SQL }, { table: CounterTable; where: SQL }];
+}
+
+type CounterTable = typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas | typeof shipmentDailyStatusCounts;
+
+/** The filters as conditions on a counter table (a missing date bound is open, as in the list). */
+function dailyCountConditions(c: CounterTable, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): SQL {
+  const where: (SQL | undefined)[] = [];
+  // Inclusive Lima days, as the list's createdAt bounds.
+  if (filters.dateFrom) where.push(gte(c.day, filters.dateFrom));
+  if (filters.dateTo) where.push(lte(c.day, filters.dateTo));
+  if (filters.status) where.push(eq(c.status, filters.status));
+  if (filters.active !== undefined) where.push(inArray(c.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
+  // The routes are summed away in the whole company's table, which is only read when none is asked.
+  if ('originBranchId' in c) {
     if (actor.role !== 'admin') {
       where.push(actor.branchId === null ? sql`false` : or(eq(c.originBranchId, actor.branchId), eq(c.destinationBranchId, actor.branchId)));
     }
-    if (filters.status) where.push(eq(c.status, filters.status));
-    if (filters.active !== undefined) where.push(inArray(c.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
     if (filters.originBranchId) where.push(eq(c.originBranchId, filters.originBranchId));
     if (filters.destinationBranchId) where.push(eq(c.destinationBranchId, filters.destinationBranchId));
-    return and(...where) ?? sql`true`;
-  };
-  const c = shipmentDailyCounts;
-  const d = shipmentDailyCountDeltas;
-  return sql`select ${c.day} as day, ${c.status} as status, ${c.n} as n from ${c} where ${conditions(c)}
-      union all
-      select ${d.day}, ${d.status}, ${d.n} from ${d} where ${conditions(d)}`;
+  }
+  return and(...where) ?? sql`true`;
 }
 
 /** Key of the advisory lock that lets one process at a time fold the daily count deltas. */
