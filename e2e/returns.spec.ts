@@ -65,8 +65,21 @@ test('return a shipment En agencia, see both linked, then open the trips page an
   await dialog.getByLabel('Motivo').fill('Destinatario no ubicable');
   await dialog.getByLabel('Clave secreta del retorno').fill('vuelta-1');
   await page.screenshot({ path: '/tmp/returns2-shots/return-dialog.png', fullPage: true });
+  // The first answer is lost on its way back, after the server made the return: the agent submits
+  // again and, with the dialog's same Idempotency-Key, gets that return, not 'ya fue devuelto'.
+  let answers = 0;
+  await page.route('**/api/shipments/*/return', async (route) => {
+    if (answers++ > 0) return route.continue();
+    await route.fetch();
+    await route.abort('failed');
+  });
+  await dialog.getByRole('button', { name: 'Devolver a origen' }).click();
+  await expect(page.getByText('Error de red')).toBeVisible();
+  await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Devolver a origen' }).click();
   await expect(dialog).toBeHidden();
+  expect(answers).toBe(2);
+  await page.unrouteAll();
 
   const returnedAs = page.getByText(/Devuelto como/);
   await expect(returnedAs).toBeVisible();

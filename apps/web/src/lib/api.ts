@@ -42,6 +42,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | boolean | null | undefined>;
   signal?: AbortSignal;
+  /** Sent as Idempotency-Key: a retry with the same key gets the first answer, not a second change. */
+  idempotencyKey?: string;
 }
 
 export interface ApiResponse<T> {
@@ -63,6 +65,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const headers: Record<string, string> = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
 
   const timeout = AbortSignal.timeout(TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
@@ -117,11 +120,22 @@ export async function apiFile(path: string, query?: RequestOptions['query']): Pr
 
 export const api = {
   get: async <T>(path: string, query?: RequestOptions['query'], signal?: AbortSignal) => (await apiRequest<T>(path, { query, signal })).data,
-  post: async <T>(path: string, body?: unknown) => (await apiRequest<T>(path, { method: 'POST', body: body ?? {} })).data,
+  post: async <T>(path: string, body?: unknown, idempotencyKey?: string) =>
+    (await apiRequest<T>(path, { method: 'POST', body: body ?? {}, ...(idempotencyKey ? { idempotencyKey } : {}) })).data,
   put: async <T>(path: string, body: unknown) => (await apiRequest<T>(path, { method: 'PUT', body })).data,
   patch: async <T>(path: string, body: unknown) => (await apiRequest<T>(path, { method: 'PATCH', body })).data,
   delete: async <T = void>(path: string) => (await apiRequest<T>(path, { method: 'DELETE' })).data,
 };
+
+/**
+ * A fresh idempotency key for one intended change (kept while its form is open, so a retry after a
+ * timeout repeats it rather than doing it twice). From getRandomValues, which unlike randomUUID
+ * also works when the app is opened over plain http on the office network.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 export function errorMessage(err: unknown, fallback = 'Error desconocido'): string {
   if (err instanceof ApiError || err instanceof Error) return err.message || fallback;

@@ -3,8 +3,12 @@ import type { ReturnAnswer, ReturnShipmentInput } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 import { shipmentsChanged } from './invalidate.ts';
 
-/** POST /shipments/{id}/return: the original becomes 'Devuelto' and its return leg is registered. */
-export const returnShipment = ({ id, ...body }: ReturnShipmentInput & { id: number }) => api.post<ReturnAnswer>(`/shipments/${id}/return`, body);
+/**
+ * POST /shipments/{id}/return: the original becomes 'Devuelto' and its return leg is registered.
+ * The key makes a repeated request (a retry after a timeout) answer the same leg, not a refusal.
+ */
+export const returnShipment = ({ id, idempotencyKey, ...body }: ReturnShipmentInput & { id: number; idempotencyKey: string }) =>
+  api.post<ReturnAnswer>(`/shipments/${id}/return`, body, idempotencyKey);
 
 export function useReturnShipment() {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { RETURN_MESSAGES, secretCodeSchema } from '@tramo/domain';
-import { ApiError } from '../../../lib/api.ts';
+import { ApiError, newIdempotencyKey } from '../../../lib/api.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useReturnShipment } from '../api/return-shipment.ts';
 import type { Shipment } from '../types.ts';
@@ -15,6 +15,8 @@ export function ReturnModal({ shipment, opened, onClose }: { shipment: Shipment;
   const [reason, setReason] = useState('');
   const [secretCode, setSecretCode] = useState('');
   const [errors, setErrors] = useState<{ reason?: string; secretCode?: string }>({});
+  // One key per return the agent means to make: every submit of this dialog until it succeeds.
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -26,12 +28,13 @@ export function ReturnModal({ shipment, opened, onClose }: { shipment: Shipment;
     setErrors(next);
     if (next.reason || next.secretCode) return;
     giveBack.mutate(
-      { id: shipment.id, reason: reason.trim(), secretCode },
+      { id: shipment.id, reason: reason.trim(), secretCode, idempotencyKey },
       {
         onSuccess: (answer) => {
           notify.success(`${RETURN_MESSAGES.returned} Retorno: ${answer.returnShipment.code}`);
           setReason('');
           setSecretCode('');
+          setIdempotencyKey(newIdempotencyKey());
           onClose();
         },
         onError: (err) => {
