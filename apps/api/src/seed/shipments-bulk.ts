@@ -101,6 +101,9 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
   }
   await db.execute(sql`analyze shipments`);
   await db.execute(sql`analyze shipment_events`);
+  // The Panel plans its reads of the counters from their statistics, which a recount leaves stale.
+  await db.execute(sql`analyze shipment_daily_counts`);
+  await db.execute(sql`analyze shipment_daily_status_counts`);
 }
 
 /** Recounts shipment_daily_counts from the shipments (same day rule as the trigger). */
