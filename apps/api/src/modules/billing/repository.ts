@@ -153,22 +153,26 @@ function counterWhere(filters: DocumentFilters, branchId: number | null | 'all')
 /**
  * The filtered set's totals (issue #19): from the daily counters when the filters are their keys
  * (a few rows per day whatever the number of documents), else over the matching documents (a
- * customer or a shipment, each narrowed by its own index first).
+ * customer or a shipment, each narrowed by its own index first). One row; a query to await (or to
+ * EXPLAIN).
  */
-export async function registerSums(db: Db, filters: DocumentFilters, branchId: number | null | 'all'): Promise<RegisterSums> {
+export function registerSumsQuery(db: Db, filters: DocumentFilters, branchId: number | null | 'all') {
   const onCounters = counterWhere(filters, branchId);
   if (onCounters !== null) {
     const c = documentDailyTotals;
-    const [sums] = await db
+    return db
       .select(sumsOver(c, sql`coalesce(sum(${c.n}), 0)`))
       .from(c)
       .where(onCounters);
-    return sums!;
   }
-  const [sums] = await db
+  return db
     .select(sumsOver(documents, sql`count(*)`))
     .from(documents)
     .where(registerWhere(filters, branchId));
+}
+
+export async function registerSums(db: Db, filters: DocumentFilters, branchId: number | null | 'all'): Promise<RegisterSums> {
+  const [sums] = await registerSumsQuery(db, filters, branchId);
   return sums!;
 }
 

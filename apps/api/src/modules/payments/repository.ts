@@ -313,9 +313,9 @@ export async function movementBatchAfter(db: Db, where: SQL, after: { key: strin
  * The filtered set's counts and céntimos by method and status (issue #19), added up from
  * payment_daily_totals: every filter of the report is one of its keys (the date bounds are Lima
  * days, as its day), so this reads a few rows per day whatever the number of payments. Branch 0
- * there is a payment with no branch, which no agent sees.
+ * there is a payment with no branch, which no agent sees. A query to await (or to EXPLAIN).
  */
-export async function movementGroups(db: Db, f: MovementFilters, scope: Scope) {
+export function movementGroupsQuery(db: Db, f: MovementFilters, scope: Scope) {
   const c = paymentDailyTotals;
   const where = and(
     f.dateFrom ? gte(c.day, f.dateFrom) : undefined,
@@ -325,11 +325,15 @@ export async function movementGroups(db: Db, f: MovementFilters, scope: Scope) {
     f.method ? eq(c.method, f.method) : undefined,
     f.status ? eq(c.status, f.status) : undefined,
   );
-  const rows = await db
+  return db
     .select({ method: c.method, status: c.status, n: sql<string>`sum(${c.n})::bigint::text`, cents: sql<string>`sum(${c.cents})::bigint::text` })
     .from(c)
     .where(where)
     .groupBy(c.method, c.status);
+}
+
+export async function movementGroups(db: Db, f: MovementFilters, scope: Scope) {
+  const rows = await movementGroupsQuery(db, f, scope);
   return rows as { method: PaymentMethod; status: 'pending' | 'paid' | 'canceled'; n: string; cents: string }[];
 }
 
