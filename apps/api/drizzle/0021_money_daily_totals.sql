@@ -29,9 +29,11 @@ CREATE TABLE "payment_daily_totals" (
 -- The register's and the movements report's totals (issue #19) are read from these counters. Statement
 -- triggers with transition tables keep them: a bulk INSERT … SELECT adds one row per key, not per
 -- document, and an update that changes no key nor amount (a PDF link, a hash) nets to nothing and
--- touches no counter. The rows are upserted in key order, so two transactions moving amounts between
--- the same counters lock them in the same order and cannot deadlock. A document's creation already
--- holds its series' number row, so its counter row (same day and series) adds no new wait.
+-- touches no counter. A statement upserts its rows in key order, so two status changes moving amounts
+-- between the same two counters (aceptado → anulación pendiente and back) lock them in the same order
+-- and cannot deadlock; every flow changes one document or payment per transaction. A document's
+-- creation already holds its series' number row, so its counter row (same day and series) adds no
+-- new wait; a payment's counter row is its collector's, whose creations queue on their cash session.
 CREATE OR REPLACE FUNCTION document_daily_totals_track() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
