@@ -574,6 +574,32 @@ export const documents = pgTable(
   ],
 );
 
+/**
+ * Documents and their amounts per issue day, branch (0: none), type, series, status and currency,
+ * kept by statement triggers on `documents` (migration 0021) in the transaction of every insert,
+ * update and delete. The register's count and totals add these up (a few rows per day) instead of
+ * every matching document, so they cost the same at a million documents as at a hundred. The sums
+ * are unbounded numeric: exact, and a year of totals outgrows a document's numeric(12,2).
+ */
+export const documentDailyTotals = pgTable(
+  'document_daily_totals',
+  {
+    issueDate: date('issue_date', { mode: 'string' }).notNull(),
+    branchId: integer('branch_id').notNull(),
+    type: text('type').notNull(),
+    series: text('series').notNull(),
+    status: text('status').notNull(),
+    currency: text('currency').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    gravada: numeric('gravada').notNull(),
+    exonerada: numeric('exonerada').notNull(),
+    inafecta: numeric('inafecta').notNull(),
+    igv: numeric('igv').notNull(),
+    total: numeric('total').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issueDate, t.branchId, t.type, t.series, t.status, t.currency] })],
+);
+
 /** The last number of each series: locked by the upsert that takes the next one (never max()+1). */
 export const documentSeries = pgTable(
   'document_series',
@@ -722,6 +748,26 @@ export const payments = pgTable(
     check('payments_amount_ck', sql`${t.amountCents} > 0`),
     check('payments_currency_ck', sql`${t.currency} = 'PEN'`),
   ],
+);
+
+/**
+ * Payments and their céntimos per Lima day of creation, branch (0: none), collecting user, method
+ * and status: the movements report's filters and the groups of its totals. Kept by statement
+ * triggers on `payments` (migration 0021) in the transaction of every insert, update and delete;
+ * the report adds these up instead of every matching payment.
+ */
+export const paymentDailyTotals = pgTable(
+  'payment_daily_totals',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    branchId: integer('branch_id').notNull(),
+    userId: integer('user_id').notNull(),
+    method: text('method').notNull(),
+    status: text('status').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.branchId, t.userId, t.method, t.status] })],
 );
 
 /**

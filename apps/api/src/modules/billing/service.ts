@@ -774,7 +774,7 @@ function qrOf(ruc: string, doc: DocumentRecord, d: BillingDocument): string {
 
 export async function listDocuments(app: App, user: SessionUser, filters: DocumentFilters, request: KeysetRequest): Promise<DocumentPage> {
   const { page, pageSize } = request;
-  const { rows, next, prev, sums } = await repo.listDocuments(app.db, repo.registerWhere(filters, scopeOf(user)), request);
+  const { rows, next, prev, sums } = await repo.listDocuments(app.db, filters, scopeOf(user), request);
   return {
     items: rows.map((r) => toRow(r.doc, r.branchName)),
     total: Number(sums.total),

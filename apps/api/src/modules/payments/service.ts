@@ -528,7 +528,7 @@ function toMovement(r: repo.MovementSqlRow): MovementRow {
 export async function movements(app: App, user: SessionUser, filters: MovementFilters, request: KeysetRequest): Promise<MovementPage> {
   checkBranchFilter(user, filters);
   const { page, pageSize } = request;
-  const { rows, next, prev, groups } = await repo.movementPage(app.db, repo.movementWhere(filters, scopeOf(user)), request);
+  const { rows, next, prev, groups } = await repo.movementPage(app.db, filters, scopeOf(user), request);
   const sum = (pick: (g: (typeof groups)[number]) => boolean) => {
     const mine = groups.filter(pick);
     return { count: mine.reduce((s, g) => s + Number(g.n), 0), cents: mine.reduce((s, g) => s + Number(g.cents), 0) };

@@ -1,0 +1,354 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type SQL } from 'drizzle-orm';
+import { limaDay, limaDayEnd, limaDayStart, PAYMENT_METHODS, PAYMENT_STATUSES, type DocumentFilters, type MovementFilters } from '@tramo/domain';
+import { registerSumsQuery } from '../src/modules/billing/repository.ts';
+import { movementGroupsQuery } from '../src/modules/payments/repository.ts';
+import {
+  BillingProviderError,
+  DEMO_ISSUER,
+  memorySandboxStore,
+  sandboxBillingProvider,
+  type BillingProvider,
+  type SandboxFailures,
+} from '../src/providers/billing/index.ts';
+import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+const today = limaDay(new Date());
+const daysAgo = (n: number) => limaDay(new Date(Date.now() - n * 86_400_000));
+
+/**
+ * The register's and the movements report's totals come from daily counters kept by triggers
+ * (issue #19). After issues, voids, payments, their voids (one refused and rolled back), concurrent
+ * ones and bulk SQL inserts, updates and deletes, every total the lists answer equals a sum over
+ * the tables themselves, on the counter path and on the scan path; and the unfiltered totals do not
+ * read the documents or payments.
+ */
+describe.each(engines)('money totals from daily counters (%s)', (engine) => {
+  let t: TestContext;
+  let admin: string;
+  let agent: string;
+  let agentArequipa: string;
+  let lima: number;
+  let arequipa: number;
+  let certificateDir: string;
+  const bulkUser = 900_201;
+  const refuseVoid: boolean[] = [];
+  const failures: Required<Pick<SandboxFailures, 'emit' | 'consult' | 'void'>> = { emit: [], consult: [], void: [] };
+
+  beforeAll(async () => {
+    certificateDir = await mkdtemp(path.join(tmpdir(), 'tramo-money-totals-'));
+    const clock = { now: () => new Date() };
+    const sandbox = sandboxBillingProvider({
+      issuer: DEMO_ISSUER,
+      store: memorySandboxStore(),
+      certificateDir,
+      clock: () => clock.now(),
+      boletaDelayMs: 0,
+      voidDelayMs: 0,
+      failures,
+    });
+    const billing: BillingProvider = {
+      ...sandbox,
+      void: async (ref, reason) => {
+        if (refuseVoid.shift()) throw new BillingProviderError('rejected', 'SUNAT rechazó la comunicación de baja.', 422);
+        return sandbox.void(ref, reason);
+      },
+    };
+    t = await startTestApp(engine, {
+      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '12.34']] }),
+      providers: { billing },
+    });
+    clock.now = t.clock.now;
+    lima = t.branchIds.get('Lima')!;
+    arequipa = t.branchIds.get('Arequipa')!;
+    [admin, agent, agentArequipa] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2')]);
+    await mixOfOperations();
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await rm(certificateDir, { recursive: true, force: true });
+  });
+
+  const rows = async <R>(query: SQL) => (await t.database.db.execute(query)).rows as R[];
+
+  const boleta = (serie: string, unitValue: string) => ({
+    type: '03',
+    serie,
+    issueDate: today,
+    items: [{ description: 'Servicio de transporte', unit: 'ZZ', quantity: 1, unitValue, igvType: '10' }],
+    customer: { doc_type: 1, doc_number: '45879612', name: 'María Flores Ccori' },
+  });
+  const factura = (serie: string, unitValue: string) => ({
+    type: '01',
+    serie,
+    issueDate: today,
+    // A taxed and an exonerated line, so gravada and exonerada both move.
+    items: [
+      { description: 'Servicio de transporte de carga', unit: 'ZZ', quantity: 2, unitValue, igvType: '10' },
+      { description: 'Embalaje', unit: 'NIU', quantity: 1, unitValue: '7.25', igvType: '20' },
+    ],
+    customer: { doc_type: 6, doc_number: '20100070970', name: 'SUPERMERCADOS PERUANOS S.A.', address: 'Av. Morro Solar 1086, Lima' },
+  });
+  const emit = async (body: unknown, token: string) => {
+    const res = await t.call('POST', '/api/billing/create-emit', { token, body });
+    expect([201, 202], res.body).toContain(res.statusCode);
+    return res.json().id as number;
+  };
+  const voidDocument = (id: number, token: string) => t.call('POST', '/api/billing/void', { token, body: { id, motivo: 'ERROR DEL SISTEMA' } });
+
+  async function newShipment(token: string, from: 'lima' | 'arequipa') {
+    const route = from === 'lima' ? { originBranchId: lima, destinationBranchId: arequipa } : { originBranchId: arequipa, destinationBranchId: lima };
+    const res = await t.call('POST', '/api/shipments', { token, body: shipmentBody(route) });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as number;
+  }
+  const pay = (shipmentId: number, methodCode: string, token: string) =>
+    t.call('POST', '/api/payments/manual', {
+      token,
+      body: {
+        shipmentId,
+        customerName: 'María Flores Ccori',
+        customerDocNumber: '45879612',
+        amount: 37.02,
+        currency: 'PEN',
+        methodCode,
+        ...(methodCode === 'cash' ? {} : { providerTxId: `OP-${shipmentId}-${methodCode}` }),
+      },
+    });
+  const cancel = (id: number, token: string) => t.call('POST', `/api/payments/payments/${id}/cancel`, { token, body: { motivo: 'Duplicado' } });
+
+  /** Every flow that writes documents or payments, some of them at once, then bulk SQL rows changed and removed. */
+  async function mixOfOperations() {
+    // Issues by both agents and the admin (no branch), concurrent on one series and across series.
+    const issued = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => emit(boleta('BBB1', `${10 + i}.10`), agent)),
+      ...Array.from({ length: 6 }, (_, i) => emit(factura('FFF1', `${20 + i}.35`), agentArequipa)),
+      ...Array.from({ length: 3 }, (_, i) => emit(factura('FFF2', `${30 + i}.05`), admin)),
+    ]);
+    // A pending one (no answer) and a rejected one.
+    failures.emit.push('timeout');
+    await emit(boleta('BBB2', '41.00'), agent);
+    failures.emit.push('sunat-rejects');
+    await t.call('POST', '/api/billing/create-emit', { token: agent, body: factura('FFF3', '15.00') });
+    // Concurrent voids, several on the same document (one is taken), then their status read (anulado).
+    const toVoid = [issued[0]!, issued[9]!, issued[15]!];
+    await Promise.all(toVoid.flatMap((id) => [voidDocument(id, admin), voidDocument(id, admin)]));
+    for (const id of toVoid) await t.call('GET', `/api/billing/void-status/${id}`, { token: admin });
+
+    // Payments by both agents with several methods, at once; each issues and confirms a receipt.
+    const methods = ['cash', 'yape_qr', 'card_pos', 'plin_qr', 'bank_transfer'];
+    const shipments = await Promise.all([
+      ...Array.from({ length: 5 }, () => newShipment(agent, 'lima')),
+      ...Array.from({ length: 4 }, () => newShipment(agentArequipa, 'arequipa')),
+    ]);
+    const paid = await Promise.all(shipments.map((s, i) => pay(s, methods[i % methods.length]!, i < 5 ? agent : agentArequipa)));
+    const paymentIds = paid.map((r) => {
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json().payment.id as number;
+    });
+    // A pending payment (its receipt failed).
+    failures.emit.push('network');
+    expect((await pay(await newShipment(agent, 'lima'), 'cash', agent)).statusCode).toBe(202);
+    // Concurrent voids (one taken each), and one whose receipt's void is refused: the payment goes back to paid.
+    await Promise.all([
+      cancel(paymentIds[1]!, agent),
+      cancel(paymentIds[1]!, agent),
+      cancel(paymentIds[6]!, agentArequipa),
+      cancel(paymentIds[6]!, admin),
+    ]);
+    refuseVoid.push(true);
+    expect((await cancel(paymentIds[2]!, agent)).statusCode).not.toBe(200);
+    // The voided shipment is paid again.
+    expect((await pay(shipments[1]!, 'card_online', agent)).statusCode).toBe(201);
+
+    // Bulk rows over past days (branches, none, several types and series), then changed and some removed.
+    await t.database.db.execute(sql`
+      insert into documents (type, series, number, status, issue_date, customer_doc_type, customer_doc_number, customer_name,
+        gravada, exonerada, inafecta, igv, total, document, branch_id, user_name)
+      select k.type, k.series, 1000 + i, (array['aceptado','aceptado','anulado','pendiente','rechazado'])[1 + i % 5], current_date - (i % 40),
+        '1', '4587' || lpad(i::text, 4, '0'), 'Cliente ' || i,
+        (i * 1.37)::numeric(12, 2), (i % 3)::numeric(12, 2), (i % 2 * 0.5)::numeric(12, 2), round(i * 1.37 * 0.18, 2), (i * 1.37)::numeric(12, 2) + (i % 3) + (i % 2 * 0.5) + round(i * 1.37 * 0.18, 2),
+        '{}'::jsonb, (array[${lima}::int, ${arequipa}::int, null])[1 + i % 3], 'Carga masiva'
+      from generate_series(1, 300) i,
+        lateral (select (array['03','01','07','09'])[1 + i % 4] as type, (array['B050','F050','FC50','T050'])[1 + i % 4] as series) k`);
+    await t.database.db.execute(sql`update documents set status = 'anulado' where series = 'B050' and number % 7 = 0`);
+    await t.database.db.execute(
+      sql`update documents set issue_date = issue_date - 1, gravada = gravada + 1, total = total + 1 where series = 'F050' and number % 5 = 0`,
+    );
+    await t.database.db.execute(sql`update documents set branch_id = ${arequipa} where series = 'FC50' and number % 4 = 1`);
+    await t.database.db.execute(sql`update documents set pdf_url = 'x' where series = 'T050'`);
+    await t.database.db.execute(sql`delete from documents where series = 'T050' and number % 2 = 0`);
+
+    await t.database.db.execute(
+      sql`insert into cash_sessions (user_id, user_name, branch_id, float_cents, closed_at) values (${bulkUser}, 'Carga masiva', ${lima}, 0, now())`,
+    );
+    await t.database.db.execute(sql`
+      insert into payments (shipment_id, status, method, amount_cents, customer_doc_type, customer_doc_number, customer_name, branch_id, user_id, user_name, cash_session_id, created_at)
+      select ${shipments[0]!}, 'canceled', (array['cash','yape_qr','card_pos','plin_qr','bank_transfer','card_online'])[1 + i % 6], 100 + i * 7, 1, '45879612', 'Cliente ' || i,
+        (array[${lima}::int, ${arequipa}::int, null])[1 + i % 3], ${bulkUser}, 'Carga masiva', (select id from cash_sessions where user_id = ${bulkUser}),
+        now() - make_interval(hours => i * 5)
+      from generate_series(1, 200) i`);
+    await t.database.db.execute(sql`update payments set method = 'cash', amount_cents = amount_cents + 3 where user_id = ${bulkUser} and id % 4 = 0`);
+    await t.database.db.execute(sql`update payments set created_at = created_at - interval '3 days' where user_id = ${bulkUser} and id % 9 = 0`);
+    await t.database.db.execute(sql`delete from payments where user_id = ${bulkUser} and id % 10 = 0`);
+  }
+
+  /** The register's count and sales totals (céntimos) straight from documents. */
+  async function documentTruth(where: SQL) {
+    const sales = sql`status <> 'anulado' and type in ('01', '03', '07')`;
+    const [r] = await rows<Record<string, string>>(sql`
+      select count(*)::text as n,
+        (coalesce(sum(gravada) filter (where ${sales}), 0) * 100)::bigint::text as gravada,
+        (coalesce(sum(exonerada) filter (where ${sales}), 0) * 100)::bigint::text as exonerada,
+        (coalesce(sum(inafecta) filter (where ${sales}), 0) * 100)::bigint::text as inafecta,
+        (coalesce(sum(igv) filter (where ${sales}), 0) * 100)::bigint::text as igv,
+        (coalesce(sum(total) filter (where ${sales}), 0) * 100)::bigint::text as total
+      from documents where ${where}`);
+    return {
+      total: Number(r!.n),
+      sums: Object.fromEntries(['gravada', 'exonerada', 'inafecta', 'igv', 'total'].map((k) => [k, Number(r![k])])),
+    };
+  }
+
+  const cents = (amount: number) => Math.round(amount * 100);
+
+  it('keeps the counters equal to a fresh count of documents and payments', async () => {
+    const documentsOff = await rows(sql`
+      select issue_date, coalesce(branch_id, 0), type, series, status, currency, count(*) as n, sum(gravada), sum(exonerada), sum(inafecta), sum(igv), sum(total)
+        from documents group by 1, 2, 3, 4, 5, 6
+      except
+      select issue_date, branch_id, type, series, status, currency, n, gravada, exonerada, inafecta, igv, total from document_daily_totals where n <> 0`);
+    expect(documentsOff).toEqual([]);
+    const countersOff = await rows(sql`
+      select issue_date, branch_id, type, series, status, currency from document_daily_totals
+       where n <> 0 or gravada <> 0 or exonerada <> 0 or inafecta <> 0 or igv <> 0 or total <> 0
+      except
+      select issue_date, coalesce(branch_id, 0), type, series, status, currency from documents`);
+    expect(countersOff).toEqual([]);
+    const paymentsOff = await rows(sql`
+      (select ((created_at at time zone 'UTC') - interval '5 hours')::date, coalesce(branch_id, 0), user_id, method, status, count(*), sum(amount_cents)
+         from payments group by 1, 2, 3, 4, 5
+       except select day, branch_id, user_id, method, status, n, cents from payment_daily_totals where n <> 0)
+      union all
+      (select day, branch_id, user_id, method, status, n, cents from payment_daily_totals where n <> 0 or cents <> 0
+       except select ((created_at at time zone 'UTC') - interval '5 hours')::date, coalesce(branch_id, 0), user_id, method, status, count(*), sum(amount_cents)
+         from payments group by 1, 2, 3, 4, 5)`);
+    expect(paymentsOff).toEqual([]);
+  });
+
+  it("answers the register's totals as a sum over documents, on the counters and on the scan, per role and filter", async () => {
+    const shipmentWithDocument = (await rows<{ id: number }>(sql`select min(shipment_id) as id from document_shipments`))[0]?.id;
+    const cases: [string, string, SQL][] = [
+      ['', admin, sql`true`],
+      ['', agent, sql`branch_id = ${lima}`],
+      ['', agentArequipa, sql`branch_id = ${arequipa}`],
+      ['type=01', admin, sql`type = '01'`],
+      ['type=07', agentArequipa, sql`type = '07' and branch_id = ${arequipa}`],
+      ['series=b050', admin, sql`series = 'B050'`],
+      ['status=anulado', admin, sql`status = 'anulado'`],
+      ['status=pendiente&type=03', agent, sql`status = 'pendiente' and type = '03' and branch_id = ${lima}`],
+      [`dateFrom=${daysAgo(10)}&dateTo=${daysAgo(2)}`, admin, sql`issue_date between ${daysAgo(10)} and ${daysAgo(2)}`],
+      [`dateFrom=${today}`, agent, sql`issue_date >= ${today} and branch_id = ${lima}`],
+      [`dateTo=${daysAgo(20)}&series=F050&status=aceptado`, admin, sql`issue_date <= ${daysAgo(20)} and series = 'F050' and status = 'aceptado'`],
+      // The scan: a customer or a shipment is not a key of the counters.
+      ['customer=cliente 1', admin, sql`(customer_name ilike '%cliente 1%' or customer_doc_number ilike '%cliente 1%')`],
+      [
+        'customer=4587&type=03',
+        agent,
+        sql`(customer_doc_number ilike '%4587%' or customer_name ilike '%4587%') and type = '03' and branch_id = ${lima}`,
+      ],
+      ...(shipmentWithDocument
+        ? [
+            [
+              `shipmentId=${shipmentWithDocument}`,
+              admin,
+              sql`id in (select document_id from document_shipments where shipment_id = ${shipmentWithDocument})`,
+            ] as [string, string, SQL],
+          ]
+        : []),
+    ];
+    for (const [query, token, where] of cases) {
+      const res = await t.call('GET', `/api/billing/documents?${query}&pageSize=10`, { token });
+      expect(res.statusCode, `${query}: ${res.body}`).toBe(200);
+      const page = res.json();
+      const truth = await documentTruth(where);
+      expect(page.total, query).toBe(truth.total);
+      expect(Object.fromEntries(Object.entries(page.sums as Record<string, number>).map(([k, v]) => [k, cents(v)])), query).toEqual(truth.sums);
+    }
+    // The cases are not all empty: the check would pass on zeros.
+    expect((await documentTruth(sql`true`)).total).toBeGreaterThan(300);
+  });
+
+  it("answers the movements report's totals as a sum over payments, per role and filter", async () => {
+    const agentId = Number((await rows<{ id: number }>(sql`select id from users where username = 'AGENTE1'`))[0]!.id);
+    const cases: [string, string, SQL][] = [
+      ['', admin, sql`true`],
+      ['', agent, sql`branch_id = ${lima}`],
+      [`branchId=${arequipa}`, admin, sql`branch_id = ${arequipa}`],
+      [`branchId=${lima}&method=cash`, agent, sql`branch_id = ${lima} and method = 'cash'`],
+      [`userId=${bulkUser}&method=cash`, admin, sql`user_id = ${bulkUser} and method = 'cash'`],
+      [`userId=${agentId}&status=paid`, admin, sql`user_id = ${agentId} and status = 'paid'`],
+      ['status=canceled&method=yape_qr', agentArequipa, sql`status = 'canceled' and method = 'yape_qr' and branch_id = ${arequipa}`],
+      [
+        `dateFrom=${daysAgo(12)}&dateTo=${daysAgo(3)}`,
+        admin,
+        sql`created_at >= ${limaDayStart(daysAgo(12))} and created_at < ${limaDayEnd(daysAgo(3))}`,
+      ],
+      [
+        `dateFrom=${today}&dateTo=${today}&status=pending`,
+        agent,
+        sql`created_at >= ${limaDayStart(today)} and status = 'pending' and branch_id = ${lima}`,
+      ],
+    ];
+    for (const [query, token, where] of cases) {
+      const res = await t.call('GET', `/api/payments/report/movements?${query}&pageSize=20`, { token });
+      expect(res.statusCode, `${query}: ${res.body}`).toBe(200);
+      const { totals, total } = res.json();
+      const groups = await rows<{ method: string; status: string; n: string; cents: string }>(
+        sql`select method, status, count(*)::text as n, sum(amount_cents)::text as cents from payments where ${where} group by 1, 2`,
+      );
+      const of = (pick: (g: (typeof groups)[number]) => boolean) => {
+        const mine = groups.filter(pick);
+        return { count: mine.reduce((s, g) => s + Number(g.n), 0), cents: mine.reduce((s, g) => s + Number(g.cents), 0) };
+      };
+      expect(total, query).toBe(of(() => true).count);
+      expect(totals.count, query).toBe(of(() => true).count);
+      expect(cents(totals.paid), query).toBe(of((g) => g.status === 'paid').cents);
+      for (const m of PAYMENT_METHODS) {
+        const line = totals.byMethod.find((x: { methodCode: string }) => x.methodCode === m);
+        expect({ count: line.count, cents: cents(line.amount) }, `${query} ${m}`).toEqual(of((g) => g.method === m));
+      }
+      for (const st of PAYMENT_STATUSES) {
+        const line = totals.byStatus.find((x: { status: string }) => x.status === st);
+        expect({ count: line.count, cents: cents(line.amount) }, `${query} ${st}`).toEqual(of((g) => g.status === st));
+      }
+    }
+    expect(Number((await rows<{ n: string }>(sql`select count(*) as n from payments`))[0]!.n)).toBeGreaterThan(150);
+  });
+
+  const planOf = async (query: SQL) =>
+    (await rows<Record<string, string>>(sql`explain select * from (${query}) q`)).map((r) => Object.values(r)[0]).join('\n');
+
+  it('reads the counters, not the documents nor the payments, for unfiltered and key-filtered totals; the scan only for a customer', async () => {
+    const db = t.database.db;
+    for (const filters of [{}, { type: '01', status: 'aceptado', dateFrom: daysAgo(30) }] as DocumentFilters[]) {
+      for (const scope of ['all', lima] as const) {
+        const plan = await planOf(sql`${registerSumsQuery(db, filters, scope)}`);
+        expect(plan).toContain('document_daily_totals');
+        expect(plan).not.toMatch(/ on documents\b/);
+      }
+    }
+    expect(await planOf(sql`${registerSumsQuery(db, { customer: 'quispe' }, 'all')}`)).toMatch(/ on documents\b/);
+    for (const filters of [{}, { method: 'cash', dateFrom: daysAgo(7), dateTo: today }] as MovementFilters[]) {
+      for (const scope of ['all', lima] as const) {
+        const plan = await planOf(sql`${movementGroupsQuery(db, filters, scope)}`);
+        expect(plan).toContain('payment_daily_totals');
+        expect(plan).not.toMatch(/ on payments\b/);
+      }
+    }
+  });
+});
