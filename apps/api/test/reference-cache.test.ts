@@ -134,4 +134,12 @@ describe.each(engines)('the reference cache of shipment creations (%s)', (engine
       { channel: 'whatsapp', party: 'recipient', address: '987654321' },
     ]);
   });
+
+  it('answers a creation uncompressed: brotli would cost a tenth of its CPU to spare under a kilobyte', async () => {
+    const body = shipmentBody({ originBranchId: lima, destinationBranchId: arequipa });
+    const res = await t.call('POST', '/api/shipments', { token: admin, body, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.body.length).toBeGreaterThan(1024);
+    expect(res.headers.get('content-encoding')).toBeNull();
+  });
 });
