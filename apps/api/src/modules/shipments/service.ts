@@ -311,8 +311,8 @@ function checkBranches(found: BranchRef[], data: NewShipment | ShipmentUpdate): 
 }
 
 /** The sender customer, when there is one, exists. */
-async function checkSender(db: Db | Tx, data: NewShipment | ShipmentUpdate) {
-  if (data.senderCustomerId !== null && !(await customerExists(db, data.senderCustomerId))) {
+async function checkSender(tx: Tx, data: NewShipment | ShipmentUpdate) {
+  if (data.senderCustomerId !== null && !(await customerExists(tx, data.senderCustomerId))) {
     throw unprocessable(SHIPMENT_MESSAGES.senderNotFound, { senderCustomerId: SHIPMENT_MESSAGES.senderNotFound });
   }
 }
@@ -359,17 +359,19 @@ function routeReferences(app: FastifyInstance, originId: number, destinationId: 
 /**
  * A creation is one statement (insertNewShipment: the shipment, its first event and its audit row)
  * after the checks, which read the cache (branches, price tables) and, only with a sender customer,
- * the customer. Only when the first event has messages to queue (a contact to notify) do the
- * statements share an explicit transaction. Refusals keep their order: branches, sender, prices.
+ * the customer. Only when there is someone to notify (a sender customer, a recipient's contact) do
+ * the customer's read, the statement and the outbox's rows share an explicit transaction.
+ * Refusals keep their order: branches, sender, prices.
  */
 export async function createShipment(app: FastifyInstance, actor: SessionUser, data: NewShipment) {
   checkOrigin(actor, data.originBranchId);
   const secretCodeHash = app.secretCodes.hash(data.secretCode);
   const [found, tables] = await routeReferences(app, data.originBranchId, data.destinationBranchId);
   const { origin, destination } = checkBranches(found, data);
-  const notified = data.senderCustomerId !== null || !!data.recipientPhone?.trim() || !!data.recipientEmail?.trim();
-  const create = async (db: Db | Tx) => {
-    await checkSender(db, data);
+  const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
+
+  /** Prices the lines (the last refusal) and writes the creation's one statement. */
+  const insert = async (db: Db | Tx) => {
     const priced = priceWith(tables, data.lines);
     const now = app.now();
     const values = {
@@ -379,9 +381,7 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
       recipientEmail: data.recipientEmail,
       secretCodeHash,
     };
-    const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
-    const checkpoint = (id: number) => ({ id, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) });
-    // The audit snapshot is the answer's, built from the values written; the statement adds the id and code it took.
+    // The audit snapshot is the answer's, built from the values written; the statement adds the id and code it takes.
     const draft: ShipmentRow = {
       ...values,
       id: 0,
@@ -391,23 +391,31 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
       originCity: origin.city,
       destinationName: destination.name,
       destinationCity: destination.city,
-    } as ShipmentRow;
+    };
     const { id: _id, code: _code, ...after } = snapshot(toShipmentDto(draft, actor));
-    const { row, eventId } = await insertNewShipment(db, values, origin, destination, after);
-    if (notified) {
-      await enqueueNotifications(db as Tx, row.id, { id: eventId, ...first }, now, {
-        code: row.code,
+    return { now, ...(await insertNewShipment(db, values, origin, destination, after)) };
+  };
+  // The answer is built from what the statement returned: nothing is read back.
+  const answer = ({ row, eventId, now }: Awaited<ReturnType<typeof insert>>) =>
+    toShipmentDto(row, actor, [{ id: eventId, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) }]);
+
+  const notified = data.senderCustomerId !== null || !!data.recipientPhone?.trim() || !!data.recipientEmail?.trim();
+  if (!notified) return insert(app.db).then(answer, foreignKeyAsRule);
+  return app.db
+    .transaction(async (tx) => {
+      await checkSender(tx, data);
+      const created = await insert(tx);
+      await enqueueNotifications(tx, created.row.id, { id: created.eventId, ...first }, created.now, {
+        code: created.row.code,
         recipientPhone: data.recipientPhone,
         recipientEmail: data.recipientEmail,
-        senderCustomerId: row.senderCustomerId,
+        senderCustomerId: data.senderCustomerId,
         origin: origin.name,
         destination: destination.name,
       });
-    }
-    // The answer is built from what the insert returned: nothing is read back.
-    return toShipmentDto(row, actor, [checkpoint(eventId)]);
-  };
-  return (notified ? app.db.transaction(create) : create(app.db)).catch(foreignKeyAsRule);
+      return answer(created);
+    })
+    .catch(foreignKeyAsRule);
 }
 
 /** What a create and an edit both write: the parties, the route and the price recomputed from the tables. */
