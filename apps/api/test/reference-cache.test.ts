@@ -116,7 +116,7 @@ describe.each(engines)('the reference cache of shipment creations (%s)', (engine
     await soon(async () => (await create(route2)).json().destinationBranch.name, 'Arequipa Cercado');
   });
 
-  it('writes the shipment, its first event and its audit row together, and the outbox when there is a contact', async () => {
+  it('writes the shipment, its first event and its audit row together, answers what the detail then reads, and queues the outbox when there is a contact', async () => {
     const route = { originBranchId: lima, destinationBranchId: arequipa };
     const res = await create(route, { recipientPhone: '987654321', recipientEmail: 'maria@example.pe' });
     expect(res.statusCode).toBe(201);
@@ -128,6 +128,8 @@ describe.each(engines)('the reference cache of shipment creations (%s)', (engine
     const [audit] = await rows(sql`select user_id, action, after from audit_log where entity = 'shipment' and entity_id = ${String(s.id)}`);
     const { canManage: _m, canEdit: _e, checkpoints: _c, ...snapshot } = s;
     expect(audit).toMatchObject({ action: 'create', after: snapshot });
+    // The answer is built from the values written, not read back: it is what the detail reads.
+    expect((await t.call('GET', `/api/shipments/${s.id}`, { token: admin })).json()).toMatchObject(s);
     const outbox = await rows(sql`select channel, party, address from notification_outbox where shipment_id = ${s.id} order by channel`);
     expect(outbox).toEqual([
       { channel: 'email', party: 'recipient', address: 'maria@example.pe' },

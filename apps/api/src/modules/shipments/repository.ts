@@ -161,56 +161,44 @@ export type NewShipmentRow = Required<Pick<typeof shipments.$inferInsert, (typeo
  * A creation's three rows in ONE statement (issue 19: a round trip each was a quarter of the API's
  * CPU): the shipment, its first history line ('Creado', by its creator, at its creation time) and
  * its audit row, whose `after` is the caller's snapshot completed with the id and code the insert
- * took. One statement is one transaction: the three land together or not at all.
+ * took. One statement is one transaction: the three land together or not at all. It answers only
+ * what the database chose (id, code, the event's id): the caller holds every value it wrote.
  */
-const insertCreated = preparedSelect<Omit<ShipmentRow, 'originName' | 'originCity' | 'destinationName' | 'destinationCity'> & { eventId: number }>(
-  'insert_created_shipment',
-  (db) => {
-    const created = db
-      .$with('created')
-      .as(
-        db
-          .insert(shipments)
-          .values({ ...Object.fromEntries(newShipmentColumns.map((k) => [k, sql.placeholder(k)])), code: nextShipmentCode } as never)
-          // created_by too, for the event's and the audit row's user.
-          .returning({ ...ownColumns, createdBy: shipments.createdBy }),
-      );
-    const firstEvent = db.$with('first_event', { eventId: sql<number>`event_id`.mapWith(Number).as('event_id') }).as(
-      sql`insert into ${shipmentEvents} (shipment_id, kind, name, status_to, at, user_id, user_name)
-          select id, 'status', 'Creado', 'Creado', created_at, created_by, created_by_name from ${created} returning id as event_id`,
+const insertCreated = preparedSelect<{ id: number; code: string; eventId: number }>('insert_created_shipment', (db) => {
+  const created = db
+    .$with('created')
+    .as(
+      db
+        .insert(shipments)
+        .values({ ...Object.fromEntries(newShipmentColumns.map((k) => [k, sql.placeholder(k)])), code: nextShipmentCode } as never)
+        .returning({
+          id: shipments.id,
+          code: shipments.code,
+          createdAt: shipments.createdAt,
+          createdBy: shipments.createdBy,
+          createdByName: shipments.createdByName,
+        }),
     );
-    const audited = db.$with('audited', { auditId: sql<number>`audit_id`.as('audit_id') }).as(
-      sql`insert into ${auditLog} (user_id, entity, entity_id, action, after)
-          select created_by, 'shipment', id::text, 'create', ${sql.placeholder('after')}::jsonb || jsonb_build_object('id', id, 'code', code)
-          from ${created} returning id as audit_id`,
-    );
-    const columns = Object.fromEntries(Object.keys(ownColumns).map((k) => [k, created[k as keyof typeof ownColumns]]));
-    return db
-      .with(created, firstEvent, audited)
-      .select({ ...(columns as unknown as typeof ownColumns), eventId: firstEvent.eventId })
-      .from(created)
-      .crossJoin(firstEvent);
-  },
-);
+  const firstEvent = db.$with('first_event', { eventId: sql<number>`event_id`.mapWith(Number).as('event_id') }).as(
+    sql`insert into ${shipmentEvents} (shipment_id, kind, name, status_to, at, user_id, user_name)
+        select id, 'status', 'Creado', 'Creado', created_at, created_by, created_by_name from ${created} returning id as event_id`,
+  );
+  const audited = db.$with('audited', { auditId: sql<number>`audit_id`.as('audit_id') }).as(
+    sql`insert into ${auditLog} (user_id, entity, entity_id, action, after)
+        select created_by, 'shipment', id::text, 'create', ${sql.placeholder('after')}::jsonb || jsonb_build_object('id', id, 'code', code)
+        from ${created} returning id as audit_id`,
+  );
+  return db.with(created, firstEvent, audited).select({ id: created.id, code: created.code, eventId: firstEvent.eventId }).from(created).crossJoin(firstEvent);
+});
 
 /**
- * Inserts a new shipment with its first event and its audit row (insertCreated) and answers its
- * row as findRow would, without reading it back: the caller already holds both branches. `after`
- * is the audit snapshot without the id and code, which the statement fills in.
+ * Inserts a new shipment with its first event and its audit row (insertCreated); answers the
+ * shipment's id and code and the event's id. `after` is the audit snapshot without the id and
+ * code, which the statement fills in.
  */
-export async function insertNewShipment(
-  db: Db | Tx,
-  values: NewShipmentRow,
-  origin: BranchRef,
-  destination: BranchRef,
-  after: Record<string, unknown>,
-): Promise<{ row: ShipmentRow; eventId: number }> {
+export async function insertNewShipment(db: Db | Tx, values: NewShipmentRow, after: Record<string, unknown>) {
   const [created] = await insertCreated(db, { ...values, after: JSON.stringify(after) });
-  const { eventId, ...row } = created!;
-  return {
-    row: { ...row, originName: origin.name, originCity: origin.city, destinationName: destination.name, destinationCity: destination.city },
-    eventId,
-  };
+  return created!;
 }
 
 export async function updateShipmentRow(tx: Tx, id: number, changes: Partial<typeof shipments.$inferInsert>): Promise<void> {

@@ -370,7 +370,11 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
   const { origin, destination } = checkBranches(found, data);
   const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
 
-  /** Prices the lines (the last refusal) and writes the creation's one statement. */
+  /**
+   * Prices the lines (the last refusal) and writes the creation's one statement. The answer and the
+   * audit snapshot are both built from the values written, with the id and code the database took:
+   * nothing is read back.
+   */
   const insert = async (db: Db | Tx) => {
     const priced = priceWith(tables, data.lines);
     const now = app.now();
@@ -381,8 +385,7 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
       recipientEmail: data.recipientEmail,
       secretCodeHash,
     };
-    // The audit snapshot is the answer's, built from the values written; the statement adds the id and code it takes.
-    const draft: ShipmentRow = {
+    const row: ShipmentRow = {
       ...values,
       id: 0,
       code: '',
@@ -392,28 +395,28 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
       destinationName: destination.name,
       destinationCity: destination.city,
     };
-    const { id: _id, code: _code, ...after } = snapshot(toShipmentDto(draft, actor));
-    return { now, ...(await insertNewShipment(db, values, origin, destination, after)) };
+    const dto = toShipmentDto(row, actor);
+    const { id: _id, code: _code, ...after } = snapshot(dto);
+    const { id, code, eventId } = await insertNewShipment(db, values, after);
+    const checkpoint = { id: eventId, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) };
+    return { dto: { ...dto, id, code, checkpoints: [toCheckpoint(checkpoint)] }, eventId, now };
   };
-  // The answer is built from what the statement returned: nothing is read back.
-  const answer = ({ row, eventId, now }: Awaited<ReturnType<typeof insert>>) =>
-    toShipmentDto(row, actor, [{ id: eventId, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) }]);
 
   const notified = data.senderCustomerId !== null || !!data.recipientPhone?.trim() || !!data.recipientEmail?.trim();
-  if (!notified) return insert(app.db).then(answer, foreignKeyAsRule);
+  if (!notified) return insert(app.db).then(({ dto }) => dto, foreignKeyAsRule);
   return app.db
     .transaction(async (tx) => {
       await checkSender(tx, data);
-      const created = await insert(tx);
-      await enqueueNotifications(tx, created.row.id, { id: created.eventId, ...first }, created.now, {
-        code: created.row.code,
+      const { dto, eventId, now } = await insert(tx);
+      await enqueueNotifications(tx, dto.id, { id: eventId, ...first }, now, {
+        code: dto.code,
         recipientPhone: data.recipientPhone,
         recipientEmail: data.recipientEmail,
         senderCustomerId: data.senderCustomerId,
         origin: origin.name,
         destination: destination.name,
       });
-      return answer(created);
+      return dto;
     })
     .catch(foreignKeyAsRule);
 }
