@@ -1,4 +1,4 @@
-// npm run bench -- writes [--pg postgres://…] [--rows 100000] [--seconds 10] [--clients 8,32] [--no-raw]
+// npm run bench -- writes [--pg postgres://…] [--rows 100000] [--seconds 10] [--clients 8,32] [--no-raw] [--warmup 0]
 // Shipment creations per second through HTTP (POST /api/shipments) at each client count, on
 // random routes and on one route, beside the raw-SQL limit: the same statements of a creation
 // sent straight to the database by as many clients. The HTTP clients run in a worker thread of this
@@ -26,6 +26,9 @@ const { values } = parseArgs({
     json: { type: 'string' },
     // Only the API cases (for a CPU profile of the server alone).
     'no-raw': { type: 'boolean', default: false },
+    // Seconds of unmeasured creations (8 clients, random routes) before the cases: without them the
+    // first case also pays the fresh process's warm-up (V8 compiling the request path, new connections).
+    warmup: { type: 'string', default: '0' },
   },
 });
 const seconds = Number(values.seconds);
@@ -81,9 +84,9 @@ async function drive(clients: number, work: () => Promise<boolean>): Promise<Res
 }
 
 /** POST /api/shipments by `clients` concurrent clients, driven from a worker thread (_http-driver.mjs). */
-async function httpDrive(clients: number, oneRoute: boolean): Promise<Result> {
+async function httpDrive(clients: number, oneRoute: boolean, forSeconds = seconds): Promise<Result> {
   const worker = new Worker(new URL('./_http-driver.mjs', import.meta.url), {
-    workerData: { base, token, clients, seconds, route: oneRoute ? routeOf(true) : null, branchIds: ids },
+    workerData: { base, token, clients, seconds: forSeconds, route: oneRoute ? routeOf(true) : null, branchIds: ids },
   });
   const [result] = (await once(worker, 'message')) as [Result];
   await worker.terminate();
@@ -180,6 +183,11 @@ const line = (label: string, clients: number, r: Result, cpuMs: number | null = 
 console.log(
   `\n${'-- writes'.padEnd(36)} ${'clientes'.padStart(8)} ${'envíos/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'fallos'.padStart(7)} ${'CPU ms/envío'.padStart(13)}`,
 );
+const warmup = Number(values.warmup);
+if (warmup > 0) {
+  const warm = await httpDrive(8, false, warmup);
+  console.log(`(calentamiento: ${warm.done} envíos en ${warmup} s, sin medir)`);
+}
 for (const oneRoute of [false, true]) {
   const where = oneRoute ? 'una ruta' : 'rutas al azar';
   for (const clients of clientCounts) {

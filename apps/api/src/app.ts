@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import { ReferenceCache } from './plugins/reference-cache.ts';
 import { SessionCache } from './plugins/session-cache.ts';
 import { settings } from './db/schema.ts';
 import { registerAuth } from './plugins/auth.ts';
@@ -93,6 +94,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await sessions.start(database);
   app.decorate('sessions', sessions);
   app.addHook('onClose', () => sessions.close());
+  const references = new ReferenceCache();
+  await references.start(database);
+  app.decorate('references', references);
+  app.addHook('onClose', () => references.close());
 
   registerErrorHandling(app);
   foldDailyCountsInBackground(app);

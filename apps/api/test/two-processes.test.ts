@@ -74,6 +74,14 @@ describe('two API processes on one PostgreSQL', () => {
       tokens.REPARTIDOR1,
     );
 
+  // A notice leaves at commit, before the answer; on a loaded machine the other process may read
+  // it a few milliseconds after our next request lands. 'At once' is within 2 s here, far below the
+  // caches' 60 s expiry, so a missing notice still fails.
+  const soon = async <T>(read: () => Promise<T>, expected: T) => {
+    for (let waited = 0; waited < 2000 && (await read()) !== expected; waited += 25) await new Promise((r) => setTimeout(r, 25));
+    expect(await read()).toBe(expected);
+  };
+
   it('both started together on the empty database; a session signed by one is valid on the other', async () => {
     expect(servers).toHaveLength(2);
     expect(servers[0]!.url).not.toBe(servers[1]!.url);
@@ -131,13 +139,6 @@ describe('two API processes on one PostgreSQL', () => {
       const body = (await call(i, 'GET', '/api/auth/me', undefined, token)).json();
       return (body.user ?? body).role;
     };
-    // The notice leaves at commit, before the answer; on a loaded machine the other process may read
-    // it a few milliseconds after our next request lands. 'At once' is within 2 s here, far below the
-    // cache's 60 s expiry, so a missing notice still fails.
-    const soon = async <T>(read: () => Promise<T>, expected: T) => {
-      for (let waited = 0; waited < 2000 && (await read()) !== expected; waited += 25) await new Promise((r) => setTimeout(r, 25));
-      expect(await read()).toBe(expected);
-    };
     const statusOf = (i: number, bearer: string) => async () => (await call(i, 'GET', '/api/auth/me', undefined, bearer)).status;
     await soon(() => roleOf(1), 'courier');
     expect((await call(1, 'POST', '/api/shipments', shipment(), token)).status).toBe(403);
@@ -155,5 +156,19 @@ describe('two API processes on one PostgreSQL', () => {
     // And an admin's reset on server 1 revokes the new token on server 0.
     expect((await call(1, 'POST', `/api/users/${id}/reset-password`, undefined, tokens.ADMIN)).status).toBe(200);
     await soon(statusOf(0, fresh), 401);
+  });
+  it('price tables are cached per process, yet tiers replaced on one price the next creation on the other (LISTEN/NOTIFY)', async () => {
+    // Both processes have the route's tables cached now.
+    const first = await Promise.all([0, 1].map((i) => call(i, 'POST', '/api/shipments', shipment(), tokens.AGENTE1)));
+    for (const res of first) expect(res.status).toBe(201);
+    const reverse = first[0]!.json().multiLineDetail[0].usingReverse as boolean;
+    const [from, to] = reverse ? [arequipa, lima] : [lima, arequipa];
+    const tables = (await call(0, 'GET', `/api/weight-factors?originId=${from}&destinationId=${to}&productType=liviano&active=true`, undefined, tokens.ADMIN)).json();
+    const replaced = await call(0, 'PUT', `/api/weight-factors/${tables[0].id}/tiers`, { tiers: [{ from_kg: 1, to_kg: 1000, factor_per_kg: 7 }] }, tokens.ADMIN);
+    expect(replaced.status).toBe(200);
+    // 2.5 kg bill as 3 kg: 21.00 at the new factor, on the process that replaced them and on the other.
+    const priceOn = (i: number) => async () => (await call(i, 'POST', '/api/shipments', shipment(), tokens.AGENTE1)).json().quotedPrice;
+    expect(await priceOn(0)()).toBe(21);
+    await soon(priceOn(1), 21);
   });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { verifyPassword } from './passwords.ts';
 
@@ -37,7 +37,9 @@ export function loadSecretCodeKey(config: Pick<Config, 'secretCodeKey' | 'dataDi
 }
 
 export function secretCodes(key: Buffer): SecretCodes {
-  const hash = (code: string) => PREFIX + createHmac('sha256', key).update(code, 'utf8').digest('base64url');
+  // One key object for the process: given the raw bytes, every HMAC would build its own.
+  const keyObject = createSecretKey(key);
+  const hash = (code: string) => PREFIX + createHmac('sha256', keyObject).update(code, 'utf8').digest('base64url');
   return {
     hash,
     async verify(stored, code) {

@@ -77,3 +77,18 @@ export function preparedQuery<Row>(name: string, selection: Selection, build: (d
     return run<Row>(db, statement, values);
   };
 }
+
+/**
+ * As preparedQuery, for a select whose selection exists only once it is built: one that reads a
+ * `with` of its own (a data-modifying CTE's `returning`). The built select's own fields map its rows.
+ */
+export function preparedSelect<Row>(name: string, build: (db: Db | Tx) => { toSQL(): Query; _: { selectedFields: unknown } }) {
+  let statement: Statement | undefined;
+  return async (db: Db | Tx, values: Record<string, unknown>): Promise<Row[]> => {
+    if (!statement) {
+      const built = build(db);
+      statement = { name, query: built.toSQL(), fields: orderSelectedFields(built._.selectedFields as Selection) };
+    }
+    return run<Row>(db, statement, values);
+  };
+}

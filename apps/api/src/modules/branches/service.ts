@@ -53,7 +53,9 @@ export function createBranch(app: FastifyInstance, actor: SessionUser, data: Bra
       await audit(tx, { userId: actor.id, entity: 'branch', entityId: created!.id, action: 'create', after: created });
       return created!;
     })
-    .catch(duplicate);
+    .catch(duplicate)
+    // The trigger's notice evicts every process at commit; this one's own next request must not run ahead of it.
+    .finally(() => app.references.evictAll());
 }
 
 export function updateBranch(app: FastifyInstance, actor: SessionUser, id: number, data: BranchData) {
@@ -72,7 +74,10 @@ export function updateBranch(app: FastifyInstance, actor: SessionUser, id: numbe
       return after!;
     })
     .catch(duplicate)
-    .finally(() => app.sessions.evictAll());
+    .finally(() => {
+      app.sessions.evictAll();
+      app.references.evictAll();
+    });
 }
 
 /** Refused while anything references the branch: its users by name, anything else by the foreign key. */
@@ -88,5 +93,6 @@ export async function deleteBranch(app: FastifyInstance, actor: SessionUser, id:
     .catch((err: unknown) => {
       if (isForeignKeyViolation(err)) throw conflict(BRANCH_MESSAGES.inUse, undefined, 'IN_USE');
       throw err;
-    });
+    })
+    .finally(() => app.references.evictAll());
 }

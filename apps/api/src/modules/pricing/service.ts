@@ -201,7 +201,9 @@ export function createWeightFactor(app: FastifyInstance, actor: SessionUser, inp
       // A branch deleted between the check and the insert.
       if (isForeignKeyViolation(err)) throw unprocessable(PRICING_MESSAGES.originNotFound);
       throw err;
-    });
+    })
+    // The trigger's notice evicts every process at commit; this one's own next creation must not run ahead of it.
+    .finally(() => app.references.evictAll());
 }
 
 /**
@@ -240,5 +242,5 @@ export async function replaceTiers(
       after: { tiers: table.tiers },
     });
     return table;
-  });
+  }).finally(() => app.references.evictAll());
 }

@@ -24,7 +24,7 @@ import {
   transports,
 } from '../../db/schema.ts';
 import { countUpTo as countRowsUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
-import { insertReturning, preparedQuery } from '../../lib/statements.ts';
+import { insertReturning, preparedQuery, preparedSelect } from '../../lib/statements.ts';
 import type { SessionUser } from '../../types.ts';
 
 const originBranch = alias(branches, 'origin_branch');
@@ -92,12 +92,12 @@ const selectTwoBranches = preparedQuery<BranchRef>('select_two_branches', branch
 );
 
 /** A shipment's two branches (origin and destination), in one prepared read. */
-export async function findBranches(tx: Tx, [a, b]: readonly [number, number]): Promise<BranchRef[]> {
-  return selectTwoBranches(tx, { a, b });
+export async function findBranches(db: Db | Tx, [a, b]: readonly [number, number]): Promise<BranchRef[]> {
+  return selectTwoBranches(db, { a, b });
 }
 
-export async function customerExists(tx: Tx, id: number): Promise<boolean> {
-  const [c] = await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, id));
+export async function customerExists(db: Db | Tx, id: number): Promise<boolean> {
+  const [c] = await db.select({ id: customers.id }).from(customers).where(eq(customers.id, id));
   return c !== undefined;
 }
 
@@ -124,6 +124,82 @@ export async function insertShipment(
     { code: nextShipmentCode },
   );
   return { ...row, originName: origin.name, originCity: origin.city, destinationName: destination.name, destinationCity: destination.city };
+}
+
+/** The columns a creation gives a value (null included), in one fixed order: the statement's shape never varies. */
+const newShipmentColumns = [
+  'status',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'createdByName',
+  'originBranchId',
+  'destinationBranchId',
+  'senderCustomerId',
+  'senderName',
+  'recipientFirstName',
+  'recipientLastName',
+  'recipientName',
+  'recipientDoc',
+  'productType',
+  'weightKg',
+  'billableWeightKg',
+  'description',
+  'quotedPrice',
+  'quotedCurrency',
+  'quotedFactorPerKg',
+  'usingReverse',
+  'multiLineDetail',
+  'recipientPhone',
+  'recipientEmail',
+  'secretCodeHash',
+] as const satisfies readonly (keyof typeof shipments.$inferInsert)[];
+
+/** What a creation writes of the shipment itself, every column given (the code is the sequence's, taken by the statement). */
+export type NewShipmentRow = Required<Pick<typeof shipments.$inferInsert, (typeof newShipmentColumns)[number]>>;
+
+/**
+ * A creation's three rows in ONE statement (issue 19: a round trip each was a quarter of the API's
+ * CPU): the shipment, its first history line ('Creado', by its creator, at its creation time) and
+ * its audit row, whose `after` is the caller's snapshot completed with the id and code the insert
+ * took. One statement is one transaction: the three land together or not at all. It answers only
+ * what the database chose (id, code, the event's id): the caller holds every value it wrote.
+ */
+const insertCreated = preparedSelect<{ id: number; code: string; eventId: number }>('insert_created_shipment', (db) => {
+  const created = db
+    .$with('created')
+    .as(
+      db
+        .insert(shipments)
+        .values({ ...Object.fromEntries(newShipmentColumns.map((k) => [k, sql.placeholder(k)])), code: nextShipmentCode } as never)
+        .returning({
+          id: shipments.id,
+          code: shipments.code,
+          createdAt: shipments.createdAt,
+          createdBy: shipments.createdBy,
+          createdByName: shipments.createdByName,
+        }),
+    );
+  const firstEvent = db.$with('first_event', { eventId: sql<number>`event_id`.mapWith(Number).as('event_id') }).as(
+    sql`insert into ${shipmentEvents} (shipment_id, kind, name, status_to, at, user_id, user_name)
+        select id, 'status', 'Creado', 'Creado', created_at, created_by, created_by_name from ${created} returning id as event_id`,
+  );
+  const audited = db.$with('audited', { auditId: sql<number>`audit_id`.as('audit_id') }).as(
+    sql`insert into ${auditLog} (user_id, entity, entity_id, action, after)
+        select created_by, 'shipment', id::text, 'create', ${sql.placeholder('after')}::jsonb || jsonb_build_object('id', id, 'code', code)
+        from ${created} returning id as audit_id`,
+  );
+  return db.with(created, firstEvent, audited).select({ id: created.id, code: created.code, eventId: firstEvent.eventId }).from(created).crossJoin(firstEvent);
+});
+
+/**
+ * Inserts a new shipment with its first event and its audit row (insertCreated); answers the
+ * shipment's id and code and the event's id. `after` is the audit snapshot without the id and
+ * code, which the statement fills in.
+ */
+export async function insertNewShipment(db: Db | Tx, values: NewShipmentRow, after: Record<string, unknown>) {
+  const [created] = await insertCreated(db, { ...values, after: JSON.stringify(after) });
+  return created!;
 }
 
 export async function updateShipmentRow(tx: Tx, id: number, changes: Partial<typeof shipments.$inferInsert>): Promise<void> {

@@ -20,6 +20,7 @@ import {
   dominantProductType,
   normalizeShipmentCode,
   PRICING_MESSAGES,
+  PRODUCT_TYPES,
   SHIPMENT_MESSAGES,
   sumCents,
   totalLines,
@@ -39,7 +40,8 @@ import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent, type KnownShipment, type ShipmentEventInput } from '../../lib/shipment-events.ts';
 import { AppError, badRequest, conflict, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { findRouteTables, quoteFromTable } from '../pricing/index.ts';
+import { enqueueNotifications } from '../notifications/index.ts';
+import { findRouteTables, quoteFromTable, type RouteTable } from '../pricing/index.ts';
 import {
   branchScope,
   customerByDoc,
@@ -54,6 +56,7 @@ import {
   findReturnLinks,
   findRow,
   foldDailyCounts,
+  insertNewShipment,
   insertShipment,
   countUpTo,
   dailyCountTotal,
@@ -241,6 +244,11 @@ async function priceLines(tx: Tx, originId: number, destinationId: number, input
     destinationId,
     input.map((l) => l.productType),
   );
+  return priceWith(tables, input);
+}
+
+/** As priceLines, on a route's tables already read (a creation's come from the reference cache). */
+function priceWith(tables: Map<ProductType, RouteTable>, input: ShipmentLineInput[]): PricedLines {
   const lines: ShipmentLine[] = [];
   const cents: number[] = [];
   for (const [i, line] of input.entries()) {
@@ -284,7 +292,13 @@ async function priceLines(tx: Tx, originId: number, destinationId: number, input
 
 /** Both branches and the sender exist; answers the branches (their names go into the answer). */
 async function checkReferences(tx: Tx, data: NewShipment | ShipmentUpdate): Promise<{ origin: BranchRef; destination: BranchRef }> {
-  const found = await findBranches(tx, [data.originBranchId, data.destinationBranchId]);
+  const branches = checkBranches(await findBranches(tx, [data.originBranchId, data.destinationBranchId]), data);
+  await checkSender(tx, data);
+  return branches;
+}
+
+/** Both branches are among those found; answers them. */
+function checkBranches(found: BranchRef[], data: NewShipment | ShipmentUpdate): { origin: BranchRef; destination: BranchRef } {
   const origin = found.find((b) => b.id === data.originBranchId);
   const destination = found.find((b) => b.id === data.destinationBranchId);
   if (!origin) {
@@ -293,10 +307,14 @@ async function checkReferences(tx: Tx, data: NewShipment | ShipmentUpdate): Prom
   if (!destination) {
     throw unprocessable(SHIPMENT_MESSAGES.destinationNotFound, { destinationBranchId: SHIPMENT_MESSAGES.destinationNotFound });
   }
+  return { origin, destination };
+}
+
+/** The sender customer, when there is one, exists. */
+async function checkSender(tx: Tx, data: NewShipment | ShipmentUpdate) {
   if (data.senderCustomerId !== null && !(await customerExists(tx, data.senderCustomerId))) {
     throw unprocessable(SHIPMENT_MESSAGES.senderNotFound, { senderCustomerId: SHIPMENT_MESSAGES.senderNotFound });
   }
-  return { origin, destination };
 }
 
 function checkOrigin(actor: SessionUser, originBranchId: number) {
@@ -325,38 +343,79 @@ function foreignKeyAsRule(err: unknown): never {
   throw err;
 }
 
+/**
+ * A route's branches and price tables as a creation reads them: from the reference cache, outside
+ * the transaction (plugins/reference-cache.ts). Any change to them evicts the cache in every process
+ * at its commit; the shipment's foreign keys still refuse a branch deleted meanwhile.
+ */
+function routeReferences(app: FastifyInstance, originId: number, destinationId: number) {
+  return Promise.all([
+    app.references.get(`branches:${originId}:${destinationId}`, () => findBranches(app.db, [originId, destinationId])),
+    // Every class at once: a route's entry serves whatever classes the next creation's lines use.
+    app.references.get(`route:${originId}:${destinationId}`, () => findRouteTables(app.db, originId, destinationId, PRODUCT_TYPES)),
+  ]);
+}
+
+/**
+ * A creation is one statement (insertNewShipment: the shipment, its first event and its audit row)
+ * after the checks, which read the cache (branches, price tables) and, only with a sender customer,
+ * the customer. Only when there is someone to notify (a sender customer, a recipient's contact) do
+ * the customer's read, the statement and the outbox's rows share an explicit transaction.
+ * Refusals keep their order: branches, sender, prices.
+ */
 export async function createShipment(app: FastifyInstance, actor: SessionUser, data: NewShipment) {
   checkOrigin(actor, data.originBranchId);
   const secretCodeHash = app.secretCodes.hash(data.secretCode);
+  const [found, tables] = await routeReferences(app, data.originBranchId, data.destinationBranchId);
+  const { origin, destination } = checkBranches(found, data);
+  const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
+
+  /**
+   * Prices the lines (the last refusal) and writes the creation's one statement. The answer and the
+   * audit snapshot are both built from the values written, with the id and code the database took:
+   * nothing is read back.
+   */
+  const insert = async (db: Db | Tx) => {
+    const priced = priceWith(tables, data.lines);
+    const now = app.now();
+    const values = {
+      ...newRow(actor, now),
+      ...formColumns(data, priced),
+      recipientPhone: data.recipientPhone,
+      recipientEmail: data.recipientEmail,
+      secretCodeHash,
+    };
+    const row: ShipmentRow = {
+      ...values,
+      id: 0,
+      code: '',
+      deliveredInfo: null,
+      originName: origin.name,
+      originCity: origin.city,
+      destinationName: destination.name,
+      destinationCity: destination.city,
+    };
+    const dto = toShipmentDto(row, actor);
+    const { id: _id, code: _code, ...after } = snapshot(dto);
+    const { id, code, eventId } = await insertNewShipment(db, values, after);
+    const checkpoint = { id: eventId, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) };
+    return { dto: { ...dto, id, code, checkpoints: [toCheckpoint(checkpoint)] }, eventId, now };
+  };
+
+  const notified = data.senderCustomerId !== null || !!data.recipientPhone?.trim() || !!data.recipientEmail?.trim();
+  if (!notified) return insert(app.db).then(({ dto }) => dto, foreignKeyAsRule);
   return app.db
     .transaction(async (tx) => {
-      const { origin, destination } = await checkReferences(tx, data);
-      const priced = await priceLines(tx, data.originBranchId, data.destinationBranchId, data.lines);
-      const now = app.now();
-      const row = await insertShipment(
-        tx,
-        {
-          ...newRow(actor, now),
-          ...formColumns(data, priced),
-          recipientPhone: data.recipientPhone,
-          recipientEmail: data.recipientEmail,
-          secretCodeHash,
-        },
-        origin,
-        destination,
-      );
-      const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
-      const [event] = await addEvent(tx, app, actor, row.id, first, {
-        code: row.code,
+      await checkSender(tx, data);
+      const { dto, eventId, now } = await insert(tx);
+      await enqueueNotifications(tx, dto.id, { id: eventId, ...first }, now, {
+        code: dto.code,
         recipientPhone: data.recipientPhone,
         recipientEmail: data.recipientEmail,
-        senderCustomerId: row.senderCustomerId,
+        senderCustomerId: data.senderCustomerId,
         origin: origin.name,
         destination: destination.name,
       });
-      // The answer is built from what the inserts returned: nothing is read back.
-      const dto = toShipmentDto(row, actor, [{ id: event!.id, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) }]);
-      await audit(tx, { userId: actor.id, entity: 'shipment', entityId: row.id, action: 'create', after: snapshot(dto) });
       return dto;
     })
     .catch(foreignKeyAsRule);
