@@ -163,8 +163,16 @@ describe('two API processes on one PostgreSQL', () => {
     for (const res of first) expect(res.status).toBe(201);
     const reverse = first[0]!.json().multiLineDetail[0].usingReverse as boolean;
     const [from, to] = reverse ? [arequipa, lima] : [lima, arequipa];
-    const tables = (await call(0, 'GET', `/api/weight-factors?originId=${from}&destinationId=${to}&productType=liviano&active=true`, undefined, tokens.ADMIN)).json();
-    const replaced = await call(0, 'PUT', `/api/weight-factors/${tables[0].id}/tiers`, { tiers: [{ from_kg: 1, to_kg: 1000, factor_per_kg: 7 }] }, tokens.ADMIN);
+    const tables = (
+      await call(0, 'GET', `/api/weight-factors?originId=${from}&destinationId=${to}&productType=liviano&active=true`, undefined, tokens.ADMIN)
+    ).json();
+    const replaced = await call(
+      0,
+      'PUT',
+      `/api/weight-factors/${tables[0].id}/tiers`,
+      { tiers: [{ from_kg: 1, to_kg: 1000, factor_per_kg: 7 }] },
+      tokens.ADMIN,
+    );
     expect(replaced.status).toBe(200);
     // 2.5 kg bill as 3 kg: 21.00 at the new factor, on the process that replaced them and on the other.
     const priceOn = (i: number) => async () => (await call(i, 'POST', '/api/shipments', shipment(), tokens.AGENTE1)).json().quotedPrice;

@@ -47,15 +47,17 @@ function duplicate(err: unknown): never {
 }
 
 export function createBranch(app: FastifyInstance, actor: SessionUser, data: BranchData) {
-  return app.db
-    .transaction(async (tx) => {
-      const [created] = await tx.insert(branches).values(data).returning(columns);
-      await audit(tx, { userId: actor.id, entity: 'branch', entityId: created!.id, action: 'create', after: created });
-      return created!;
-    })
-    .catch(duplicate)
-    // The trigger's notice evicts every process at commit; this one's own next request must not run ahead of it.
-    .finally(() => app.references.evictAll());
+  return (
+    app.db
+      .transaction(async (tx) => {
+        const [created] = await tx.insert(branches).values(data).returning(columns);
+        await audit(tx, { userId: actor.id, entity: 'branch', entityId: created!.id, action: 'create', after: created });
+        return created!;
+      })
+      .catch(duplicate)
+      // The trigger's notice evicts every process at commit; this one's own next request must not run ahead of it.
+      .finally(() => app.references.evictAll())
+  );
 }
 
 export function updateBranch(app: FastifyInstance, actor: SessionUser, id: number, data: BranchData) {

@@ -19,7 +19,14 @@ import {
 } from '@tramo/domain';
 import { badRequest } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { branchScope, countByDayAndStatusUpTo, dailyCountDays, dailyCountsByBucket, filterConditions, type DayStatusCount } from '../shipments/index.ts';
+import {
+  branchScope,
+  countByDayAndStatusUpTo,
+  dailyCountDays,
+  dailyCountsByBucket,
+  filterConditions,
+  type DayStatusCount,
+} from '../shipments/index.ts';
 
 /** With no lower bound and little data, the chart still shows at least the last 30 days. */
 const MIN_CHART_DAYS = 30;
@@ -70,7 +77,8 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
     const days = counts.map((c) => c.day).sort();
     span = openSpan(query, today, days.length > 0 ? { first: days[0]!, last: days.at(-1)! } : null);
   } else {
-    span = query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : openSpan(query, today, await dailyCountDays(app.db, actor, query));
+    span =
+      query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : openSpan(query, today, await dailyCountDays(app.db, actor, query));
     counts = await dailyCountsByBucket(app.db, actor, query, span.bucket, span.dateFrom);
   }
 

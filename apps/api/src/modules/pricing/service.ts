@@ -174,36 +174,38 @@ async function branchName(tx: Tx, id: number): Promise<string | null> {
 
 /** A new table for a route and class, starting with the default tiers; unique among active tables. */
 export function createWeightFactor(app: FastifyInstance, actor: SessionUser, input: z.output<typeof createWeightFactorSchema>) {
-  return app.db
-    .transaction(async (tx) => {
-      const [origin, destination] = [await branchName(tx, input.origin_branch_id), await branchName(tx, input.destination_branch_id)];
-      if (origin === null) throw unprocessable(PRICING_MESSAGES.originNotFound, { origin_branch_id: PRICING_MESSAGES.originNotFound });
-      if (destination === null) {
-        throw unprocessable(PRICING_MESSAGES.destinationNotFound, { destination_branch_id: PRICING_MESSAGES.destinationNotFound });
-      }
-      const [created] = await tx
-        .insert(weightFactorTables)
-        .values({
-          originBranchId: input.origin_branch_id,
-          destinationBranchId: input.destination_branch_id,
-          productType: input.product_type,
-          name: input.name || `${origin} → ${destination} (${input.product_type})`,
-          currency: input.currency,
-        })
-        .returning({ id: weightFactorTables.id });
-      await tx.insert(weightFactorTiers).values(tierValues(created!.id, DEFAULT_TIERS));
-      const table = await getTable(tx, created!.id);
-      await audit(tx, { userId: actor.id, entity: 'weight_factor_table', entityId: table.id, action: 'create', after: table });
-      return table;
-    })
-    .catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw conflict(PRICING_MESSAGES.duplicate, { product_type: PRICING_MESSAGES.duplicate }, 'DUPLICATE');
-      // A branch deleted between the check and the insert.
-      if (isForeignKeyViolation(err)) throw unprocessable(PRICING_MESSAGES.originNotFound);
-      throw err;
-    })
-    // The trigger's notice evicts every process at commit; this one's own next creation must not run ahead of it.
-    .finally(() => app.references.evictAll());
+  return (
+    app.db
+      .transaction(async (tx) => {
+        const [origin, destination] = [await branchName(tx, input.origin_branch_id), await branchName(tx, input.destination_branch_id)];
+        if (origin === null) throw unprocessable(PRICING_MESSAGES.originNotFound, { origin_branch_id: PRICING_MESSAGES.originNotFound });
+        if (destination === null) {
+          throw unprocessable(PRICING_MESSAGES.destinationNotFound, { destination_branch_id: PRICING_MESSAGES.destinationNotFound });
+        }
+        const [created] = await tx
+          .insert(weightFactorTables)
+          .values({
+            originBranchId: input.origin_branch_id,
+            destinationBranchId: input.destination_branch_id,
+            productType: input.product_type,
+            name: input.name || `${origin} → ${destination} (${input.product_type})`,
+            currency: input.currency,
+          })
+          .returning({ id: weightFactorTables.id });
+        await tx.insert(weightFactorTiers).values(tierValues(created!.id, DEFAULT_TIERS));
+        const table = await getTable(tx, created!.id);
+        await audit(tx, { userId: actor.id, entity: 'weight_factor_table', entityId: table.id, action: 'create', after: table });
+        return table;
+      })
+      .catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw conflict(PRICING_MESSAGES.duplicate, { product_type: PRICING_MESSAGES.duplicate }, 'DUPLICATE');
+        // A branch deleted between the check and the insert.
+        if (isForeignKeyViolation(err)) throw unprocessable(PRICING_MESSAGES.originNotFound);
+        throw err;
+      })
+      // The trigger's notice evicts every process at commit; this one's own next creation must not run ahead of it.
+      .finally(() => app.references.evictAll())
+  );
 }
 
 /**
@@ -220,27 +222,29 @@ export async function replaceTiers(
   const problem = tierProblem(tiers);
   if (problem === 'invalid') throw unprocessable(PRICING_MESSAGES.invalidTiers, { tiers: PRICING_MESSAGES.invalidTiers }, 'INVALID_TIERS');
   if (problem === 'overlap') throw unprocessable(PRICING_MESSAGES.overlapping, { tiers: PRICING_MESSAGES.overlapping }, 'OVERLAPPING_TIERS');
-  return app.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ id: weightFactorTables.id, active: weightFactorTables.active })
-      .from(weightFactorTables)
-      .where(eq(weightFactorTables.id, id))
-      .for('update');
-    if (!locked) throw notFound(PRICING_MESSAGES.tableNotFound);
-    if (!locked.active) throw unprocessable(PRICING_MESSAGES.noActiveTable, undefined, 'INACTIVE_TABLE');
-    const before = await tx.select().from(weightFactorTiers).where(eq(weightFactorTiers.tableId, id)).orderBy(asc(weightFactorTiers.fromKg));
-    await tx.delete(weightFactorTiers).where(eq(weightFactorTiers.tableId, id));
-    await tx.insert(weightFactorTiers).values(tierValues(id, tiers));
-    await tx.update(weightFactorTables).set({ updatedAt: app.now() }).where(eq(weightFactorTables.id, id));
-    const table = await getTable(tx, id);
-    await audit(tx, {
-      userId: actor.id,
-      entity: 'weight_factor_table',
-      entityId: id,
-      action: 'replace-tiers',
-      before: { tiers: before.map(toTier) },
-      after: { tiers: table.tiers },
-    });
-    return table;
-  }).finally(() => app.references.evictAll());
+  return app.db
+    .transaction(async (tx) => {
+      const [locked] = await tx
+        .select({ id: weightFactorTables.id, active: weightFactorTables.active })
+        .from(weightFactorTables)
+        .where(eq(weightFactorTables.id, id))
+        .for('update');
+      if (!locked) throw notFound(PRICING_MESSAGES.tableNotFound);
+      if (!locked.active) throw unprocessable(PRICING_MESSAGES.noActiveTable, undefined, 'INACTIVE_TABLE');
+      const before = await tx.select().from(weightFactorTiers).where(eq(weightFactorTiers.tableId, id)).orderBy(asc(weightFactorTiers.fromKg));
+      await tx.delete(weightFactorTiers).where(eq(weightFactorTiers.tableId, id));
+      await tx.insert(weightFactorTiers).values(tierValues(id, tiers));
+      await tx.update(weightFactorTables).set({ updatedAt: app.now() }).where(eq(weightFactorTables.id, id));
+      const table = await getTable(tx, id);
+      await audit(tx, {
+        userId: actor.id,
+        entity: 'weight_factor_table',
+        entityId: id,
+        action: 'replace-tiers',
+        before: { tiers: before.map(toTier) },
+        after: { tiers: table.tiers },
+      });
+      return table;
+    })
+    .finally(() => app.references.evictAll());
 }

@@ -166,20 +166,18 @@ export type NewShipmentRow = Required<Pick<typeof shipments.$inferInsert, (typeo
  * what the database chose (id, code, the event's id): the caller holds every value it wrote.
  */
 const insertCreated = preparedSelect<{ id: number; code: string; eventId: number }>('insert_created_shipment', (db) => {
-  const created = db
-    .$with('created')
-    .as(
-      db
-        .insert(shipments)
-        .values({ ...Object.fromEntries(newShipmentColumns.map((k) => [k, sql.placeholder(k)])), code: nextShipmentCode } as never)
-        .returning({
-          id: shipments.id,
-          code: shipments.code,
-          createdAt: shipments.createdAt,
-          createdBy: shipments.createdBy,
-          createdByName: shipments.createdByName,
-        }),
-    );
+  const created = db.$with('created').as(
+    db
+      .insert(shipments)
+      .values({ ...Object.fromEntries(newShipmentColumns.map((k) => [k, sql.placeholder(k)])), code: nextShipmentCode } as never)
+      .returning({
+        id: shipments.id,
+        code: shipments.code,
+        createdAt: shipments.createdAt,
+        createdBy: shipments.createdBy,
+        createdByName: shipments.createdByName,
+      }),
+  );
   const firstEvent = db.$with('first_event', { eventId: sql<number>`event_id`.mapWith(Number).as('event_id') }).as(
     sql`insert into ${shipmentEvents} (shipment_id, kind, name, status_to, at, user_id, user_name)
         select id, 'status', 'Creado', 'Creado', created_at, created_by, created_by_name from ${created} returning id as event_id`,
@@ -189,7 +187,11 @@ const insertCreated = preparedSelect<{ id: number; code: string; eventId: number
         select created_by, 'shipment', id::text, 'create', ${sql.placeholder('after')}::jsonb || jsonb_build_object('id', id, 'code', code)
         from ${created} returning id as audit_id`,
   );
-  return db.with(created, firstEvent, audited).select({ id: created.id, code: created.code, eventId: firstEvent.eventId }).from(created).crossJoin(firstEvent);
+  return db
+    .with(created, firstEvent, audited)
+    .select({ id: created.id, code: created.code, eventId: firstEvent.eventId })
+    .from(created)
+    .crossJoin(firstEvent);
 });
 
 /**
@@ -496,7 +498,11 @@ export async function dailyCountsByBucket(
  * The first and last day the counters hold a shipment matching the filters (null when none): where
  * a chart with an open end starts or stops. Each end is one walk of the counters' day index.
  */
-export async function dailyCountDays(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<{ first: string; last: string } | null> {
+export async function dailyCountDays(
+  db: Db,
+  actor: SessionUser,
+  filters: Omit<ShipmentFilters, 'q'>,
+): Promise<{ first: string; last: string } | null> {
   // Scalar min()/max() per table, which PostgreSQL answers from the day index; over a union it
   // would read every row.
   const ends = dailyCountSources(actor, filters).map(
