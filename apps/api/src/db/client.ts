@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
@@ -16,6 +17,16 @@ import * as schema from './schema.ts';
 export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbKind = 'embedded' | 'postgres';
+
+/**
+ * Two independent reads: at once on the pool (each on a connection of its own), one after the
+ * other in a transaction, whose one connection answers one query at a time (pg queues the second,
+ * and deprecates doing so).
+ */
+export async function readBoth<A, B>(db: Db | Tx, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (db instanceof PgTransaction) return [await a(), await b()];
+  return Promise.all([a(), b()]);
+}
 
 /** What a LISTEN subscription reports: each payload, and when notifications may have been missed. */
 export interface Listener {

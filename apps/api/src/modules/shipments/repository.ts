@@ -10,7 +10,7 @@ import {
   type ShipmentFilters,
   type ShipmentStatus,
 } from '@tramo/domain';
-import type { Db, Tx } from '../../db/client.ts';
+import { readBoth, type Db, type Tx } from '../../db/client.ts';
 import {
   auditLog,
   branches,
@@ -613,7 +613,11 @@ const selectReturnOf = preparedQuery<{ returnOfId: number | null; returnOfCode: 
 
 /** Both links of a shipment: the original it returns (when it is a return leg) and the leg it was returned as. */
 export async function findReturnLinks(db: Db | Tx, shipmentId: number) {
-  const [[row], returnedAs] = await Promise.all([selectReturnOf(db, { id: shipmentId }), findReturnLeg(db, shipmentId)]);
+  const [[row], returnedAs] = await readBoth(
+    db,
+    () => selectReturnOf(db, { id: shipmentId }),
+    () => findReturnLeg(db, shipmentId),
+  );
   return {
     returnOf: row?.returnOfId != null && row.returnOfCode != null ? { id: row.returnOfId, code: row.returnOfCode } : null,
     returnedAs,

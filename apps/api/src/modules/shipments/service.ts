@@ -35,7 +35,7 @@ import {
   type ShipmentUpdate,
   type descriptionChangeSchema,
 } from '@tramo/domain';
-import type { Db, Tx } from '../../db/client.ts';
+import { readBoth, type Db, type Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent, type KnownShipment, type ShipmentEventInput } from '../../lib/shipment-events.ts';
 import { AppError, badRequest, conflict, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
@@ -135,7 +135,11 @@ export function shipmentKey(idOrCode: string): ShipmentKey {
 async function loadDto(db: Db | Tx, actor: SessionUser, key: ShipmentKey) {
   const row = await findRow(db, key);
   if (!row) throw notFound(SHIPMENT_MESSAGES.notFound);
-  const [events, links] = await Promise.all([findEvents(db, row.id), findReturnLinks(db, row.id)]);
+  const [events, links] = await readBoth(
+    db,
+    () => findEvents(db, row.id),
+    () => findReturnLinks(db, row.id),
+  );
   return { ...toShipmentDto(row, actor, events), ...links };
 }
 
