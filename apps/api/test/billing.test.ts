@@ -1,14 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { BILLING_MESSAGES, limaDay } from '@tramo/domain';
 
 /** The test clock starts at the real now: documents are issued today in Lima. */
 const today = limaDay(new Date());
-import { DEMO_ISSUER, memorySandboxStore, sandboxBillingProvider, type SandboxFailures } from '../src/providers/billing/index.ts';
+import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 import { startDemoServer, type DemoServer } from './support/demo-server.ts';
 
@@ -37,31 +35,20 @@ describe.each(engines)('billing documents (%s)', (engine) => {
   let agent: string;
   let agentArequipa: string;
   let courier: string;
-  let certificateDir: string;
-  const failures: Required<Pick<SandboxFailures, 'emit' | 'consult' | 'void'>> = { emit: [], consult: [], void: [] };
+  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
 
   beforeAll(async () => {
-    certificateDir = await mkdtemp(path.join(tmpdir(), 'tramo-billing-api-'));
-    const clock = { now: () => new Date() };
-    const billing = sandboxBillingProvider({
-      issuer: DEMO_ISSUER,
-      store: memorySandboxStore(),
-      certificateDir,
-      clock: () => clock.now(),
-      boletaDelayMs: 0,
-      voidDelayMs: 0,
-      failures,
-    });
+    billing = await sandboxBilling('billing-api');
     t = await startTestApp(engine, {
       seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '150']] }),
-      providers: { billing },
+      providers: { billing: billing.provider },
     });
-    clock.now = t.clock.now;
+    billing.followClock(t.clock.now);
     [admin, agent, agentArequipa, courier] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2'), t.login('REPARTIDOR1')]);
   });
   afterAll(async () => {
     await t?.close();
-    await rm(certificateDir, { recursive: true, force: true });
+    await billing?.cleanup();
   });
 
   const scalar = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)).rows[0] as { n: unknown }).n);
@@ -126,7 +113,7 @@ describe.each(engines)('billing documents (%s)', (engine) => {
   });
 
   it('keeps a document whose provider timed out pending with its number; a consult completes it without a new one', async () => {
-    failures.emit.push('timeout');
+    billing.failures.emit.push('timeout');
     const res = await emit(factura({ serie: 'F300' }));
     expect(res.statusCode).toBe(202);
     const result = res.json();
@@ -143,7 +130,7 @@ describe.each(engines)('billing documents (%s)', (engine) => {
   });
 
   it('a lost answer (the provider got it, we did not hear) is found by the consult, never sent as a second number', async () => {
-    failures.emit.push('lost-answer' as never);
+    billing.failures.emit.push('lost-answer' as never);
     const res = await emit(factura({ serie: 'F301' }));
     expect([201, 202]).toContain(res.statusCode);
     const detail = (await t.call('GET', `/api/billing/lookup/${res.json().id}`, { token: agent })).json();

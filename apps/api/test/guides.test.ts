@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { GUIDE_API_MESSAGES, GUIDE_MESSAGES, limaDay, VOUCHER_MESSAGES, type GuidePayloadInput, type VoucherPayloadInput } from '@tramo/domain';
-import { DEMO_ISSUER, memorySandboxStore, sandboxBillingProvider } from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
 
 /** The test clock starts at the real now: documents are issued today in Lima. */
@@ -58,28 +55,18 @@ describe.each(engines)('dispatch guides and vouchers (%s)', (engine) => {
   let agent: string;
   let agentArequipa: string;
   let courier: string;
-  let certificateDir: string;
+  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
   let lima: number;
   let arequipa: number;
   let trujillo: number;
 
   beforeAll(async () => {
-    certificateDir = await mkdtemp(path.join(tmpdir(), 'tramo-guides-api-'));
-    const clock = { now: () => new Date() };
-    const billing = sandboxBillingProvider({
-      issuer: DEMO_ISSUER,
-      store: memorySandboxStore(),
-      certificateDir,
-      clock: () => clock.now(),
-      boletaDelayMs: 0,
-      voidDelayMs: 0,
-      guideDelayMs: GUIDE_DELAY_MS,
-    });
+    billing = await sandboxBilling('guides-api', { guideDelayMs: GUIDE_DELAY_MS });
     t = await startTestApp(engine, {
       seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa', 'Trujillo'], { liviano: [[1, 1000, '1.4']] }),
-      providers: { billing },
+      providers: { billing: billing.provider },
     });
-    clock.now = t.clock.now;
+    billing.followClock(t.clock.now);
     [admin, agent, agentArequipa, courier] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2'), t.login('REPARTIDOR1')]);
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
@@ -87,7 +74,7 @@ describe.each(engines)('dispatch guides and vouchers (%s)', (engine) => {
   });
   afterAll(async () => {
     await t?.close();
-    await rm(certificateDir, { recursive: true, force: true });
+    await billing?.cleanup();
   });
 
   const scalar = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)).rows[0] as { n: unknown }).n);

@@ -1,20 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import { limaDay, limaDayEnd, limaDayStart, PAYMENT_METHODS, PAYMENT_STATUSES, type DocumentFilters, type MovementFilters } from '@tramo/domain';
 import { registerSumsQuery } from '../src/modules/billing/repository.ts';
 import { movementGroupsQuery } from '../src/modules/payments/repository.ts';
-import {
-  BillingProviderError,
-  DEMO_ISSUER,
-  memorySandboxStore,
-  sandboxBillingProvider,
-  type BillingProvider,
-  type SandboxFailures,
-} from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 const today = limaDay(new Date());
@@ -34,35 +24,16 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
   let agentArequipa: string;
   let lima: number;
   let arequipa: number;
-  let certificateDir: string;
+  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
   const bulkUser = 900_201;
-  const refuseVoid: boolean[] = [];
-  const failures: Required<Pick<SandboxFailures, 'emit' | 'consult' | 'void'>> = { emit: [], consult: [], void: [] };
 
   beforeAll(async () => {
-    certificateDir = await mkdtemp(path.join(tmpdir(), 'tramo-money-totals-'));
-    const clock = { now: () => new Date() };
-    const sandbox = sandboxBillingProvider({
-      issuer: DEMO_ISSUER,
-      store: memorySandboxStore(),
-      certificateDir,
-      clock: () => clock.now(),
-      boletaDelayMs: 0,
-      voidDelayMs: 0,
-      failures,
-    });
-    const billing: BillingProvider = {
-      ...sandbox,
-      void: async (ref, reason) => {
-        if (refuseVoid.shift()) throw new BillingProviderError('rejected', 'SUNAT rechazó la comunicación de baja.', 422);
-        return sandbox.void(ref, reason);
-      },
-    };
+    billing = await sandboxBilling('money-totals');
     t = await startTestApp(engine, {
       seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '12.34']] }),
-      providers: { billing },
+      providers: { billing: billing.provider },
     });
-    clock.now = t.clock.now;
+    billing.followClock(t.clock.now);
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
     [admin, agent, agentArequipa] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2')]);
@@ -70,7 +41,7 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    await rm(certificateDir, { recursive: true, force: true });
+    await billing?.cleanup();
   });
 
   const rows = async <R>(query: SQL) => (await t.database.db.execute(query)).rows as R[];
@@ -130,9 +101,9 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
       ...Array.from({ length: 3 }, (_, i) => emit(factura('FFF2', `${30 + i}.05`), admin)),
     ]);
     // A pending one (no answer) and a rejected one.
-    failures.emit.push('timeout');
+    billing.failures.emit.push('timeout');
     await emit(boleta('BBB2', '41.00'), agent);
-    failures.emit.push('sunat-rejects');
+    billing.failures.emit.push('sunat-rejects');
     await t.call('POST', '/api/billing/create-emit', { token: agent, body: factura('FFF3', '15.00') });
     // Concurrent voids, several on the same document (one is taken), then their status read (anulado).
     const toVoid = [issued[0]!, issued[9]!, issued[15]!];
@@ -151,7 +122,7 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
       return r.json().payment.id as number;
     });
     // A pending payment (its receipt failed).
-    failures.emit.push('network');
+    billing.failures.emit.push('network');
     expect((await pay(await newShipment(agent, 'lima'), 'cash', agent)).statusCode).toBe(202);
     // Concurrent voids (one taken each), and one whose receipt's void is refused: the payment goes back to paid.
     await Promise.all([
@@ -160,7 +131,7 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
       cancel(paymentIds[6]!, agentArequipa),
       cancel(paymentIds[6]!, admin),
     ]);
-    refuseVoid.push(true);
+    billing.refuseVoid.push(true);
     expect((await cancel(paymentIds[2]!, agent)).statusCode).not.toBe(200);
     // The voided shipment is paid again.
     expect((await pay(shipments[1]!, 'card_online', agent)).statusCode).toBe(201);

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import {
@@ -15,15 +12,8 @@ import {
   type MovementCsvSource,
   type MovementRow,
 } from '@tramo/domain';
-import {
-  BillingProviderError,
-  DEMO_ISSUER,
-  memorySandboxStore,
-  sandboxBillingProvider,
-  type BillingProvider,
-  type SandboxFailures,
-} from '../src/providers/billing/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
 import { startDemoServer, type DemoServer } from './support/demo-server.ts';
 
@@ -39,42 +29,22 @@ describe.each(engines)('payments (%s)', (engine) => {
   let courier: string;
   let lima: number;
   let arequipa: number;
-  let certificateDir: string;
-  const refuseVoid: boolean[] = [];
-  const failures: Required<Pick<SandboxFailures, 'emit' | 'consult' | 'void'>> = { emit: [], consult: [], void: [] };
+  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
 
   beforeAll(async () => {
-    certificateDir = await mkdtemp(path.join(tmpdir(), 'tramo-payments-api-'));
-    const clock = { now: () => new Date() };
-    const sandbox = sandboxBillingProvider({
-      issuer: DEMO_ISSUER,
-      store: memorySandboxStore(),
-      certificateDir,
-      clock: () => clock.now(),
-      boletaDelayMs: 0,
-      voidDelayMs: 0,
-      failures,
-    });
-    // The sandbox's void failures all leave the outcome uncertain (the void stays pending); this one refuses outright.
-    const billing: BillingProvider = {
-      ...sandbox,
-      void: async (ref, reason) => {
-        if (refuseVoid.shift()) throw new BillingProviderError('rejected', 'SUNAT rechazó la comunicación de baja.', 422);
-        return sandbox.void(ref, reason);
-      },
-    };
+    billing = await sandboxBilling('payments-api');
     t = await startTestApp(engine, {
       seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, FACTOR]] }),
-      providers: { billing },
+      providers: { billing: billing.provider },
     });
-    clock.now = t.clock.now;
+    billing.followClock(t.clock.now);
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
     [admin, agent, agentArequipa, courier] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2'), t.login('REPARTIDOR1')]);
   });
   afterAll(async () => {
     await t?.close();
-    await rm(certificateDir, { recursive: true, force: true });
+    await billing?.cleanup();
   });
 
   const scalar = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)).rows[0] as { n: unknown }).n);
@@ -199,7 +169,7 @@ describe.each(engines)('payments (%s)', (engine) => {
 
   it('a receipt failure leaves the payment pending with the message; a retry completes it with one document', async () => {
     const s = await newShipment();
-    failures.emit.push('network');
+    billing.failures.emit.push('network');
     const res = await pay(s.id);
     expect(res.statusCode, res.body).toBe(202);
     const body = res.json();
@@ -224,7 +194,7 @@ describe.each(engines)('payments (%s)', (engine) => {
 
   it('a rejected receipt is replaced by a new one on retry, still one live document', async () => {
     const s = await newShipment();
-    failures.emit.push('sunat-rejects');
+    billing.failures.emit.push('sunat-rejects');
     const res = await pay(s.id);
     expect(res.statusCode).toBe(202);
     const id = res.json().payment.id;
@@ -258,7 +228,7 @@ describe.each(engines)('payments (%s)', (engine) => {
   it('keeps a paid payment as it was when the provider refuses the void', async () => {
     const s = await newShipment();
     const p = (await pay(s.id)).json().payment;
-    refuseVoid.push(true);
+    billing.refuseVoid.push(true);
     const res = await t.call('POST', `/api/payments/manual/${p.id}/cancel`, { token: agent, body: { motivo: 'x' } });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.json().error).toBe(`${PAYMENT_MESSAGES.cancelFailed} SUNAT rechazó la comunicación de baja.`);
