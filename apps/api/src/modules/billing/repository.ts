@@ -82,15 +82,25 @@ export async function shipmentsOf(db: Db, documentId: number): Promise<{ id: num
     .orderBy(asc(shipments.id));
 }
 
+/**
+ * The filters that are keys of the daily counters, and the branch an agent is limited to, on
+ * documents or on document_daily_totals (the same column names). Branch 0 in the counters is a
+ * document with no branch, which no agent sees.
+ */
+function keyConditions(t: typeof documents | typeof documentDailyTotals, filters: DocumentFilters, branchId: number | null | 'all') {
+  const conditions: (SQL | undefined)[] = [];
+  if (branchId !== 'all') conditions.push(branchId === null ? sql`false` : eq(t.branchId, branchId));
+  if (filters.type) conditions.push(eq(t.type, filters.type));
+  if (filters.series) conditions.push(eq(t.series, filters.series.toUpperCase()));
+  if (filters.status) conditions.push(eq(t.status, filters.status));
+  if (filters.dateFrom) conditions.push(gte(t.issueDate, filters.dateFrom));
+  if (filters.dateTo) conditions.push(lte(t.issueDate, filters.dateTo));
+  return conditions;
+}
+
 /** Where a register query starts: the filters, and the branch an agent is limited to. */
 export function registerWhere(filters: DocumentFilters, branchId: number | null | 'all'): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [];
-  if (branchId !== 'all') conditions.push(branchId === null ? sql`false` : eq(documents.branchId, branchId));
-  if (filters.type) conditions.push(eq(documents.type, filters.type));
-  if (filters.series) conditions.push(eq(documents.series, filters.series.toUpperCase()));
-  if (filters.status) conditions.push(eq(documents.status, filters.status));
-  if (filters.dateFrom) conditions.push(gte(documents.issueDate, filters.dateFrom));
-  if (filters.dateTo) conditions.push(lte(documents.issueDate, filters.dateTo));
+  const conditions = keyConditions(documents, filters, branchId);
   if (filters.shipmentId) {
     conditions.push(
       sql`exists (select 1 from ${documentShipments} where ${documentShipments.documentId} = ${documents.id} and ${documentShipments.shipmentId} = ${filters.shipmentId})`,
@@ -133,21 +143,10 @@ const sumsOver = (t: typeof documents | typeof documentDailyTotals, count: SQL) 
   };
 };
 
-/**
- * The same filters over document_daily_totals, or null when one of them (customer, shipment) is not
- * a key of the counters. Branch 0 there is a document with no branch, which no agent sees.
- */
+/** The same filters over document_daily_totals, or null when one of them (customer, shipment) is not a key of the counters. */
 function counterWhere(filters: DocumentFilters, branchId: number | null | 'all'): SQL | undefined | null {
   if (filters.shipmentId || filters.customer?.trim()) return null;
-  const c = documentDailyTotals;
-  const conditions: (SQL | undefined)[] = [];
-  if (branchId !== 'all') conditions.push(branchId === null ? sql`false` : eq(c.branchId, branchId));
-  if (filters.type) conditions.push(eq(c.type, filters.type));
-  if (filters.series) conditions.push(eq(c.series, filters.series.toUpperCase()));
-  if (filters.status) conditions.push(eq(c.status, filters.status));
-  if (filters.dateFrom) conditions.push(gte(c.issueDate, filters.dateFrom));
-  if (filters.dateTo) conditions.push(lte(c.issueDate, filters.dateTo));
-  return and(...conditions);
+  return and(...keyConditions(documentDailyTotals, filters, branchId));
 }
 
 /**

@@ -1,4 +1,4 @@
 /** Notifications (issue 18): the outbox written with shipment events, its worker and its admin routes. */
-export { enqueueNotifications, type AnnouncedEvent, type KnownShipment } from './outbox.ts';
+export { enqueueNotifications, mayHaveAddressees, type AnnouncedEvent, type KnownShipment } from './outbox.ts';
 export { deliverDueNotifications, startNotificationWorker } from './worker.ts';
 export { default as notificationRoutes } from './routes.ts';

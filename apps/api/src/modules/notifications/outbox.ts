@@ -22,7 +22,7 @@ export interface AnnouncedEvent {
  */
 export async function enqueueNotifications(tx: Tx, shipmentId: number, event: AnnouncedEvent, at: Date, known?: KnownShipment): Promise<void> {
   const topic = notificationTopic(event);
-  if (!topic) return;
+  if (!topic || (known && !mayHaveAddressees(known))) return;
   const s = known ? await fromKnown(tx, known) : await readShipment(tx, shipmentId);
   if (!s) return;
   const text = notificationText(topic, s);
@@ -62,6 +62,14 @@ export interface KnownShipment {
   senderCustomerId: number | null;
   origin: string;
   destination: string;
+}
+
+/**
+ * Whether a shipment may have anyone to announce its events to: a sender customer (whose record may
+ * hold a contact) or a recipient's phone or e-mail. Without one, an event writes no message.
+ */
+export function mayHaveAddressees(s: Pick<KnownShipment, 'senderCustomerId' | 'recipientPhone' | 'recipientEmail'>): boolean {
+  return s.senderCustomerId !== null || !!s.recipientPhone?.trim() || !!s.recipientEmail?.trim();
 }
 
 async function fromKnown(tx: Tx, known: KnownShipment) {

@@ -540,10 +540,8 @@ function dailyCountRows(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>)
 /** The two tables a count is the sum of (folded, then pending deltas), each with the filters' conditions. */
 function dailyCountSources(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>) {
   const wholeCompany = actor.role === 'admin' && !filters.originBranchId && !filters.destinationBranchId;
-  return [wholeCompany ? shipmentDailyStatusCounts : shipmentDailyCounts, shipmentDailyCountDeltas].map((table) => ({
-    table,
-    where: dailyCountConditions(table, actor, filters),
-  })) as [{ table: CounterTable; where: SQL }, { table: CounterTable; where: SQL }];
+  const source = (table: CounterTable) => ({ table, where: dailyCountConditions(table, actor, filters) });
+  return [source(wholeCompany ? shipmentDailyStatusCounts : shipmentDailyCounts), source(shipmentDailyCountDeltas)] as const;
 }
 
 type CounterTable = typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas | typeof shipmentDailyStatusCounts;

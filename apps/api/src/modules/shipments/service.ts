@@ -40,7 +40,7 @@ import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent, type KnownShipment, type ShipmentEventInput } from '../../lib/shipment-events.ts';
 import { AppError, badRequest, conflict, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { enqueueNotifications } from '../notifications/index.ts';
+import { enqueueNotifications, mayHaveAddressees } from '../notifications/index.ts';
 import { findRouteTables, quoteFromTable, type RouteTable } from '../pricing/index.ts';
 import {
   branchScope,
@@ -406,8 +406,7 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
     return { dto: { ...dto, id, code, checkpoints: [toCheckpoint(checkpoint)] }, eventId, now };
   };
 
-  const notified = data.senderCustomerId !== null || !!data.recipientPhone?.trim() || !!data.recipientEmail?.trim();
-  if (!notified) return insert(app.db).then(({ dto }) => dto, foreignKeyAsRule);
+  if (!mayHaveAddressees(data)) return insert(app.db).then(({ dto }) => dto, foreignKeyAsRule);
   return app.db
     .transaction(async (tx) => {
       await checkSender(tx, data);
