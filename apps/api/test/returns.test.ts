@@ -132,6 +132,14 @@ describe.each(engines)('return to origin (%s)', (engine) => {
     expect((await giveBack(k.id, agentArequipa, 'other-key')).statusCode).toBe(409);
   });
 
+  it("answers 50 parallel returns with one key (a dialog's retries) with one leg: one 201, the rest its replay", async () => {
+    const s = await shipmentIn('En agencia');
+    const answers = await Promise.all(Array.from({ length: 50 }, () => giveBack(s.id, agentArequipa, 'dialog-key')));
+    expect(statusCounts(answers.map((a) => a.statusCode))).toEqual({ 201: 1, 200: 49 });
+    expect(new Set(answers.map((a) => a.json().returnShipment.id)).size).toBe(1);
+    expect(await rows(sql`select id from shipments where return_of_shipment_id = ${s.id}`)).toHaveLength(1);
+  });
+
   it('holds one return leg per shipment in the database itself (a unique index the leg lookup also reads)', async () => {
     const s = await shipmentIn('En agencia');
     expect((await giveBack(s.id, admin)).statusCode).toBe(201);
