@@ -503,6 +503,26 @@ export const shipmentDailyStatusCounts = pgTable(
 );
 
 /**
+ * shipment_daily_counts added up per branch: a row per (branch, day, status), kept by statement
+ * triggers on the counts as migration 0019 keeps the whole company's (migration 0023). `n` counts
+ * what leaves or reaches the branch once (an agent's scope), `nOrigin` what leaves it and
+ * `nDestination` what reaches it (one side filtered). A branch's list and Panel read its few
+ * thousand rows a year here instead of every route's.
+ */
+export const shipmentDailyBranchCounts = pgTable(
+  'shipment_daily_branch_counts',
+  {
+    branchId: integer('branch_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+    nOrigin: integer('n_origin').notNull(),
+    nDestination: integer('n_destination').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.branchId, t.day, t.status] })],
+);
+
+/**
  * Changes to shipment_daily_counts not yet folded into it: the trigger appends ±1 rows here (no
  * row is shared between creations, so none waits on another) and a background fold moves them
  * into the counts. Readers sum both.

@@ -104,6 +104,7 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
   // The Panel plans its reads of the counters from their statistics, which a recount leaves stale.
   await db.execute(sql`analyze shipment_daily_counts`);
   await db.execute(sql`analyze shipment_daily_status_counts`);
+  await db.execute(sql`analyze shipment_daily_branch_counts`);
 }
 
 /** Recounts shipment_daily_counts from the shipments (same day rule as the trigger). */

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import {
   ACTIVE_STATUSES,
   FINAL_STATUSES,
@@ -15,6 +15,7 @@ import {
   auditLog,
   branches,
   customers,
+  shipmentDailyBranchCounts,
   shipmentDailyCountDeltas,
   shipmentDailyCounts,
   shipmentDailyStatusCounts,
@@ -506,8 +507,8 @@ export async function dailyCountDays(
   // Scalar min()/max() per table, which PostgreSQL answers from the day index; over a union it
   // would read every row.
   const ends = dailyCountSources(actor, filters).map(
-    ({ table, where }) =>
-      sql`(select min(${table.day}) from ${table} where ${where} and ${table.n} > 0), (select max(${table.day}) from ${table} where ${where} and ${table.n} > 0)`,
+    ({ table, where, n }) =>
+      sql`(select min(${table.day}) from ${table} where ${where} and ${n} > 0), (select max(${table.day}) from ${table} where ${where} and ${n} > 0)`,
   );
   const result = await db.execute(sql`
     select least(f.first, d.first)::text as first, greatest(f.last, d.last)::text as last
@@ -526,42 +527,97 @@ export async function dailyCountTotal(db: Db, actor: SessionUser, filters: Omit<
 }
 
 /**
- * Counter rows (folded counts and pending deltas) matching the filters: day, status, n. With no
- * route in play (an admin, no origin or destination filter) the folded part comes from the counts
- * added up over the routes (migration 0019), a row per day and status instead of one per route.
+ * Counter rows (folded counts and pending deltas) matching the filters: day, status, n. The folded
+ * part comes from the smallest table that answers the filters (see foldedSource).
  */
 function dailyCountRows(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): SQL {
   const [folded, deltas] = dailyCountSources(actor, filters);
-  return sql`select ${folded.table.day} as day, ${folded.table.status} as status, ${folded.table.n} as n from ${folded.table} where ${folded.where}
+  return sql`select ${folded.table.day} as day, ${folded.table.status} as status, ${folded.n} as n from ${folded.table} where ${folded.where}
       union all
-      select ${deltas.table.day}, ${deltas.table.status}, ${deltas.table.n} from ${deltas.table} where ${deltas.where}`;
+      select ${deltas.table.day}, ${deltas.table.status}, ${deltas.n} from ${deltas.table} where ${deltas.where}`;
 }
 
-/** The two tables a count is the sum of (folded, then pending deltas), each with the filters' conditions. */
-function dailyCountSources(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>) {
-  const wholeCompany = actor.role === 'admin' && !filters.originBranchId && !filters.destinationBranchId;
-  const source = (table: CounterTable) => ({ table, where: dailyCountConditions(table, actor, filters) });
-  return [source(wholeCompany ? shipmentDailyStatusCounts : shipmentDailyCounts), source(shipmentDailyCountDeltas)] as const;
+type CounterTable =
+  typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas | typeof shipmentDailyStatusCounts | typeof shipmentDailyBranchCounts;
+
+/** A counter table, the filters as its conditions, and the column that counts what they match. */
+interface CounterSource {
+  table: CounterTable;
+  where: SQL;
+  n: AnyPgColumn;
 }
 
-type CounterTable = typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas | typeof shipmentDailyStatusCounts;
+/** The two sources a count is the sum of: folded counts, then pending deltas (always per route). */
+function dailyCountSources(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): readonly [CounterSource, CounterSource] {
+  const deltas = shipmentDailyCountDeltas;
+  return [foldedSource(actor, filters), { table: deltas, where: routeConditions(deltas, actor, filters), n: deltas.n }] as const;
+}
 
-/** The filters as conditions on a counter table (a missing date bound is open, as in the list). */
-function dailyCountConditions(c: CounterTable, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): SQL {
-  const where: (SQL | undefined)[] = [];
+/**
+ * With no route in play (an admin, no origin or destination filter) the counts added up over the
+ * routes (migration 0019), a row per day and status; with one branch on one side or either (an
+ * agent's scope, an admin's origin or destination filter) that branch's counts (migration 0023), a
+ * row per day and status too; else every route's row.
+ */
+function foldedSource(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): CounterSource {
+  if (actor.role === 'admin' && !filters.originBranchId && !filters.destinationBranchId) {
+    const c = shipmentDailyStatusCounts;
+    return { table: c, where: dayAndStatusConditions(c, filters) ?? sql`true`, n: c.n };
+  }
+  const one = oneBranch(actor, filters);
+  if (one) {
+    const c = shipmentDailyBranchCounts;
+    const n = one.side === 'origin' ? c.nOrigin : one.side === 'destination' ? c.nDestination : c.n;
+    return { table: c, where: and(eq(c.branchId, one.branchId), dayAndStatusConditions(c, filters))!, n };
+  }
+  return { table: shipmentDailyCounts, where: routeConditions(shipmentDailyCounts, actor, filters), n: shipmentDailyCounts.n };
+}
+
+/**
+ * The one branch whose shipments the scope and route filters leave, and on which side (either is
+ * origin OR destination, an agent's scope); null when they name a route or none.
+ */
+function oneBranch(
+  actor: SessionUser,
+  { originBranchId: origin, destinationBranchId: destination }: Omit<ShipmentFilters, 'q'>,
+): { branchId: number; side: 'either' | 'origin' | 'destination' } | null {
+  if (actor.role === 'admin') {
+    if (origin && !destination) return { branchId: origin, side: 'origin' };
+    if (destination && !origin) return { branchId: destination, side: 'destination' };
+    return null;
+  }
+  const own = actor.branchId;
+  if (own === null) return null;
+  if (!origin && !destination) return { branchId: own, side: 'either' };
+  // Their own branch on one side narrows their scope to that side; another branch makes a route.
+  if (origin === own && !destination) return { branchId: own, side: 'origin' };
+  if (destination === own && !origin) return { branchId: own, side: 'destination' };
+  return null;
+}
+
+/** The filters' days and status on a counter table (a missing date bound is open, as in the list). */
+function dayAndStatusConditions(c: CounterTable, filters: Omit<ShipmentFilters, 'q'>): SQL | undefined {
+  const where: SQL[] = [];
   // Inclusive Lima days, as the list's createdAt bounds.
   if (filters.dateFrom) where.push(gte(c.day, filters.dateFrom));
   if (filters.dateTo) where.push(lte(c.day, filters.dateTo));
   if (filters.status) where.push(eq(c.status, filters.status));
   if (filters.active !== undefined) where.push(inArray(c.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
-  // The routes are summed away in the whole company's table, which is only read when none is asked.
-  if ('originBranchId' in c) {
-    if (actor.role !== 'admin') {
-      where.push(actor.branchId === null ? sql`false` : or(eq(c.originBranchId, actor.branchId), eq(c.destinationBranchId, actor.branchId)));
-    }
-    if (filters.originBranchId) where.push(eq(c.originBranchId, filters.originBranchId));
-    if (filters.destinationBranchId) where.push(eq(c.destinationBranchId, filters.destinationBranchId));
+  return and(...where);
+}
+
+/** The filters, the actor's branch scope included, on a table with a row per route. */
+function routeConditions(
+  c: typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas,
+  actor: SessionUser,
+  filters: Omit<ShipmentFilters, 'q'>,
+): SQL {
+  const where: (SQL | undefined)[] = [dayAndStatusConditions(c, filters)];
+  if (actor.role !== 'admin') {
+    where.push(actor.branchId === null ? sql`false` : or(eq(c.originBranchId, actor.branchId), eq(c.destinationBranchId, actor.branchId)));
   }
+  if (filters.originBranchId) where.push(eq(c.originBranchId, filters.originBranchId));
+  if (filters.destinationBranchId) where.push(eq(c.destinationBranchId, filters.destinationBranchId));
   return and(...where) ?? sql`true`;
 }
 
