@@ -9,6 +9,28 @@ import { engines, startTestApp, type TestContext } from './harness.ts';
 
 const today = limaDay(new Date());
 const daysAgo = (n: number) => limaDay(new Date(Date.now() - n * 86_400_000));
+/** The first and the last day of the month `back` months before this one. */
+const monthStart = (back: number) => {
+  const d = new Date(`${today.slice(0, 7)}-01T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() - back);
+  return d.toISOString().slice(0, 10);
+};
+const monthEnd = (back: number) => new Date(new Date(`${monthStart(back - 1)}T00:00:00Z`).getTime() - 86_400_000).toISOString().slice(0, 10);
+/**
+ * Date ranges over the rows' last weeks: a whole month, whole months open on one side, a month with
+ * days cut on both sides, days of two months and no whole one, a cut month open on the other side.
+ */
+const spans: [string | null, string | null][] = [
+  [monthStart(1), monthEnd(1)],
+  [monthStart(1), null],
+  [null, monthEnd(1)],
+  [daysAgo(45), daysAgo(1)],
+  [daysAgo(38), monthEnd(0)],
+  [monthStart(2), daysAgo(3)],
+  [null, daysAgo(9)],
+  [daysAgo(33), null],
+  [monthEnd(1), monthStart(0)],
+];
 
 /**
  * The register's and the movements report's totals come from daily counters kept by triggers
@@ -209,6 +231,29 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
        except select ((created_at at time zone 'UTC') - interval '5 hours')::date, coalesce(branch_id, 0), user_id, method, status, count(*), sum(amount_cents)
          from payments group by 1, 2, 3, 4, 5)`);
     expect(paymentsOff).toEqual([]);
+    // The months are their days added up (migration 0024), whatever moved them.
+    const documentMonthsOff = await rows(sql`
+      (select date_trunc('month', issue_date)::date as month, branch_id, type, series, status, currency,
+              sum(n) as n, sum(gravada) as gravada, sum(exonerada) as exonerada, sum(inafecta) as inafecta, sum(igv) as igv, sum(total) as total
+         from document_daily_totals group by 1, 2, 3, 4, 5, 6
+       except select month, branch_id, type, series, status, currency, n, gravada, exonerada, inafecta, igv, total from document_monthly_totals)
+      union all
+      (select month, branch_id, type, series, status, currency, n, gravada, exonerada, inafecta, igv, total from document_monthly_totals
+       except select date_trunc('month', issue_date)::date, branch_id, type, series, status, currency, sum(n), sum(gravada), sum(exonerada), sum(inafecta), sum(igv), sum(total)
+         from document_daily_totals group by 1, 2, 3, 4, 5, 6)`);
+    expect(documentMonthsOff).toEqual([]);
+    const paymentMonthsOff = await rows(sql`
+      (select date_trunc('month', day)::date as month, branch_id, user_id, method, status, sum(n) as n, sum(cents) as cents
+         from payment_daily_totals group by 1, 2, 3, 4, 5
+       except select month, branch_id, user_id, method, status, n, cents from payment_monthly_totals)
+      union all
+      (select month, branch_id, user_id, method, status, n, cents from payment_monthly_totals
+       except select date_trunc('month', day)::date, branch_id, user_id, method, status, sum(n), sum(cents) from payment_daily_totals group by 1, 2, 3, 4, 5)`);
+    expect(paymentMonthsOff).toEqual([]);
+    // Not vacuous: the rows span more than one month.
+    expect(
+      Number((await rows<{ n: string }>(sql`select count(distinct month) as n from document_monthly_totals where n <> 0`))[0]!.n),
+    ).toBeGreaterThan(1);
   });
 
   it("answers the register's totals as a sum over documents, on the counters and on the scan, per role and filter", async () => {
@@ -225,6 +270,13 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
       [`dateFrom=${daysAgo(10)}&dateTo=${daysAgo(2)}`, admin, sql`issue_date between ${daysAgo(10)} and ${daysAgo(2)}`],
       [`dateFrom=${today}`, agent, sql`issue_date >= ${today} and branch_id = ${lima}`],
       [`dateTo=${daysAgo(20)}&series=F050&status=aceptado`, admin, sql`issue_date <= ${daysAgo(20)} and series = 'F050' and status = 'aceptado'`],
+      // Whole months from the monthly counters, the days a month is cut at from the daily ones.
+      ...spans.map(([from, to]): [string, string, SQL] => [
+        `${from ? `dateFrom=${from}` : ''}&${to ? `dateTo=${to}` : ''}`,
+        admin,
+        sql`issue_date >= ${from ?? '1900-01-01'} and issue_date <= ${to ?? '2999-12-31'}`,
+      ]),
+      [`dateFrom=${monthStart(1)}&status=aceptado`, agent, sql`issue_date >= ${monthStart(1)} and status = 'aceptado' and branch_id = ${lima}`],
       // The scan: a customer or a shipment is not a key of the counters.
       ['customer=cliente 1', admin, sql`(customer_name ilike '%cliente 1%' or customer_doc_number ilike '%cliente 1%')`],
       [
@@ -269,6 +321,12 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
         admin,
         sql`created_at >= ${limaDayStart(daysAgo(12))} and created_at < ${limaDayEnd(daysAgo(3))}`,
       ],
+      ...spans.map(([from, to]): [string, string, SQL] => [
+        `${from ? `dateFrom=${from}` : ''}&${to ? `dateTo=${to}` : ''}`,
+        admin,
+        sql`created_at >= ${limaDayStart(from ?? '1900-01-01')} and created_at < ${limaDayEnd(to ?? '2999-12-31')}`,
+      ]),
+      [`dateTo=${monthEnd(1)}&method=cash`, agent, sql`created_at < ${limaDayEnd(monthEnd(1))} and method = 'cash' and branch_id = ${lima}`],
       [
         `dateFrom=${today}&dateTo=${today}&status=pending`,
         agent,
@@ -309,16 +367,19 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
     for (const filters of [{}, { type: '01', status: 'aceptado', dateFrom: daysAgo(30) }] as DocumentFilters[]) {
       for (const scope of ['all', lima] as const) {
         const plan = await planOf(sql`${registerSumsQuery(db, filters, scope)}`);
-        expect(plan).toContain('document_daily_totals');
+        expect(plan).toContain('document_monthly_totals');
         expect(plan).not.toMatch(/ on documents\b/);
+        // With no dates, only the months: nothing that grows with the days.
+        if (!filters.dateFrom) expect(plan).not.toContain('document_daily_totals');
       }
     }
     expect(await planOf(sql`${registerSumsQuery(db, { customer: 'quispe' }, 'all')}`)).toMatch(/ on documents\b/);
     for (const filters of [{}, { method: 'cash', dateFrom: daysAgo(7), dateTo: today }] as MovementFilters[]) {
       for (const scope of ['all', lima] as const) {
         const plan = await planOf(sql`${movementGroupsQuery(db, filters, scope)}`);
-        expect(plan).toContain('payment_daily_totals');
+        expect(plan).toMatch(filters.dateFrom ? /payment_daily_totals/ : /payment_monthly_totals/);
         expect(plan).not.toMatch(/ on payments\b/);
+        if (!filters.dateFrom) expect(plan).not.toContain('payment_daily_totals');
       }
     }
   });

@@ -620,6 +620,32 @@ export const documentDailyTotals = pgTable(
   (t) => [primaryKey({ columns: [t.issueDate, t.branchId, t.type, t.series, t.status, t.currency] })],
 );
 
+/**
+ * The same totals per calendar month (its first day) instead of per day, kept by statement triggers
+ * on document_daily_totals (migration 0024). A register with no dates, or whose dates span whole
+ * months, adds up a dozen rows per key a year here, and only the days of a month it cuts come from
+ * the daily rows: the register's totals read the same few rows at a million documents as at a
+ * hundred thousand, where the daily rows of a year grew with every key each day filled.
+ */
+export const documentMonthlyTotals = pgTable(
+  'document_monthly_totals',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    branchId: integer('branch_id').notNull(),
+    type: text('type').notNull(),
+    series: text('series').notNull(),
+    status: text('status').notNull(),
+    currency: text('currency').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    gravada: numeric('gravada').notNull(),
+    exonerada: numeric('exonerada').notNull(),
+    inafecta: numeric('inafecta').notNull(),
+    igv: numeric('igv').notNull(),
+    total: numeric('total').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.branchId, t.type, t.series, t.status, t.currency] })],
+);
+
 /** The last number of each series: locked by the upsert that takes the next one (never max()+1). */
 export const documentSeries = pgTable(
   'document_series',
@@ -788,6 +814,21 @@ export const paymentDailyTotals = pgTable(
     cents: bigint('cents', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.branchId, t.userId, t.method, t.status] })],
+);
+
+/** payment_daily_totals per calendar month (its first day), as document_monthly_totals (migration 0024). */
+export const paymentMonthlyTotals = pgTable(
+  'payment_monthly_totals',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    branchId: integer('branch_id').notNull(),
+    userId: integer('user_id').notNull(),
+    method: text('method').notNull(),
+    status: text('status').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.branchId, t.userId, t.method, t.status] })],
 );
 
 /**

@@ -1,8 +1,18 @@
-import { and, asc, eq, gte, ilike, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DocumentFilters } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { branches, documentDailyTotals, documentEvents, documents, documentSeries, documentShipments, shipments } from '../../db/schema.ts';
+import {
+  branches,
+  documentDailyTotals,
+  documentEvents,
+  documentMonthlyTotals,
+  documents,
+  documentSeries,
+  documentShipments,
+  shipments,
+} from '../../db/schema.ts';
 import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
+import { counterRows, within } from '../../lib/month-span.ts';
 import { containsPattern } from '../../lib/sql.ts';
 
 export type DocumentRecord = typeof documents.$inferSelect;
@@ -83,24 +93,29 @@ export async function shipmentsOf(db: Db, documentId: number): Promise<{ id: num
 }
 
 /**
- * The filters that are keys of the daily counters, and the branch an agent is limited to, on
- * documents or on document_daily_totals (the same column names). Branch 0 in the counters is a
- * document with no branch, which no agent sees.
+ * The filters that are keys of the counters but for the day, and the branch an agent is limited to,
+ * on documents or on their daily or monthly counters (the same column names). Branch 0 in the
+ * counters is a document with no branch, which no agent sees.
  */
-function keyConditions(t: typeof documents | typeof documentDailyTotals, filters: DocumentFilters, branchId: number | null | 'all') {
+function keyConditions(
+  t: typeof documents | typeof documentDailyTotals | typeof documentMonthlyTotals,
+  filters: DocumentFilters,
+  branchId: number | null | 'all',
+) {
   const conditions: (SQL | undefined)[] = [];
   if (branchId !== 'all') conditions.push(branchId === null ? sql`false` : eq(t.branchId, branchId));
   if (filters.type) conditions.push(eq(t.type, filters.type));
   if (filters.series) conditions.push(eq(t.series, filters.series.toUpperCase()));
   if (filters.status) conditions.push(eq(t.status, filters.status));
-  if (filters.dateFrom) conditions.push(gte(t.issueDate, filters.dateFrom));
-  if (filters.dateTo) conditions.push(lte(t.issueDate, filters.dateTo));
   return conditions;
 }
 
 /** Where a register query starts: the filters, and the branch an agent is limited to. */
 export function registerWhere(filters: DocumentFilters, branchId: number | null | 'all'): SQL | undefined {
-  const conditions = keyConditions(documents, filters, branchId);
+  const conditions = [
+    ...keyConditions(documents, filters, branchId),
+    ...within(documents.issueDate, { from: filters.dateFrom ?? null, to: filters.dateTo ?? null }),
+  ];
   if (filters.shipmentId) {
     conditions.push(
       sql`exists (select 1 from ${documentShipments} where ${documentShipments.documentId} = ${documents.id} and ${documentShipments.shipmentId} = ${filters.shipmentId})`,
@@ -130,8 +145,11 @@ export interface RegisterSums {
 // The register's totals are of sales: a guide carries no amount, and a voucher's withheld or perceived amount is not a sale.
 const salesOf = (t: { status: unknown; type: unknown }) => sql`${t.status} <> 'anulado' and ${t.type} in ('01', '03', '07')`;
 
-/** The totals as the register answers them, over documents or over their daily counters (same columns). */
-const sumsOver = (t: typeof documents | typeof documentDailyTotals, count: SQL) => {
+/** The columns the register's totals add up, on documents or on their counters. */
+type Amounts = Record<'status' | 'type' | 'gravada' | 'exonerada' | 'inafecta' | 'igv' | 'total', SQLWrapper | AnyColumn>;
+
+/** The totals as the register answers them, over documents or over their counters (same columns). */
+const sumsOver = (t: Amounts, count: SQL) => {
   const sales = salesOf(t);
   return {
     total: sql<string>`${count}`,
@@ -143,27 +161,38 @@ const sumsOver = (t: typeof documents | typeof documentDailyTotals, count: SQL) 
   };
 };
 
-/** The same filters over document_daily_totals, or null when one of them (customer, shipment) is not a key of the counters. */
-function counterWhere(filters: DocumentFilters, branchId: number | null | 'all'): SQL | undefined | null {
+/**
+ * The counter rows the filters select, or null when one of them (customer, shipment) is not a key
+ * of the counters: the whole months of the dates from document_monthly_totals and the days they cut
+ * from document_daily_totals (monthSpan), so no dates or a long range reads a dozen rows a year per
+ * key where it read one per day.
+ */
+function counters(filters: DocumentFilters, branchId: number | null | 'all'): SQL | null {
   if (filters.shipmentId || filters.customer?.trim()) return null;
-  return and(...keyConditions(documentDailyTotals, filters, branchId));
+  const rowsOf = (c: typeof documentMonthlyTotals | typeof documentDailyTotals, dates: (SQL | undefined)[]) =>
+    sql`select ${c.n} as n, ${c.status} as status, ${c.type} as type, ${c.gravada} as gravada, ${c.exonerada} as exonerada,
+          ${c.inafecta} as inafecta, ${c.igv} as igv, ${c.total} as total
+        from ${c} where ${and(...keyConditions(c, filters, branchId), ...dates) ?? sql`true`}`;
+  return counterRows(filters.dateFrom, filters.dateTo, {
+    months: (range) => rowsOf(documentMonthlyTotals, within(documentMonthlyTotals.month, range)),
+    days: (range) => rowsOf(documentDailyTotals, within(documentDailyTotals.issueDate, range)),
+  });
 }
 
+/** The counter rows' columns, as counters() names them. */
+const counterColumns = Object.fromEntries(
+  ['n', 'status', 'type', 'gravada', 'exonerada', 'inafecta', 'igv', 'total'].map((k) => [k, sql.raw(`c.${k}`)]),
+) as Record<keyof Amounts | 'n', SQL>;
+
 /**
- * The filtered set's totals (issue #19): from the daily counters when the filters are their keys
- * (a few rows per day whatever the number of documents), else over the matching documents (a
- * customer or a shipment, each narrowed by its own index first). One row; a query to await (or to
- * EXPLAIN).
+ * The filtered set's totals (issue #19): from the counters when the filters are their keys (a few
+ * rows per month and per cut day whatever the number of documents), else over the matching
+ * documents (a customer or a shipment, each narrowed by its own index first). One row; a query to
+ * await (or to EXPLAIN).
  */
 export function registerSumsQuery(db: Db, filters: DocumentFilters, branchId: number | null | 'all') {
-  const onCounters = counterWhere(filters, branchId);
-  if (onCounters !== null) {
-    const c = documentDailyTotals;
-    return db
-      .select(sumsOver(c, sql`coalesce(sum(${c.n}), 0)`))
-      .from(c)
-      .where(onCounters);
-  }
+  const rows = counters(filters, branchId);
+  if (rows) return db.select(sumsOver(counterColumns, sql`coalesce(sum(${counterColumns.n}), 0)`)).from(rows);
   return db
     .select(sumsOver(documents, sql`count(*)`))
     .from(documents)
