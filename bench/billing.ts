@@ -263,10 +263,10 @@ async function benchEngine(engine: string) {
         for (let i = 0; i < iterations + 3; i++) {
           const t0 = performance.now();
           const r = await fetch(base + url, { headers: { authorization: `Bearer ${token}` } });
-          const body = (await r.json()) as { total?: number; items?: unknown[] };
+          const body = (await r.json()) as { total?: number; totalCapped?: boolean; items?: unknown[] };
           const elapsed = performance.now() - t0;
           if (i >= 3) times.push(elapsed);
-          summary = r.status === 200 ? `total ${body.total}, ${body.items?.length} filas` : `HTTP ${r.status}`;
+          summary = r.status === 200 ? `total ${body.totalCapped ? 'más de ' : ''}${body.total}, ${body.items?.length} filas` : `HTTP ${r.status}`;
         }
         times.sort((a, b) => a - b);
         console.log(`${name.padEnd(34)} ${ms(pct(times, 50))} ${ms(pct(times, 95))}  ${summary}`);

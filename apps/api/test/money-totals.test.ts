@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
-import { limaDay, limaDayEnd, limaDayStart, PAYMENT_METHODS, PAYMENT_STATUSES, type DocumentFilters, type MovementFilters } from '@tramo/domain';
+import {
+  limaDay,
+  limaDayEnd,
+  limaDayStart,
+  NUMBERED_PAGE_ROWS,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  type DocumentFilters,
+  type MovementFilters,
+} from '@tramo/domain';
 import { registerSumsQuery } from '../src/modules/billing/repository.ts';
 import { movementGroupsQuery } from '../src/modules/payments/repository.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
@@ -357,6 +366,35 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
       }
     }
     expect(Number((await rows<{ n: string }>(sql`select count(*) as n from payments`))[0]!.n)).toBeGreaterThan(150);
+  });
+
+  it('answers no totals, and "more than" the numbered rows, for a customer search matching more documents than that', async () => {
+    const from = Number((await rows<{ n: number }>(sql`select coalesce(max(number), 0) + 1 as n from documents where series = 'B077'`))[0]!.n);
+    await t.database.db.execute(sql`
+      insert into documents (type, series, number, status, issue_date, customer_doc_type, customer_doc_number, customer_name,
+        gravada, exonerada, inafecta, igv, total, document, branch_id, user_name)
+      select '03', 'B077', ${from} + i, 'aceptado', current_date - (i % 20), '1', lpad((70000000 + i)::text, 8, '0'), 'Rosa Huillca ' || i,
+        10, 0, 0, 1.80, 11.80, '{}'::jsonb, ${lima}, 'Carga masiva'
+      from generate_series(0, ${NUMBERED_PAGE_ROWS}) i`);
+    const broad = (await t.call('GET', '/api/billing/documents?customer=huillca&pageSize=10', { token: admin })).json();
+    expect(broad).toMatchObject({ total: NUMBERED_PAGE_ROWS, totalCapped: true, sums: null });
+    expect(broad.items).toHaveLength(10);
+    // The counters answer any number of documents exactly, with their totals.
+    const all = (await t.call('GET', '/api/billing/documents?pageSize=10', { token: admin })).json();
+    const everything = await documentTruth(sql`true`);
+    expect(everything.total).toBeGreaterThan(NUMBERED_PAGE_ROWS);
+    expect(all.total).toBe(everything.total);
+    expect(all.totalCapped).toBeUndefined();
+    expect(cents(all.sums.total)).toBe(everything.sums.total);
+    // One of them by its document, and the agent's own branch, are few enough for exact totals.
+    const one = (await t.call('GET', '/api/billing/documents?customer=70000007', { token: admin })).json();
+    expect(one).toMatchObject({ total: 1, sums: { gravada: 10, igv: 1.8, total: 11.8 } });
+    expect(one.totalCapped).toBeUndefined();
+    const truth = await documentTruth(sql`(customer_name ilike '%huillca 7%' or customer_doc_number ilike '%huillca 7%') and branch_id = ${lima}`);
+    const some = (await t.call('GET', '/api/billing/documents?customer=huillca 7', { token: agent })).json();
+    expect(some.total).toBe(truth.total);
+    expect(some.total).toBeGreaterThan(100);
+    expect(cents(some.sums.total)).toBe(truth.sums.total);
   });
 
   const planOf = async (query: SQL) =>

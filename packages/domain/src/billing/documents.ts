@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { keysetPageFields } from '../answers.ts';
-import { recordIdFilter } from '../primitives.ts';
+import { NUMBERED_PAGE_ROWS, recordIdFilter } from '../primitives.ts';
 import { DOCUMENT_STATUSES, PAYMENT_FORMS, SUNAT_DOCUMENT_TYPES } from './catalogs.ts';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -64,13 +64,17 @@ export const documentTotalsSchema = z.object({
 });
 export type DocumentTotalsAnswer = z.infer<typeof documentTotalsSchema>;
 
-/** A page of the register with the totals of the whole filtered set (voided documents excluded). */
+/**
+ * A page of the register with the totals of the whole filtered set (voided documents excluded).
+ * A customer filter matching more than NUMBERED_PAGE_ROWS documents answers `totalCapped` and no
+ * totals (null): they would mean little for so broad a search, and cost a read of every match.
+ */
 export const documentPageSchema = z.object({
   items: z.array(documentRowSchema),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),
-  sums: documentTotalsSchema,
+  sums: documentTotalsSchema.nullable(),
   ...keysetPageFields,
 });
 export type DocumentPage = z.infer<typeof documentPageSchema>;
@@ -218,6 +222,8 @@ export const BILLING_MESSAGES = {
   shipmentCancelled: (code: string) => `El envío ${code} está anulado.`,
   shipmentBilled: (code: string, document: string) => `El envío ${code} ya está en el comprobante ${document}.`,
   corrige: (problems: readonly string[]) => `Corrige: ${problems.join(' ')}`,
+  /** The register's note where a customer search is too broad for totals (documentPageSchema). */
+  totalsTooBroad: `Más de ${NUMBERED_PAGE_ROWS} comprobantes coinciden con el cliente: precisa el nombre o el documento para ver los totales.`,
 } as const;
 
 /** `POST /billing/emit`: the receipt of a payment taken at the counter (DESIGN.md section 5). */

@@ -1,5 +1,5 @@
 import { and, asc, eq, ilike, inArray, ne, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { DocumentFilters } from '@tramo/domain';
+import { NUMBERED_PAGE_ROWS, type DocumentFilters } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   branches,
@@ -161,6 +161,9 @@ const sumsOver = (t: Amounts, count: SQL) => {
   };
 };
 
+/** Whether every filter is a key of the counters (a customer or a shipment is not). */
+const onCounters = (filters: DocumentFilters) => !filters.shipmentId && !filters.customer?.trim();
+
 /**
  * The counter rows the filters select, or null when one of them (customer, shipment) is not a key
  * of the counters: the whole months of the dates from document_monthly_totals and the days they cut
@@ -168,7 +171,7 @@ const sumsOver = (t: Amounts, count: SQL) => {
  * key where it read one per day.
  */
 function counters(filters: DocumentFilters, branchId: number | null | 'all'): SQL | null {
-  if (filters.shipmentId || filters.customer?.trim()) return null;
+  if (!onCounters(filters)) return null;
   const rowsOf = (c: typeof documentMonthlyTotals | typeof documentDailyTotals, dates: (SQL | undefined)[]) =>
     sql`select ${c.n} as n, ${c.status} as status, ${c.type} as type, ${c.gravada} as gravada, ${c.exonerada} as exonerada,
           ${c.inafecta} as inafecta, ${c.igv} as igv, ${c.total} as total
@@ -187,21 +190,28 @@ const counterColumns = Object.fromEntries(
 /**
  * The filtered set's totals (issue #19): from the counters when the filters are their keys (a few
  * rows per month and per cut day whatever the number of documents), else over the matching
- * documents (a customer or a shipment, each narrowed by its own index first). One row; a query to
- * await (or to EXPLAIN).
+ * documents (a customer or a shipment, each narrowed by its own index first), at most
+ * NUMBERED_PAGE_ROWS + 1 of them: a common name can match a tenth of the register, and adding up
+ * every one of its wide rows would cost seconds; past the bound the totals are not answered. One
+ * row; a query to await (or to EXPLAIN).
  */
 export function registerSumsQuery(db: Db, filters: DocumentFilters, branchId: number | null | 'all') {
   const rows = counters(filters, branchId);
   if (rows) return db.select(sumsOver(counterColumns, sql`coalesce(sum(${counterColumns.n}), 0)`)).from(rows);
-  return db
-    .select(sumsOver(documents, sql`count(*)`))
-    .from(documents)
-    .where(registerWhere(filters, branchId));
+  const d = documents;
+  const matches = db
+    .select({ status: d.status, type: d.type, gravada: d.gravada, exonerada: d.exonerada, inafecta: d.inafecta, igv: d.igv, total: d.total })
+    .from(d)
+    .where(registerWhere(filters, branchId))
+    .limit(NUMBERED_PAGE_ROWS + 1)
+    .as('d');
+  return db.select(sumsOver(matches, sql`count(*)`)).from(matches);
 }
 
-export async function registerSums(db: Db, filters: DocumentFilters, branchId: number | null | 'all'): Promise<RegisterSums> {
+/** The totals, or `capped` when the matches were too many to add up (only off the counters). */
+export async function registerSums(db: Db, filters: DocumentFilters, branchId: number | null | 'all'): Promise<RegisterSums & { capped: boolean }> {
   const [sums] = await registerSumsQuery(db, filters, branchId);
-  return sums!;
+  return { ...sums!, capped: !onCounters(filters) && Number(sums!.total) > NUMBERED_PAGE_ROWS };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   displayName,
   formatDocumentNumber,
   limaDay,
+  NUMBERED_PAGE_ROWS,
   paymentReceiptDraft,
   sunatQrText,
   toCents,
@@ -777,18 +778,21 @@ export async function listDocuments(app: App, user: SessionUser, filters: Docume
   const { rows, next, prev, sums } = await repo.listDocuments(app.db, filters, scopeOf(user), request);
   return {
     items: rows.map((r) => toRow(r.doc, r.branchName)),
-    total: Number(sums.total),
+    total: sums.capped ? NUMBERED_PAGE_ROWS : Number(sums.total),
+    ...(sums.capped ? { totalCapped: true } : {}),
     page,
     pageSize,
     next,
     prev,
-    sums: {
-      gravada: money(sums.gravada),
-      exonerada: money(sums.exonerada),
-      inafecta: money(sums.inafecta),
-      igv: money(sums.igv),
-      total: money(sums.amount),
-    },
+    sums: sums.capped
+      ? null
+      : {
+          gravada: money(sums.gravada),
+          exonerada: money(sums.exonerada),
+          inafecta: money(sums.inafecta),
+          igv: money(sums.igv),
+          total: money(sums.amount),
+        },
   };
 }
 

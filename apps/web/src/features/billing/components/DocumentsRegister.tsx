@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Table, Text, TextInput } from '@mantine/core';
 import {
+  BILLING_MESSAGES,
   DOCUMENT_STATUS_LABELS,
   DOCUMENT_STATUSES,
   SHIPMENT_MESSAGES,
@@ -162,6 +163,11 @@ export function DocumentsRegister({
             </Paper>
           ))}
         </SimpleGrid>
+      )}
+      {list.data && list.data.sums === null && (
+        <Text size="sm" c="dimmed" mb="sm">
+          {BILLING_MESSAGES.totalsTooBroad}
+        </Text>
       )}
       <Paper withBorder style={{ overflowX: 'auto' }}>
         <Table highlightOnHover verticalSpacing={6}>
