@@ -72,7 +72,7 @@ for (const rows of [values.small, values.large]) {
   reads[rows] = load(file);
   loads.push(loadAverage());
 }
-// The money lists (issue 19): page 1, the last numbered page and deep cursor pages, at the small size.
+// The money lists (issue 19): page 1, the last numbered page, deep cursor pages and filters, at both sizes.
 interface ListResult {
   engine: string;
   rows: number;
@@ -81,40 +81,43 @@ interface ListResult {
   p95: number;
   summary: string;
 }
-const movementsFile = path.join(tmp, 'movements.json');
-run('movements.ts', [
-  '--engines',
-  'postgres',
-  '--pg',
-  values.pg,
-  '--pg-rows',
-  values.small,
-  '--iterations',
-  values.iterations,
-  '--skip-csv',
-  '--json',
-  movementsFile,
-]);
-const documentsFile = path.join(tmp, 'documents.json');
-run('billing.ts', [
-  '--engines',
-  'postgres',
-  '--pg',
-  values.pg,
-  '--documents',
-  values.small,
-  '--emissions',
-  '40',
-  '--iterations',
-  values.iterations,
-  '--json',
-  documentsFile,
-]);
-const moneyLists = [
-  ...load<{ results: ListResult[] }>(movementsFile).results.map((r) => ({ list: 'Movimientos', ...r })),
-  ...load<{ results: ListResult[] }>(documentsFile).results.map((r) => ({ list: 'Comprobantes', ...r })),
-];
-loads.push(loadAverage());
+const moneyLists: Record<string, (ListResult & { list: string })[]> = {};
+for (const rows of [values.small, values.large]) {
+  const movementsFile = path.join(tmp, `movements-${rows}.json`);
+  run('movements.ts', [
+    '--engines',
+    'postgres',
+    '--pg',
+    values.pg,
+    '--pg-rows',
+    rows,
+    '--iterations',
+    values.iterations,
+    '--skip-csv',
+    '--json',
+    movementsFile,
+  ]);
+  const documentsFile = path.join(tmp, `documents-${rows}.json`);
+  run('billing.ts', [
+    '--engines',
+    'postgres',
+    '--pg',
+    values.pg,
+    '--documents',
+    rows,
+    '--emissions',
+    '40',
+    '--iterations',
+    values.iterations,
+    '--json',
+    documentsFile,
+  ]);
+  moneyLists[rows] = [
+    ...load<{ results: ListResult[] }>(movementsFile).results.map((r) => ({ list: 'Movimientos', ...r })),
+    ...load<{ results: ListResult[] }>(documentsFile).results.map((r) => ({ list: 'Comprobantes', ...r })),
+  ];
+  loads.push(loadAverage());
+}
 const writesFile = path.join(tmp, 'writes.json');
 run('writes.ts', ['--rows', values.small, '--pg', values.pg, '--seconds', values.seconds, '--json', writesFile]);
 const writes = load<{ results: WriteResult[] }>(writesFile);
@@ -186,13 +189,16 @@ lines.push('## First load (`npm run bench -- first-load`) and the stack alone (`
 lines.push('');
 lines.push('```', firstLoad, '```', '', '```', stackFloor, '```', '');
 const moneyTable = [
-  `## Money lists (PostgreSQL, ${values.small} rows each, ${values.iterations} requests per case)`,
+  `## Money lists: ${Number(values.small).toLocaleString('en')} and ${Number(values.large).toLocaleString('en')} rows (PostgreSQL, ${values.iterations} requests per case)`,
   '',
-  'GET of the list over HTTP: page 1, the last numbered page and pages next to a cursor halfway and near the end (keyset).',
+  'GET of the list over HTTP: page 1, the last numbered page, pages next to a cursor halfway and near the end (keyset), and filters. Size ratio = p50 at the large size ÷ at the small.',
   '',
-  '| list | case | p50 ms | p95 ms | result |',
-  '|---|---|---:|---:|---|',
-  ...moneyLists.map((r) => `| ${r.list} | ${r.name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.summary} |`),
+  '| list | case | p50 ms (small) | p50 ms | p95 ms | large ÷ small | result |',
+  '|---|---|---:|---:|---:|---:|---|',
+  ...moneyLists[values.large]!.map((r) => {
+    const before = moneyLists[values.small]!.find((s) => s.list === r.list && s.name === r.name);
+    return `| ${r.list} | ${r.name} | ${before ? before.p50.toFixed(1) : '—'} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${before ? (r.p50 / before.p50).toFixed(2) : '—'} | ${r.summary} |`;
+  }),
   '',
 ];
 lines.push(...moneyTable);
