@@ -25,7 +25,7 @@ import {
   transports,
 } from '../../db/schema.ts';
 import { countUpTo as countRowsUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
-import { insertReturning, preparedQuery, preparedSelect } from '../../lib/statements.ts';
+import { insertReturning, preparedQuery, preparedSelect, selectWithFixedHead } from '../../lib/statements.ts';
 import type { SessionUser } from '../../types.ts';
 
 const originBranch = alias(branches, 'origin_branch');
@@ -364,19 +364,26 @@ const listOrder: KeysetOrder = { at: shipments.createdAt, id: shipments.id, unit
 
 export type PageRequest = KeysetRequest;
 
+const listColumns = { ...rowColumns, cursor: cursorOf(listOrder) };
+/** The list's select up to its conditions, rendered once (lib/statements.ts). */
+const selectListRows = selectWithFixedHead<ShipmentRow & { cursor: string }>(listColumns, (db) =>
+  db
+    .select(listColumns)
+    .from(shipments)
+    .innerJoin(originBranch, eq(originBranch.id, shipments.originBranchId))
+    .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId)),
+);
+
 /** One page of the list, newest first: by number or next to a cursor (lib/keyset.ts). */
 export async function listPage(db: Db, where: SQL | undefined, request: PageRequest) {
-  return keysetPage(listOrder, request, ({ seek, orderBy, limit, offset }) =>
-    db
-      .select({ ...rowColumns, cursor: cursorOf(listOrder) })
-      .from(shipments)
-      .innerJoin(originBranch, eq(originBranch.id, shipments.originBranchId))
-      .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId))
-      .where(and(where, seek))
-      .orderBy(orderBy)
-      .limit(limit)
-      .offset(offset),
-  );
+  return keysetPage(listOrder, request, ({ seek, orderBy, limit, offset }) => {
+    const conditions = and(where, seek);
+    // As drizzle writes it (no `offset 0`): the same text, the same plan.
+    return selectListRows(
+      db,
+      sql`${conditions ? sql`where ${conditions} ` : sql``}order by ${orderBy} limit ${limit}${offset ? sql` offset ${offset}` : sql``}`,
+    );
+  });
 }
 
 /**
