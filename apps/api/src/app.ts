@@ -101,7 +101,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   registerErrorHandling(app);
   foldDailyCountsInBackground(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   // API answers over 1 KB leave compressed (a page of shipments shrinks about tenfold); the web
   // app's files are compressed once at build time instead (`preCompressed` below). Request bodies
   // are not decompressed: no client sends them so, and it would open a zip bomb. Brotli at quality
@@ -124,7 +124,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       },
     },
   });
-  await registerAuth(app, await signingSecret(database, config));
+  registerAuth(app, await signingSecret(database, config));
 
   await app.register(swagger, {
     openapi: {

@@ -4,6 +4,7 @@ import type { Role } from '@tramo/domain';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/client.ts';
 import type { SecretCodes } from './lib/secret-codes.ts';
+import type { SessionTokens } from './plugins/auth.ts';
 import type { ReferenceCache } from './plugins/reference-cache.ts';
 import type { SessionCache } from './plugins/session-cache.ts';
 import type { Providers } from './providers/index.ts';
@@ -38,6 +39,8 @@ declare module 'fastify' {
     sessions: SessionCache;
     /** Branches and route price tables a creation reads, evicted across processes by LISTEN/NOTIFY (plugins/reference-cache.ts). */
     references: ReferenceCache;
+    /** Signs and checks session tokens with the app's secret and clock (plugins/auth.ts). */
+    sessionTokens: SessionTokens;
   }
   interface FastifyRequest {
     sessionUser: SessionUser | null;

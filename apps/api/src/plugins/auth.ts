@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fastifyJwt from '@fastify/jwt';
+import { createSigner, createVerifier } from 'fast-jwt';
 import { eq } from 'drizzle-orm';
 import { AUTH_MESSAGES, isRole, type Role } from '@tramo/domain';
 import { branches, users } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../lib/errors.ts';
 import type { SessionUser } from '../types.ts';
 
-interface TokenClaims {
+export interface TokenClaims {
   sub: number;
   /** The user's token version when signed; a bump (password change, reset) revokes the token. */
   tv: number;
@@ -39,20 +39,52 @@ export async function loadSessionUser(app: FastifyInstance, id: number): Promise
   return { ...row, role: row.role };
 }
 
-export async function registerAuth(app: FastifyInstance, secret: string) {
-  await app.register(fastifyJwt, {
-    secret,
-    sign: { algorithm: 'HS256', expiresIn: app.config.tokenTtlSeconds },
+/** Signs and checks the session tokens (HS256, with the app's secret). */
+export interface SessionTokens {
+  sign(claims: TokenClaims): string;
+  /** The claims of a valid token; throws on a bad signature or algorithm, no expiry, an expired or not yet valid token. */
+  verify(token: string): TokenClaims;
+}
+
+/**
+ * fast-jwt straight, not through @fastify/jwt, which built a new verifier (key object, decoder,
+ * merged options) on every check that passed options, and our checks must pass the clock: the
+ * app's own, which tests move. So the verifier is built once and checks the signature, the
+ * algorithm and that an expiry is there; the times are checked here against `app.now()` as
+ * fast-jwt checks them (milliseconds, no tolerance): exp a number and not past, nbf (we never sign
+ * one) a number and reached. A signer is made per token, with the clock of its signing: a login or
+ * a password change, not every request.
+ */
+function sessionTokens(app: FastifyInstance, secret: string): SessionTokens {
+  const verifySignature = createVerifier({
+    key: secret,
+    algorithms: ['HS256'],
     // A token without an expiry would be a session for ever: refused, even when signed with our secret.
-    verify: { algorithms: ['HS256'], requiredClaims: ['exp'] },
+    requiredClaims: ['exp'],
+    ignoreExpiration: true,
+    ignoreNotBefore: true,
   });
+  return {
+    sign: (claims) =>
+      createSigner({ key: secret, algorithm: 'HS256', expiresIn: app.config.tokenTtlSeconds * 1000, clockTimestamp: app.now().getTime() })(claims),
+    verify: (token) => {
+      const claims = verifySignature(token) as TokenClaims & { exp?: unknown; nbf?: unknown };
+      const now = app.now().getTime();
+      if (typeof claims.exp !== 'number' || now > claims.exp * 1000) throw new Error('token expired');
+      if ('nbf' in claims && (typeof claims.nbf !== 'number' || now < claims.nbf * 1000)) throw new Error('token not active yet');
+      return claims;
+    },
+  };
+}
+
+export function registerAuth(app: FastifyInstance, secret: string) {
+  app.decorate('sessionTokens', sessionTokens(app, secret));
   app.decorateRequest('sessionUser', null);
   authenticateFirst(app);
 }
 
 export function signToken(app: FastifyInstance, user: Pick<SessionUser, 'id' | 'tokenVersion'>): string {
-  const claims: TokenClaims = { sub: user.id, tv: user.tokenVersion };
-  return app.jwt.sign(claims, { clockTimestamp: app.now().getTime() });
+  return app.sessionTokens.sign({ sub: user.id, tv: user.tokenVersion });
 }
 
 const AUTH_GUARD = Symbol('auth guard');
@@ -70,7 +102,7 @@ export function guard(app: FastifyInstance, options: GuardOptions = {}): Guard {
     if (!token) throw unauthorized('No autorizado');
     let claims: TokenClaims;
     try {
-      claims = app.jwt.verify<TokenClaims>(token, { clockTimestamp: app.now().getTime() });
+      claims = app.sessionTokens.verify(token);
     } catch {
       throw unauthorized(AUTH_MESSAGES.sessionExpired);
     }
