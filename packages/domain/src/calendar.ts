@@ -20,14 +20,33 @@ export function bucketStart(day: string, bucket: ChartBucket): string {
   return day;
 }
 
-/** The first day of the bucket after the one that starts on `start`, as a UTC instant. */
-export function nextBucketMs(start: string, bucket: ChartBucket): number {
-  const d = new Date(dayMs(start));
+/** Moves `d`, the UTC midnight a bucket starts on, to the start of the next bucket. */
+function toNextBucket(d: Date, bucket: ChartBucket) {
   if (bucket === 'day') d.setUTCDate(d.getUTCDate() + 1);
   else if (bucket === 'week') d.setUTCDate(d.getUTCDate() + 7);
   else if (bucket === 'month') d.setUTCMonth(d.getUTCMonth() + 1);
   else d.setUTCFullYear(d.getUTCFullYear() + 1);
+}
+
+/** The first day of the bucket after the one that starts on `start`, as a UTC instant. */
+export function nextBucketMs(start: string, bucket: ChartBucket): number {
+  const d = new Date(dayMs(start));
+  toNextBucket(d, bucket);
   return d.getTime();
+}
+
+/**
+ * The first day of each bar of a chart from `from` to `to`: `from` itself (it may fall mid-bucket),
+ * then the start of every following bucket up to `to`. One date is stepped along, where parsing
+ * and formatting day strings for each bar cost the Panel ~0.1 ms a year by week (issue 19).
+ */
+export function barStarts(from: string, to: string, bucket: ChartBucket): string[] {
+  const end = dayMs(to);
+  if (!(dayMs(from) <= end)) return [];
+  const starts = [from];
+  const d = new Date(dayMs(bucketStart(from, bucket)));
+  for (toNextBucket(d, bucket); d.getTime() <= end; toNextBucket(d, bucket)) starts.push(d.toISOString().slice(0, 10));
+  return starts;
 }
 
 /** How many buckets of this size the span from `from` to `to` (inclusive) touches. */

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, bucketCount, bucketStart, earliest, latest, msDay, nextBucketMs } from '../src/calendar.ts';
+import { addDays, barStarts, bucketCount, bucketStart, CHART_BUCKETS, dayMs, earliest, latest, msDay, nextBucketMs } from '../src/calendar.ts';
 
 describe('calendar of the Panel chart', () => {
   it('adds days across months, leap years and years', () => {
@@ -30,5 +31,18 @@ describe('calendar of the Panel chart', () => {
     expect(bucketCount('2026-11-22', '2026-11-23', 'week')).toBe(2);
     expect(bucketCount('2025-11-15', '2026-02-01', 'month')).toBe(4);
     expect(bucketCount('2001-06-01', '2026-01-01', 'year')).toBe(26);
+  });
+
+  it("lists a chart's bars as stepping bucket by bucket does", () => {
+    const day = fc.integer({ min: dayMs('1990-01-01'), max: dayMs('2060-12-31') }).map((ms) => msDay(Math.floor(ms / 86_400_000) * 86_400_000));
+    fc.assert(
+      fc.property(day, fc.integer({ min: -10, max: 800 }), fc.constantFrom(...CHART_BUCKETS), (from, days, bucket) => {
+        const to = addDays(from, days);
+        const stepped: string[] = [];
+        for (let start = from; dayMs(start) <= dayMs(to); start = msDay(nextBucketMs(bucketStart(start, bucket), bucket))) stepped.push(start);
+        expect(barStarts(from, to, bucket)).toEqual(stepped);
+      }),
+    );
+    expect(barStarts('2026-11-25', '2026-12-10', 'week')).toEqual(['2026-11-25', '2026-11-30', '2026-12-07']);
   });
 });

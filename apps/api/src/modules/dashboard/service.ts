@@ -2,16 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { and } from 'drizzle-orm';
 import {
   addDays,
+  barStarts,
   bucketCount,
   bucketStart,
   CHART_BUCKETS,
   DASHBOARD_SEARCH_CAP,
-  dayMs,
   earliest,
   latest,
   limaDay,
-  msDay,
-  nextBucketMs,
   SHIPMENT_MESSAGES,
   SHIPMENT_STATUSES,
   type DashboardQuery,
@@ -27,6 +25,9 @@ import {
   filterConditions,
   type DayStatusCount,
 } from '../shipments/index.ts';
+
+/** Every status at zero: copied for each bar (a spread, not a fromEntries per bar). */
+const NO_SHIPMENTS = Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, 0])) as Readonly<Record<ShipmentStatus, number>>;
 
 /** With no lower bound and little data, the chart still shows at least the last 30 days. */
 const MIN_CHART_DAYS = 30;
@@ -82,7 +83,7 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
     counts = await dailyCountsByBucket(app.db, actor, query, span.bucket, span.dateFrom);
   }
 
-  const zero = () => Object.fromEntries(SHIPMENT_STATUSES.map((s) => [s, 0])) as Record<ShipmentStatus, number>;
+  const zero = () => ({ ...NO_SHIPMENTS });
   const byStatus = zero();
   for (const c of counts) byStatus[c.status] += c.n;
   const { dateFrom, dateTo, bucket } = span;
@@ -104,11 +105,10 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
     entry[c.status] += c.n;
     byBucket.set(key, entry);
   }
-  const series: { day: string; total: number; byStatus: Record<ShipmentStatus, number> }[] = [];
-  for (let start = dateFrom; dayMs(start) <= dayMs(dateTo); start = msDay(nextBucketMs(bucketStart(start, bucket), bucket))) {
-    const inBucket = byBucket.get(start) ?? zero();
-    series.push({ day: start, total: SHIPMENT_STATUSES.reduce((a, s) => a + inBucket[s], 0), byStatus: inBucket });
-  }
+  const series = barStarts(dateFrom, dateTo, bucket).map((day) => {
+    const inBucket = byBucket.get(day) ?? zero();
+    return { day, total: SHIPMENT_STATUSES.reduce((a, s) => a + inBucket[s], 0), byStatus: inBucket };
+  });
   return {
     /** The span the series covers, and the size of each of its bars. */
     dateFrom,
