@@ -14,7 +14,11 @@ export const latest = (...days: string[]) => days.reduce((a, b) => (b > a ? b : 
 
 /** The first day of the calendar bucket (Monday-started week, month, year) that holds `day`. */
 export function bucketStart(day: string, bucket: ChartBucket): string {
-  if (bucket === 'week') return addDays(day, -((new Date(dayMs(day)).getUTCDay() + 6) % 7));
+  if (bucket === 'week') {
+    // addDays(day, -(days since Monday)), parsing the day once: the Panel asks it of every bar.
+    const ms = dayMs(day);
+    return msDay(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
+  }
   if (bucket === 'month') return `${day.slice(0, 7)}-01`;
   if (bucket === 'year') return `${day.slice(0, 4)}-01-01`;
   return day;

@@ -33,8 +33,19 @@ describe('calendar of the Panel chart', () => {
     expect(bucketCount('2001-06-01', '2026-01-01', 'year')).toBe(26);
   });
 
+  const day = fc.integer({ min: dayMs('1990-01-01'), max: dayMs('2060-12-31') }).map((ms) => msDay(Math.floor(ms / 86_400_000) * 86_400_000));
+
+  it('starts a week on the Monday on or before the day', () => {
+    fc.assert(
+      fc.property(day, (d) => {
+        const monday = bucketStart(d, 'week');
+        expect(new Date(dayMs(monday)).getUTCDay()).toBe(1);
+        expect(monday <= d && addDays(monday, 6) >= d).toBe(true);
+      }),
+    );
+  });
+
   it("lists a chart's bars as stepping bucket by bucket does", () => {
-    const day = fc.integer({ min: dayMs('1990-01-01'), max: dayMs('2060-12-31') }).map((ms) => msDay(Math.floor(ms / 86_400_000) * 86_400_000));
     fc.assert(
       fc.property(day, fc.integer({ min: -10, max: 800 }), fc.constantFrom(...CHART_BUCKETS), (from, days, bucket) => {
         const to = addDays(from, days);
