@@ -95,6 +95,8 @@ describe.each(engines)('auth (%s)', (engine) => {
     expect((await t.call('GET', '/api/auth/me')).statusCode).toBe(401);
     expect((await t.call('GET', '/api/auth/me', { token: 'abc.def.ghi' })).statusCode).toBe(401);
     const token = await t.login('ADMIN');
+    // Accepted once (its verified claims are kept), then refused all the same when it expires.
+    expect((await t.call('GET', '/api/auth/me', { token })).statusCode).toBe(200);
     t.clock.advance(13 * 3600_000);
     const expired = await t.call('GET', '/api/auth/me', { token });
     expect(expired.statusCode).toBe(401);
