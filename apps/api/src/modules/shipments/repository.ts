@@ -392,6 +392,9 @@ export async function listPage(db: Db, where: SQL | undefined, request: PageRequ
  */
 export const countUpTo = (db: Db, where: SQL | undefined, cap: number) => countRowsUpTo(db, shipments, where, cap);
 
+/** The rows' select up to its conditions, rendered once (lib/statements.ts). */
+const selectSearchRows = selectWithFixedHead<ShipmentRow>(rowColumns, selectRows);
+
 /** Tracking: a term, narrowed by route and status; nothing without one of them. */
 export async function searchRows(
   db: Db,
@@ -405,10 +408,7 @@ export async function searchRows(
   if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
   if (query.status) where.push(eq(shipments.status, query.status));
   if (where.length === 0) return [];
-  return selectRows(db)
-    .where(and(...where))
-    .orderBy(desc(shipments.createdAt), desc(shipments.id))
-    .limit(limit);
+  return selectSearchRows(db, sql`where ${and(...where)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${limit}`);
 }
 
 // A shipment's detail (every view, every change's answer) reads its row, events and links: prepared
