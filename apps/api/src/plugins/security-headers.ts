@@ -31,10 +31,13 @@ export function registerSecurityHeaders(app: FastifyInstance) {
     },
   });
   app.addHook('onRequest', (request, reply, done) => setHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)));
-  app.addHook('onSend', async (request, reply) => {
-    if (request.protocol !== 'https') return;
-    reply.header('strict-transport-security', HSTS);
-    const csp = reply.getHeader('content-security-policy');
-    if (typeof csp === 'string') reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+  // A callback, not an async hook: a promise and its turn on every answer for a check that rarely acts.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.protocol === 'https') {
+      reply.header('strict-transport-security', HSTS);
+      const csp = reply.getHeader('content-security-policy');
+      if (typeof csp === 'string') reply.header('content-security-policy', `${csp};upgrade-insecure-requests`);
+    }
+    done(null, payload);
   });
 }
