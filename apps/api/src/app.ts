@@ -101,7 +101,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   registerErrorHandling(app);
   foldDailyCountsInBackground(app);
-  registerSecurityHeaders(app);
+  await registerSecurityHeaders(app);
   // API answers over 1 KB leave compressed (a page of shipments shrinks about tenfold); the web
   // app's files are compressed once at build time instead (`preCompressed` below). Request bodies
   // are not decompressed: no client sends them so, and it would open a zip bomb. Brotli with a

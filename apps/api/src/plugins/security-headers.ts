@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import helmet from 'helmet';
+import helmet from '@fastify/helmet';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -8,13 +8,9 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * served over plain http, `upgrade-insecure-requests` would have the browser fetch the app's own
  * assets over https (and fail) and HSTS would pin a site that has no certificate. Behind a
  * reverse proxy that ends TLS, TRUST_PROXY lets `request.protocol` read its X-Forwarded-Proto.
- *
- * Helmet itself, not @fastify/helmet: the plugin built helmet (and parsed the CSP directives) again
- * on every request, in two hooks, for per-route options and nonces we do not use; built once, a
- * request only sets the headers (issue 19).
  */
-export function registerSecurityHeaders(app: FastifyInstance) {
-  const setHeaders = helmet({
+export async function registerSecurityHeaders(app: FastifyInstance) {
+  await app.register(helmet, {
     hsts: false,
     contentSecurityPolicy: {
       directives: {
@@ -30,7 +26,6 @@ export function registerSecurityHeaders(app: FastifyInstance) {
       },
     },
   });
-  app.addHook('onRequest', (request, reply, done) => setHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)));
   // A callback, not an async hook: a promise and its turn on every answer for a check that rarely acts.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.protocol === 'https') {
