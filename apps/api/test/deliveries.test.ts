@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { seedLimaPrices } from './fixtures.ts';
+import { LIVIANO_TIERS, seedLimaPrices } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 const WRONG = 'Clave secreta inválida';
@@ -23,10 +23,7 @@ describe.each(engines)('deliveries (%s)', (engine) => {
     t = await startTestApp(engine, {
       seed: (db, ids) =>
         seedLimaPrices(db, ids, ['Arequipa', 'Trujillo'], {
-          liviano: [
-            [1, 10, '1.4'],
-            [11, 1000, '1.3'],
-          ],
+          liviano: LIVIANO_TIERS,
         }),
     });
     [admin, agentLima, agentArequipa, courierArequipa] = await Promise.all([

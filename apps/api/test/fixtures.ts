@@ -5,6 +5,12 @@ import { weightFactorTables, weightFactorTiers } from '../src/db/schema.ts';
 /** [from kg, to kg, factor per kg] */
 export type TierRow = readonly [number, number, string];
 
+/** The light parcels' tiers most tests price with: 1.4 per kg up to 10 kg, 1.3 beyond. */
+export const LIVIANO_TIERS: readonly TierRow[] = [
+  [1, 10, '1.4'],
+  [11, 1000, '1.3'],
+];
+
 /**
  * Price tables from Lima to each destination, one per class given: the tests that create
  * shipments price them against these instead of the demo tables.

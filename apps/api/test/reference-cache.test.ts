@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { PRICING_MESSAGES, SHIPMENT_MESSAGES } from '@tramo/domain';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { LIVIANO_TIERS, seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 /**
@@ -22,10 +22,7 @@ describe.each(engines)('the reference cache of shipment creations (%s)', (engine
     t = await startTestApp(engine, {
       seed: (db, ids) =>
         seedLimaPrices(db, ids, ['Arequipa', 'Trujillo'], {
-          liviano: [
-            [1, 10, '1.4'],
-            [11, 1000, '1.3'],
-          ],
+          liviano: LIVIANO_TIERS,
         }),
     });
     admin = await t.login('ADMIN');

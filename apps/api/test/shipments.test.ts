@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { bucketStart, closedShipmentMessage, latest, limaDay, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { foldDailyCounts } from '../src/modules/shipments/index.ts';
-import { seedLimaPrices } from './fixtures.ts';
+import { LIVIANO_TIERS, seedLimaPrices } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 /**
@@ -11,10 +11,7 @@ import { engines, startTestApp, type TestContext } from './harness.ts';
  * Lima→Trujillo in every class; Trujillo→Lima is priced from the reverse table; Cusco↔Piura has none.
  */
 const TIERS = {
-  liviano: [
-    [1, 10, '1.4'],
-    [11, 1000, '1.3'],
-  ],
+  liviano: LIVIANO_TIERS,
   medio: [
     [1, 10, '2.15'],
     [11, 1000, '1.95'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedLimaPrices } from './fixtures.ts';
+import { LIVIANO_TIERS, seedLimaPrices } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 /**
@@ -17,10 +17,7 @@ describe.each(engines)('spec section 7 calls (%s)', (engine) => {
     t = await startTestApp(engine, {
       seed: (db, ids) =>
         seedLimaPrices(db, ids, ['Arequipa'], {
-          liviano: [
-            [1, 10, '1.4'],
-            [11, 1000, '1.3'],
-          ],
+          liviano: LIVIANO_TIERS,
         }),
     });
     admin = await t.login('ADMIN');

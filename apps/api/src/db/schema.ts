@@ -594,6 +594,21 @@ export const documents = pgTable(
   ],
 );
 
+/** The key (but for the day or month) and the sums of the documents' counters, daily and monthly. */
+const documentCounterColumns = () => ({
+  branchId: integer('branch_id').notNull(),
+  type: text('type').notNull(),
+  series: text('series').notNull(),
+  status: text('status').notNull(),
+  currency: text('currency').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+  gravada: numeric('gravada').notNull(),
+  exonerada: numeric('exonerada').notNull(),
+  inafecta: numeric('inafecta').notNull(),
+  igv: numeric('igv').notNull(),
+  total: numeric('total').notNull(),
+});
+
 /**
  * Documents and their amounts per issue day, branch (0: none), type, series, status and currency,
  * kept by statement triggers on `documents` (migration 0021) in the transaction of every insert,
@@ -605,17 +620,7 @@ export const documentDailyTotals = pgTable(
   'document_daily_totals',
   {
     issueDate: date('issue_date', { mode: 'string' }).notNull(),
-    branchId: integer('branch_id').notNull(),
-    type: text('type').notNull(),
-    series: text('series').notNull(),
-    status: text('status').notNull(),
-    currency: text('currency').notNull(),
-    n: bigint('n', { mode: 'number' }).notNull(),
-    gravada: numeric('gravada').notNull(),
-    exonerada: numeric('exonerada').notNull(),
-    inafecta: numeric('inafecta').notNull(),
-    igv: numeric('igv').notNull(),
-    total: numeric('total').notNull(),
+    ...documentCounterColumns(),
   },
   (t) => [primaryKey({ columns: [t.issueDate, t.branchId, t.type, t.series, t.status, t.currency] })],
 );
@@ -631,17 +636,7 @@ export const documentMonthlyTotals = pgTable(
   'document_monthly_totals',
   {
     month: date('month', { mode: 'string' }).notNull(),
-    branchId: integer('branch_id').notNull(),
-    type: text('type').notNull(),
-    series: text('series').notNull(),
-    status: text('status').notNull(),
-    currency: text('currency').notNull(),
-    n: bigint('n', { mode: 'number' }).notNull(),
-    gravada: numeric('gravada').notNull(),
-    exonerada: numeric('exonerada').notNull(),
-    inafecta: numeric('inafecta').notNull(),
-    igv: numeric('igv').notNull(),
-    total: numeric('total').notNull(),
+    ...documentCounterColumns(),
   },
   (t) => [primaryKey({ columns: [t.month, t.branchId, t.type, t.series, t.status, t.currency] })],
 );
@@ -796,6 +791,16 @@ export const payments = pgTable(
   ],
 );
 
+/** The key (but for the day or month) and the sums of the payments' counters, daily and monthly. */
+const paymentCounterColumns = () => ({
+  branchId: integer('branch_id').notNull(),
+  userId: integer('user_id').notNull(),
+  method: text('method').notNull(),
+  status: text('status').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+  cents: bigint('cents', { mode: 'number' }).notNull(),
+});
+
 /**
  * Payments and their céntimos per Lima day of creation, branch (0: none), collecting user, method
  * and status: the movements report's filters and the groups of its totals. Kept by statement
@@ -806,12 +811,7 @@ export const paymentDailyTotals = pgTable(
   'payment_daily_totals',
   {
     day: date('day', { mode: 'string' }).notNull(),
-    branchId: integer('branch_id').notNull(),
-    userId: integer('user_id').notNull(),
-    method: text('method').notNull(),
-    status: text('status').notNull(),
-    n: bigint('n', { mode: 'number' }).notNull(),
-    cents: bigint('cents', { mode: 'number' }).notNull(),
+    ...paymentCounterColumns(),
   },
   (t) => [primaryKey({ columns: [t.day, t.branchId, t.userId, t.method, t.status] })],
 );
@@ -821,12 +821,7 @@ export const paymentMonthlyTotals = pgTable(
   'payment_monthly_totals',
   {
     month: date('month', { mode: 'string' }).notNull(),
-    branchId: integer('branch_id').notNull(),
-    userId: integer('user_id').notNull(),
-    method: text('method').notNull(),
-    status: text('status').notNull(),
-    n: bigint('n', { mode: 'number' }).notNull(),
-    cents: bigint('cents', { mode: 'number' }).notNull(),
+    ...paymentCounterColumns(),
   },
   (t) => [primaryKey({ columns: [t.month, t.branchId, t.userId, t.method, t.status] })],
 );
