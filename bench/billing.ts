@@ -21,6 +21,7 @@ import { openEmbedded, openPostgres, type Database, type Db } from '../apps/api/
 import { databaseSandboxStore } from '../apps/api/src/modules/billing/provider.ts';
 import { loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
+import { settle } from './_db.ts';
 
 const listResults: { engine: string; rows: number; name: string; p50: number; p95: number; summary: string }[] = [];
 const { values } = parseArgs({
@@ -226,6 +227,7 @@ async function benchEngine(engine: string) {
       const template = await scalar(database.db, sql`select min(id)::int as n from documents where series = 'FFF1'`);
       const loadStarted = performance.now();
       await bulkInsertDocuments(database.db, targetDocuments, template);
+      await settle(database);
       const count = await scalar(database.db, sql`select count(*)::int as n from documents`);
       console.log(
         `Carga masiva de comprobantes: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s; comprobantes: ${count}; iteraciones por caso: ${iterations}`,

@@ -21,6 +21,7 @@ import pg from 'pg';
 import { csvDialectFor, movementCsvPreamble } from '@tramo/domain';
 import { openEmbedded, openPostgres, type Database, type Db } from '../apps/api/src/db/client.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
+import { settle } from './_db.ts';
 import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 
 const { values } = parseArgs({
@@ -201,6 +202,7 @@ async function benchEngine(engine: string) {
       process.stdout.write('\n');
       await insertSessions(database.db);
       await bulkInsertPayments(database.db, t.rows, shipments);
+      await settle(database);
       const count = await scalar(database.db, sql`select count(*)::int as n from payments`);
       console.log(`Carga: ${seconds(loadStarted)} s (${shipments} envíos, ${count} movimientos)`);
       const cursorAt = async (offset: number) =>

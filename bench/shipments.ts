@@ -14,7 +14,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
-import { benchDatabase, percentile } from './_db.ts';
+import { benchDatabase, percentile, settle } from './_db.ts';
 
 // --existing URL measures a PostgreSQL database already filled (e.g. by npm run seed:bulk) as is;
 // --cases REGEX measures only the cases whose name it matches (e.g. 'q |rastreo' for the searches).
@@ -47,6 +47,7 @@ if (values.existing) {
 } else {
   branchIds = await seedBase(database.db);
   await bulkInsertShipments(database.db, rows);
+  await settle(database);
   console.log(`Carga masiva: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 console.log(`Motor: ${engine}; filas: ${rows}; iteraciones por caso: ${iterations}`);
