@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
 import {
+  INVALID_DAY_MESSAGE,
   limaDay,
   limaDayEnd,
   limaDayStart,
@@ -395,6 +396,18 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
     expect(some.total).toBe(truth.total);
     expect(some.total).toBeGreaterThan(100);
     expect(cents(some.sums.total)).toBe(truth.sums.total);
+  });
+
+  it('refuses a register or movements bound that has the shape of a day but is none of the calendar, in Spanish, and answers the rest', async () => {
+    for (const url of ['/api/billing/documents', '/api/payments/report/movements']) {
+      for (const bad of ['dateFrom=2026-13-45', 'dateTo=2026-02-30', 'dateFrom=9999-99-99']) {
+        const res = await t.call('GET', `${url}?${bad}`, { token: admin });
+        expect(res.statusCode, `${url}?${bad}`).toBe(400);
+        expect(res.json().error, `${url}?${bad}`).toContain(INVALID_DAY_MESSAGE);
+      }
+      // A real leap day is a day.
+      expect((await t.call('GET', `${url}?dateFrom=2024-02-29&dateTo=2024-02-29`, { token: admin })).statusCode).toBe(200);
+    }
   });
 
   const planOf = async (query: SQL) =>

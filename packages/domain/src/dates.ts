@@ -4,6 +4,9 @@ export const LIMA_TIME_ZONE = 'America/Lima';
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
+/** What every form and filter says of a day that is not one of the calendar. */
+export const INVALID_DAY_MESSAGE = 'Fecha inválida (AAAA-MM-DD).';
+
 export function isIsoDay(value: string): boolean {
   if (!DAY_PATTERN.test(value)) return false;
   const d = new Date(`${value}T00:00:00Z`);

@@ -12,7 +12,7 @@ import {
   requiredText,
   searchTerm,
 } from './primitives.ts';
-import { isIsoDay } from './dates.ts';
+import { INVALID_DAY_MESSAGE, isIsoDay } from './dates.ts';
 import { centsToNumber, sumCents, toCents, type Cents } from './money.ts';
 import { billableWeightKg, dominantProductType, productTypeSchema, type ProductType } from './pricing.ts';
 
@@ -67,7 +67,7 @@ export const SHIPMENT_MESSAGES = {
   destinationNotFound: 'La sucursal de destino no existe.',
   senderNotFound: 'El remitente seleccionado no existe.',
   invalidRange: 'Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".',
-  invalidDate: 'Fecha inválida (AAAA-MM-DD).',
+  invalidDate: INVALID_DAY_MESSAGE,
 } as const;
 
 export const cannotCancelInStatus = (status: string) => `No se puede anular un envío en estado '${status}'`;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { keysetPageFields } from '../answers.ts';
+import { INVALID_DAY_MESSAGE, isIsoDay } from '../dates.ts';
 import { NUMBERED_PAGE_ROWS, recordIdFilter } from '../primitives.ts';
 import { DOCUMENT_STATUSES, PAYMENT_FORMS, SUNAT_DOCUMENT_TYPES } from './catalogs.ts';
 
@@ -168,12 +169,15 @@ export const documentDetailSchema = documentRowSchema.extend({
 });
 export type DocumentDetail = z.infer<typeof documentDetailSchema>;
 
+/** A register bound: a day of the calendar ('2026-13-45' has the shape of one and is not). */
+const registerDay = isoDate.refine(isIsoDay, INVALID_DAY_MESSAGE);
+
 /** Filters of the register, as they travel in the address and the query string. */
 export const documentFiltersSchema = z.object({
   type: z.enum(SUNAT_DOCUMENT_TYPES).optional(),
   series: z.string().max(4).optional(),
-  dateFrom: isoDate.optional(),
-  dateTo: isoDate.optional(),
+  dateFrom: registerDay.optional(),
+  dateTo: registerDay.optional(),
   /** Name or document number of the customer. */
   customer: z.string().max(100).optional(),
   status: z.enum(DOCUMENT_STATUSES).optional(),

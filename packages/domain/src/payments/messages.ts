@@ -1,3 +1,5 @@
+import { INVALID_DAY_MESSAGE } from '../dates.ts';
+
 /** Every Spanish text of the payments area (spec section 8 plus the cash sessions). */
 export const PAYMENT_MESSAGES = {
   amount: 'Monto inválido',
@@ -26,7 +28,7 @@ export const PAYMENT_MESSAGES = {
   receiptPending: 'El comprobante aún está pendiente en SUNAT; intenta anular en unos segundos.',
   reason: 'Indica el motivo de la anulación.',
   dateRange: 'Rango de fechas inválido',
-  date: 'Fecha inválida (AAAA-MM-DD).',
+  date: INVALID_DAY_MESSAGE,
   userId: 'El ID de usuario debe ser numérico.',
   branchForbidden: 'Solo puedes ver los movimientos de tu sucursal.',
   customerNotFound: 'Cliente no encontrado.',
