@@ -54,8 +54,8 @@ export async function benchDatabase(options: { pg?: string | undefined; existing
 /**
  * VACUUM (ANALYZE) after a bulk load: measure a database as it is in service (hint bits set, the
  * visibility map and statistics current), not the minutes after the load, when the first reads of
- * each page write its hint bits and autovacuum works beside the measurement. A fresh 1M run without
- * it read 1.5–2× slower on some cases than a settled one.
+ * each page write its hint bits and autovacuum works beside the measurement: on one machine the 1M
+ * Comprobantes filtered by a RUC read 24.6 ms fresh and 9.1 ms settled (page 1: 9.1 ms either way).
  */
 export async function settle(database: Database): Promise<void> {
   const started = performance.now();
