@@ -752,6 +752,9 @@ export const payments = pgTable(
     status: text('status').notNull().default('pending'),
     method: text('method').notNull(),
     amountCents: integer('amount_cents').notNull(),
+    /** An admin's discount on what the shipment owes, taken before collecting (amount = owed − discount). */
+    discountCents: integer('discount_cents').notNull().default(0),
+    discountReason: text('discount_reason'),
     currency: text('currency').notNull().default('PEN'),
     providerTxId: text('provider_tx_id'),
     customerId: integer('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
