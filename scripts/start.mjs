@@ -1,9 +1,10 @@
-// `npm start`: build the web app when it is missing or older than its sources, then run the API,
-// which applies migrations, seeds an empty database and serves both on one port.
+// `npm start`: build the web app and the API when they are missing or older than their sources,
+// then run the API (plain JavaScript), which applies migrations, seeds an empty database and serves
+// both on one port.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { register } from 'tsx/esm/api';
+import { ensureApiBuilt } from './api-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // WEB_DIST lets parallel test servers each build into their own folder.
@@ -37,5 +38,6 @@ if (!fs.existsSync(dist) || sourcesChanged()) {
   execFileSync('npx', ['vite', 'build', '--outDir', distDir, '--emptyOutDir'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
 }
 
-register();
-await import('../apps/api/src/main.ts');
+// Errors logged with their TypeScript file and line.
+process.setSourceMapsEnabled(true);
+await import(await ensureApiBuilt('main'));

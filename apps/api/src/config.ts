@@ -47,8 +47,14 @@ function parsePublicUrl(value: string | undefined): string | null {
   return url.toString().replace(/\/+$/, '');
 }
 
+/**
+ * apps/api: this file sits one level below it both as a source (src/config.ts) and bundled
+ * (dist/main.js, scripts/api-build.mjs), so paths to the API's own files start here.
+ */
+export const apiRoot = path.resolve(import.meta.dirname, '..');
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const root = path.resolve(import.meta.dirname, '../../..');
+  const root = path.resolve(apiRoot, '../..');
   return {
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '127.0.0.1',

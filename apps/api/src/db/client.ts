@@ -8,6 +8,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { apiRoot } from '../config.ts';
 import * as schema from './schema.ts';
 
 /**
@@ -47,7 +48,7 @@ export interface Database {
   pglite?: PGlite;
 }
 
-const migrationsFolder = path.resolve(import.meta.dirname, '../../drizzle');
+const migrationsFolder = path.join(apiRoot, 'drizzle');
 
 /** Opens the embedded engine: in memory when `dataDir` is null (tests), else on disk. */
 export async function openEmbedded(dataDir: string | null, loadDataDir?: Blob): Promise<Database> {

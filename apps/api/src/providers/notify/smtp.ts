@@ -3,7 +3,10 @@ import type { OutgoingMessage } from './types.ts';
 
 /** E-mail over SMTP (`SMTP_URL`, e.g. smtps://user:pass@smtp.example.pe:465) through nodemailer. */
 export function smtpChannel(options: { url: string; from: string; timeoutMs: number }) {
-  const transport = nodemailer.createTransport(options.url, {
+  // The timeouts are transport options: beside the URL, not in createTransport's second argument
+  // (message defaults, which nodemailer's own types since v8 tell apart).
+  const transport = nodemailer.createTransport({
+    url: options.url,
     connectionTimeout: options.timeoutMs,
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,
