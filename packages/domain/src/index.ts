@@ -14,6 +14,7 @@ export * from './calendar.ts';
 export * from './pagination.ts';
 export * from './money.ts';
 export * from './pricing.ts';
+export * from './tariffs.ts';
 export * from './customers.ts';
 export * from './shipments.ts';
 export * from './returns.ts';
