@@ -15,6 +15,7 @@ export * from './pagination.ts';
 export * from './money.ts';
 export * from './pricing.ts';
 export * from './tariffs.ts';
+export * from './who-pays.ts';
 export * from './customers.ts';
 export * from './shipments.ts';
 export * from './returns.ts';
