@@ -16,6 +16,7 @@ export * from './money.ts';
 export * from './pricing.ts';
 export * from './tariffs.ts';
 export * from './who-pays.ts';
+export * from './fleet-documents.ts';
 export * from './customers.ts';
 export * from './shipments.ts';
 export * from './returns.ts';
