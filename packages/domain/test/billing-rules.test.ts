@@ -46,7 +46,10 @@ describe('series', () => {
   });
 
   it('has at most 4 characters', () => {
-    expect(seriesProblems('01', 'F0001', normal)).toEqual([SERIES_MESSAGES.tooLong]);
+    expect(seriesProblems('01', 'F0001', normal)).toEqual([SERIES_MESSAGES.length]);
+    // SUNAT 1001 / Nubefact 20: a 2-character series is not a series.
+    expect(seriesProblems('01', 'F1', normal)).toEqual([SERIES_MESSAGES.length]);
+    expect(seriesProblems('03', 'B01', normal)).toEqual([SERIES_MESSAGES.length]);
   });
 
   it('has only capital letters and digits', () => {
@@ -80,7 +83,7 @@ describe('series', () => {
     expect(seriesProblems('07', '0001', { contingency: true, modifiedType: '01' })).toEqual([]);
     expect(seriesProblems('01', 'FFF1', past)).toEqual([SERIES_MESSAGES.contingency]);
     expect(seriesProblems('01', '1001', past)).toEqual([SERIES_MESSAGES.contingency]);
-    expect(seriesProblems('01', '001', past)).toEqual([SERIES_MESSAGES.contingency]);
+    expect(seriesProblems('01', '001', past)).toEqual([SERIES_MESSAGES.length, SERIES_MESSAGES.contingency]);
   });
 
   it('starting with 0 is only for contingency', () => {
@@ -131,11 +134,11 @@ describe('credit instalments', () => {
     expect(instalmentProblems([], '2026-05-01', 11_800)).toEqual([INSTALMENT_MESSAGES.required]);
   });
 
-  it('add up to the pending amount within ±0.01', () => {
+  it('add up to exactly the pending amount (SUNAT 3265: no céntimo either way)', () => {
     const issue = '2026-05-01';
     expect(instalmentProblems([cuota(1, '2026-06-01', 5_900), cuota(2, '2026-07-01', 5_900)], issue, 11_800)).toEqual([]);
-    expect(instalmentProblems([cuota(1, '2026-06-01', 11_799)], issue, 11_800)).toEqual([]);
-    expect(instalmentProblems([cuota(1, '2026-06-01', 11_801)], issue, 11_800)).toEqual([]);
+    expect(instalmentProblems([cuota(1, '2026-06-01', 11_799)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.sum('117.99', '118.00')]);
+    expect(instalmentProblems([cuota(1, '2026-06-01', 11_801)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.sum('118.01', '118.00')]);
     expect(instalmentProblems([cuota(1, '2026-06-01', 11_798)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.sum('117.98', '118.00')]);
     expect(instalmentProblems([cuota(1, '2026-06-01', 11_802)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.sum('118.02', '118.00')]);
   });
@@ -145,12 +148,13 @@ describe('credit instalments', () => {
     expect(pendingAmountCents(11_800)).toBe(11_800);
   });
 
-  it('need a valid due date not before the issue date', () => {
+  it('need a valid due date after the issue date (SUNAT 3267)', () => {
     const issue = '2026-05-10';
     expect(instalmentProblems([cuota(1, '', 11_800)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.dueDateRequired(1)]);
     expect(instalmentProblems([cuota(1, '2026-02-30', 11_800)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.dueDateInvalid(1)]);
     expect(instalmentProblems([cuota(1, '2026-05-09', 11_800)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.dueDateBeforeIssue(1)]);
-    expect(instalmentProblems([cuota(1, '2026-05-10', 11_800)], issue, 11_800)).toEqual([]);
+    expect(instalmentProblems([cuota(1, '2026-05-10', 11_800)], issue, 11_800)).toEqual([INSTALMENT_MESSAGES.dueDateBeforeIssue(1)]);
+    expect(instalmentProblems([cuota(1, '2026-05-11', 11_800)], issue, 11_800)).toEqual([]);
   });
 
   it('each amount is positive', () => {

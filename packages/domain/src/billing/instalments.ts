@@ -3,8 +3,10 @@ import { sumCents, type Cents } from '../money.ts';
 
 /*
  * A credit sale (forma de pago 'Crédito') lists its instalments: cuota n, due date and amount. Their
- * sum must be the amount still to be paid within ±0.01 (spec section 5), and no due date may be
- * before the issue date.
+ * sum must be exactly the amount still to be paid, and every due date must come after the issue
+ * date. The spec allowed ±0.01 and a due date on the issue day; SUNAT rejects both (3265: the
+ * instalments must equal the net payable; 3267: a due date after the issue date), so the stricter
+ * rule is the one a real carrier can issue with.
  */
 
 export interface Instalment {
@@ -14,15 +16,12 @@ export interface Instalment {
   importeCents: Cents;
 }
 
-/** Spec section 5: the sum may differ from the total by at most one céntimo. */
-export const INSTALMENT_TOLERANCE_CENTS = 1;
-
 export const INSTALMENT_MESSAGES = {
   required: 'Venta al crédito: agrega al menos una cuota.',
   sum: (sum: string, expected: string) => `La suma de las cuotas (S/ ${sum}) debe ser igual al monto pendiente de pago (S/ ${expected}).`,
   dueDateRequired: (n: number) => `Cuota ${n}: la fecha de pago es obligatoria.`,
   dueDateInvalid: (n: number) => `Cuota ${n}: la fecha de pago no es válida.`,
-  dueDateBeforeIssue: (n: number) => `Cuota ${n}: la fecha de pago no puede ser anterior a la fecha de emisión.`,
+  dueDateBeforeIssue: (n: number) => `Cuota ${n}: la fecha de pago debe ser posterior a la fecha de emisión.`,
   amountPositive: (n: number) => `Cuota ${n}: el importe debe ser mayor que 0.`,
   contadoWithInstalments: 'Una venta al contado no lleva cuotas.',
 } as const;
@@ -46,11 +45,11 @@ export function instalmentProblems(instalments: readonly Instalment[], issueDate
     const n = i + 1;
     if (!c.fecha_de_pago) problems.push(INSTALMENT_MESSAGES.dueDateRequired(n));
     else if (!isIsoDay(c.fecha_de_pago)) problems.push(INSTALMENT_MESSAGES.dueDateInvalid(n));
-    else if (isIsoDay(issueDate) && c.fecha_de_pago < issueDate) problems.push(INSTALMENT_MESSAGES.dueDateBeforeIssue(n));
+    else if (isIsoDay(issueDate) && c.fecha_de_pago <= issueDate) problems.push(INSTALMENT_MESSAGES.dueDateBeforeIssue(n));
     if (!(c.importeCents > 0)) problems.push(INSTALMENT_MESSAGES.amountPositive(n));
   });
   const sum = sumCents(instalments.map((c) => c.importeCents));
-  if (Math.abs(sum - pendingCents) > INSTALMENT_TOLERANCE_CENTS) problems.push(INSTALMENT_MESSAGES.sum(soles(sum), soles(pendingCents)));
+  if (sum !== pendingCents) problems.push(INSTALMENT_MESSAGES.sum(soles(sum), soles(pendingCents)));
   return problems;
 }
 

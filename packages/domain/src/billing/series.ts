@@ -1,17 +1,18 @@
 import { DEFAULT_SERIES, SERIES_PREFIX, type ModifiableDocumentType, type SunatDocumentType } from './catalogs.ts';
 
 /*
- * Series and numbers (SUNAT.md "Document types and series"): a series has at most 4 characters and
+ * Series and numbers (SUNAT.md "Document types and series"): a series has exactly 4 characters (SUNAT
+ * error 1001, Nubefact error 20: 'F1' is refused) and
  * starts with its type's letter; a document dated before today (Lima) was issued in contingency and
  * takes a numeric series starting with 0 ('0001'); numbers run 1..99,999,999 per series.
  */
 
-export const SERIES_MAX_LENGTH = 4;
+export const SERIES_LENGTH = 4;
 export const MAX_DOCUMENT_NUMBER = 99_999_999;
 
 export const SERIES_MESSAGES = {
   required: 'La serie es obligatoria.',
-  tooLong: 'La serie admite hasta 4 caracteres.',
+  length: 'La serie debe tener exactamente 4 caracteres (por ejemplo F001).',
   alphanumeric: 'La serie solo admite letras mayúsculas y números.',
   prefix: (label: string, letter: string) => `La serie de ${label} debe empezar con ${letter}.`,
   creditNote: (expected: string, modified: string) => `La serie de una nota de crédito que modifica ${modified} es ${expected}.`,
@@ -63,7 +64,7 @@ export function suggestedSeries(type: SunatDocumentType, ctx: SeriesContext): st
 export function seriesProblems(type: SunatDocumentType, series: string, ctx: SeriesContext): string[] {
   if (series.trim() === '') return [SERIES_MESSAGES.required];
   const problems: string[] = [];
-  if (series.length > SERIES_MAX_LENGTH) problems.push(SERIES_MESSAGES.tooLong);
+  if (series.length !== SERIES_LENGTH) problems.push(SERIES_MESSAGES.length);
   if (!/^[A-Z0-9]+$/.test(series)) problems.push(SERIES_MESSAGES.alphanumeric);
   if (ctx.contingency) {
     if (!isContingencySeries(series)) problems.push(SERIES_MESSAGES.contingency);
