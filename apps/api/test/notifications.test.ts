@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.ts';
 import { customers } from '../src/db/schema.ts';
-import { addShipmentEvent } from '../src/lib/shipment-events.ts';
+import { addShipmentEvent } from '../src/modules/shipments/index.ts';
 import { deliverDueNotifications } from '../src/modules/notifications/index.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { DASHBOARD_SEARCH_CAP, NUMBERED_PAGE_ROWS, SEARCH_FLOOR_MARGIN } from '@tramo/domain';
-import { searchMatchesFloor } from '../src/modules/shipments/repository.ts';
+import { searchMatchesFloor } from '../src/modules/shipments/index.ts';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 

@@ -6,6 +6,7 @@ z.config(z.locales.es());
 export * from './primitives.ts';
 export * from './roles.ts';
 export * from './permissions.ts';
+export * from './scope.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './branches.ts';

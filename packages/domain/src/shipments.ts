@@ -63,6 +63,10 @@ export const SHIPMENT_MESSAGES = {
   eventAdded: 'Evento agregado.',
   eventDeleted: 'Evento eliminado.',
   cancelled: 'Envío anulado.',
+  /** Issue 30: a live payment or document stands on the shipment. */
+  paidNotCancellable: 'Anula primero el pago del envío.',
+  /** Issue 31: what was charged is what the shipment weighs, where it goes and what class it is. */
+  paidNotRepriceable: 'El envío ya tiene un pago: anúlalo antes de cambiar peso, ruta o tipo.',
   originNotFound: 'La sucursal de origen no existe.',
   destinationNotFound: 'La sucursal de destino no existe.',
   senderNotFound: 'El remitente seleccionado no existe.',
@@ -430,3 +434,26 @@ export const dashboardQuerySchema = z.object(filterFields).refine(validRange.che
 export type DashboardQuery = z.output<typeof dashboardQuerySchema>;
 
 export type ShipmentFilters = Omit<ShipmentListQuery, 'page' | 'pageSize' | 'after' | 'before'>;
+
+/** What sets a shipment's price: its route and its lines (each line's class and weight). */
+export interface PricingInputs {
+  originBranchId: number;
+  destinationBranchId: number;
+  lines: readonly { productType: ProductType; weightKg: number }[];
+}
+
+/**
+ * Issue 31: an edit reprices a shipment only when it changes what sets the price; any other edit
+ * (a description, a recipient) keeps the price charged at registration, whatever today's table says.
+ */
+export function pricingChanged(stored: PricingInputs, edited: PricingInputs): boolean {
+  const hundredths = (kg: number) => Math.round(kg * 100);
+  return (
+    stored.originBranchId !== edited.originBranchId ||
+    stored.destinationBranchId !== edited.destinationBranchId ||
+    stored.lines.length !== edited.lines.length ||
+    stored.lines.some(
+      (line, i) => line.productType !== edited.lines[i]!.productType || hundredths(line.weightKg) !== hundredths(edited.lines[i]!.weightKg),
+    )
+  );
+}

@@ -18,6 +18,7 @@ import {
   statusChangeSchema,
   statusTone,
   totalLines,
+  pricingChanged,
 } from '../src/index.ts';
 
 const valid = {
@@ -277,5 +278,16 @@ describe('list filters', () => {
       message: 'Rango de fechas inválido: "Desde" no puede ser posterior a "Hasta".',
     });
     expect(dashboardQuerySchema.safeParse({ dateFrom: '2024-03-02', dateTo: '2024-03-01' }).success).toBe(false);
+  });
+});
+
+describe('pricingChanged (issue 31)', () => {
+  const stored = { originBranchId: 1, destinationBranchId: 2, lines: [{ productType: 'liviano' as const, weightKg: 2.5 }] };
+  it('the same route and lines keep the price; a weight, class, route or line count reprices', () => {
+    expect(pricingChanged(stored, { ...stored, lines: [{ productType: 'liviano', weightKg: 2.5 }] })).toBe(false);
+    expect(pricingChanged(stored, { ...stored, lines: [{ productType: 'liviano', weightKg: 80 }] })).toBe(true);
+    expect(pricingChanged(stored, { ...stored, lines: [{ productType: 'medio', weightKg: 2.5 }] })).toBe(true);
+    expect(pricingChanged(stored, { ...stored, destinationBranchId: 3 })).toBe(true);
+    expect(pricingChanged(stored, { ...stored, lines: [...stored.lines, { productType: 'liviano', weightKg: 1 }] })).toBe(true);
   });
 });

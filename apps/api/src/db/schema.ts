@@ -691,6 +691,9 @@ export const documentShipments = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.documentId, t.shipmentId] }),
+    // A shipment's documents, live or not, by the shipment: the guard that refuses cancelling or
+    // repricing a charged shipment (migration 0031) asks it on every cancellation and reprice.
+    index('document_shipments_shipment_idx').on(t.shipmentId),
     uniqueIndex('document_shipments_live_uq')
       .on(t.shipmentId)
       .where(sql`${t.live} and ${t.role} = 'comprobante'`),

@@ -66,3 +66,16 @@ export const isUniqueViolation = (err: unknown) => pgError(err)?.code === '23505
  * (foreign_key_violation); PostgreSQL 18, which the embedded engine runs, as 23001 (restrict_violation).
  */
 export const isForeignKeyViolation = (err: unknown) => ['23503', '23001'].includes(pgError(err)?.code ?? '');
+
+/** The prefix a database trigger gives a refusal the client should read (SQLSTATE P0001, raise_exception). */
+export const DATABASE_CONFLICT_PREFIX = 'TRAMO_CONFLICT:';
+
+/**
+ * A business rule the database itself enforces (a trigger raising 'TRAMO_CONFLICT:<Spanish
+ * message>'): the message after the prefix, answered as a 409; null for any other error.
+ */
+export function databaseConflict(err: unknown): string | null {
+  const pg = pgError(err);
+  if (pg?.code !== 'P0001' || !pg.message.startsWith(DATABASE_CONFLICT_PREFIX)) return null;
+  return pg.message.slice(DATABASE_CONFLICT_PREFIX.length);
+}

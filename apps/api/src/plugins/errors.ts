@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, pgError } from '../lib/errors.ts';
+import { AppError, databaseConflict, pgError } from '../lib/errors.ts';
 
 /** `/username` or `/lines/0/weightKg` → `username`, `lines.0.weightKg`. */
 function fieldName(instancePath: string): string {
@@ -32,6 +32,9 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.status(413).send({ error: 'La solicitud es demasiado grande.', code: 'BODY_TOO_LARGE' });
     }
+    // A rule the database enforces (a trigger) refused the change: the client's 409, in its words.
+    const refusal = databaseConflict(err);
+    if (refusal !== null) return reply.status(409).send({ error: refusal, code: 'CONFLICT' });
     // SQLSTATE class 22 (data exception: a number past its column, a malformed value) only comes
     // from input that slipped past validation; it is the client's mistake, never a crash of ours.
     if (pgError(err)?.code.startsWith('22')) {

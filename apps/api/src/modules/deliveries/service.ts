@@ -14,10 +14,9 @@ import {
 import type { Tx } from '../../db/client.ts';
 import { branches, deliveryAttempts, shipments, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { findEvents, findRow, toShipmentDto, type ShipmentDto } from '../shipments/index.ts';
+import { changeShipmentStatus, findEvents, findRow, toShipmentDto, type ShipmentDto } from '../shipments/index.ts';
 import { checkRequiredProof, decodeProofImage, proofRequired, storeProof } from './proof.ts';
 
 const windowMs = DELIVERY_LOCK.windowMinutes * 60_000;
@@ -116,28 +115,16 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
       ...(signature ? { hasSignature: true } : {}),
     };
     // A code stored by an older version as argon2 leaves as an HMAC (lib/secret-codes.ts).
-    await tx
-      .update(shipments)
-      .set({ status: 'Entregado', deliveredInfo, updatedAt: now, ...(verified.rehash ? { secretCodeHash: verified.rehash } : {}) })
-      .where(eq(shipments.id, id));
-    await addShipmentEvent(tx, actor, now, id, {
-      kind: 'delivery',
-      name: `Entregado a ${input.receiverName} (${input.receiverDoc})`,
-      note: input.notes,
-      statusFrom: locked.status,
-      statusTo: 'Entregado',
+    await changeShipmentStatus(tx, actor, now, locked, {
+      to: 'Entregado',
+      via: 'delivery',
+      event: { kind: 'delivery', name: `Entregado a ${input.receiverName} (${input.receiverDoc})`, note: input.notes },
+      audit: { action: 'deliver', before: { deliveredInfo: before.deliveredInfo }, after: { deliveredInfo } },
+      columns: { deliveredInfo, ...(verified.rehash ? { secretCodeHash: verified.rehash } : {}) },
     });
     await storeProof(tx, id, photo, signature, now);
     await tx.delete(deliveryAttempts).where(eq(deliveryAttempts.shipmentId, id));
     const shipment = await loadDto(tx, actor, id);
-    await audit(tx, {
-      userId: actor.id,
-      entity: 'shipment',
-      entityId: id,
-      action: 'deliver',
-      before: { status: before.status, deliveredInfo: before.deliveredInfo },
-      after: { status: shipment.status, deliveredInfo },
-    });
     return { kind: 'delivered', shipment };
   });
 

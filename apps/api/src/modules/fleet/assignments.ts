@@ -18,7 +18,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, documents, documentShipments, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
-import { addShipmentEvent } from '../../lib/shipment-events.ts';
+import { addShipmentEvent } from '../shipments/index.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { branchScope, shipmentKey, textSearch } from '../shipments/index.ts';

@@ -3,11 +3,9 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import { canSee, displayName, INCIDENT_REASON_LABELS, SHIPMENT_MESSAGES, type Incident, type IncidentReason } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { incidents, shipments } from '../../db/schema.ts';
-import { audit } from '../../lib/audit.ts';
 import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
-import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import type { SessionUser } from '../../types.ts';
-import { branchScope, shipmentKey } from '../shipments/index.ts';
+import { branchScope, recordShipmentEvent, shipmentKey } from '../shipments/index.ts';
 
 const columns = {
   id: incidents.id,
@@ -99,14 +97,14 @@ export async function createIncident(
       })
       .returning({ id: incidents.id });
     const label = INCIDENT_REASON_LABELS[data.reason];
-    await addShipmentEvent(tx, actor, now, shipment.id, { kind: 'incident', name: `Incidencia: ${label}`, note: data.note });
-    await audit(tx, {
-      userId: actor.id,
-      entity: 'shipment',
-      entityId: shipment.id,
-      action: 'incident.create',
-      after: { incidentId: created!.id, reason: data.reason, note: data.note, photo: data.photo !== null },
-    });
+    await recordShipmentEvent(
+      tx,
+      actor,
+      now,
+      shipment.id,
+      { kind: 'incident', name: `Incidencia: ${label}`, note: data.note },
+      { action: 'incident.create', after: { incidentId: created!.id, reason: data.reason, note: data.note, photo: data.photo !== null } },
+    );
     const [row] = await tx
       .select(columns)
       .from(incidents)
@@ -133,8 +131,14 @@ export async function closeIncident(app: FastifyInstance, actor: SessionUser, in
       .set({ closedAt: now, closedBy: actor.id, closedByName: displayName(actor) })
       .where(eq(incidents.id, incidentId));
     const label = INCIDENT_REASON_LABELS[row.reason as IncidentReason];
-    await addShipmentEvent(tx, actor, now, row.shipmentId, { kind: 'incident', name: `Incidencia cerrada: ${label}`, note });
-    await audit(tx, { userId: actor.id, entity: 'shipment', entityId: row.shipmentId, action: 'incident.close', after: { incidentId, note } });
+    await recordShipmentEvent(
+      tx,
+      actor,
+      now,
+      row.shipmentId,
+      { kind: 'incident', name: `Incidencia cerrada: ${label}`, note },
+      { action: 'incident.close', after: { incidentId, note } },
+    );
     const [after] = await tx
       .select(columns)
       .from(incidents)

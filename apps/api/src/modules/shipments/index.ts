@@ -1,18 +1,20 @@
 /**
  * What other modules use of shipments: reading a shipment row and its events, the branch scope and
- * text search of lists (deliveries and fleet search shipments the same way), the answer shape, and
- * the fold of the daily count deltas (run in the background by the app; tests call it directly).
+ * text search of lists (deliveries and fleet search shipments the same way), the answer shape, the
+ * one way to change a shipment's status and to record what happens to it (history, messages and
+ * audit in the caller's transaction), and the fold of the daily count deltas (run in the background
+ * by the app; tests call it directly).
  */
 export {
-  branchScope,
   countByDayAndStatusUpTo,
   dailyCountDays,
   dailyCountsByBucket,
-  filterConditions,
-  findEvents,
-  findRow,
   foldDailyCounts,
-  textSearch,
+  foldDailyCountsInBackground,
   type DayStatusCount,
-} from './repository.ts';
-export { foldDailyCountsInBackground, shipmentKey, toShipmentDto, type ShipmentDto } from './service.ts';
+} from './daily-counts.ts';
+export { shipmentKey, toShipmentDto, type ShipmentDto } from './dto.ts';
+export { addShipmentEvent, recordShipmentEvent, type KnownShipment, type ShipmentEventInput } from './events.ts';
+export { findEvents, findRow } from './rows.ts';
+export { branchScope, filterConditions, searchMatchesFloor, textSearch } from './search.ts';
+export { changeShipmentStatus, type StatusChange } from './status.ts';

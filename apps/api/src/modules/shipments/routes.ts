@@ -30,13 +30,10 @@ import {
   changeStatus,
   createShipment,
   deleteCheckpoint,
-  getShipment,
-  getShipmentByCode,
-  listShipments,
-  returnToOrigin,
-  searchShipments,
   updateShipment,
-} from './service.ts';
+} from './commands.ts';
+import { getShipment, getShipmentByCode, listShipments, searchShipments } from './queries.ts';
+import { returnToOrigin } from './returns.ts';
 
 /** `{id}` is the numeric id or the code (TMT-000123). */
 const shipmentParams = z.object({ id: shipmentRef });

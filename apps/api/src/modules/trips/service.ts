@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   arrivedEventName,
@@ -23,9 +23,9 @@ import type { Db, Tx } from '../../db/client.ts';
 import { branches, incidents, shipments, transportAssignments, transports, tripExtraScans, trips, tripShipments } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import { addShipmentEvent } from '../../lib/shipment-events.ts';
 import type { SessionUser } from '../../types.ts';
 import { loadShipments, lockTransport, openTripOf, transportLoad } from '../fleet/index.ts';
+import { changeShipmentStatus, recordShipmentEvent } from '../shipments/index.ts';
 
 const originBranch = alias(branches, 'trip_origin');
 const destinationBranch = alias(branches, 'trip_destination');
@@ -149,21 +149,12 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
         .returning({ id: trips.id });
       const ids = load.map((s) => s.id);
       await tx.insert(tripShipments).values(ids.map((shipmentId) => ({ tripId: trip!.id, shipmentId })));
-      await tx.update(shipments).set({ status: 'En tránsito', updatedAt: now }).where(inArray(shipments.id, ids));
       for (const s of load) {
-        await addShipmentEvent(tx, actor, now, s.id, {
-          kind: 'status',
-          name: departedEventName(transport.plate, destination),
-          statusFrom: s.status,
-          statusTo: 'En tránsito',
-        });
-        await audit(tx, {
-          userId: actor.id,
-          entity: 'shipment',
-          entityId: s.id,
-          action: 'trip.depart',
-          before: { status: s.status },
-          after: { status: 'En tránsito', tripId: trip!.id, plate: transport.plate },
+        await changeShipmentStatus(tx, actor, now, s, {
+          to: 'En tránsito',
+          via: 'trip',
+          event: { name: departedEventName(transport.plate, destination) },
+          audit: { action: 'trip.depart', after: { tripId: trip!.id, plate: transport.plate } },
         });
       }
       await tx.update(transports).set({ status: 'en_ruta', updatedAt: now }).where(eq(transports.id, transportId));
@@ -213,20 +204,11 @@ export async function arrive(app: FastifyInstance, actor: SessionUser, transport
     for (const s of arrived) {
       // A shipment delivered or returned on the way keeps its status; only what is still travelling arrives.
       if (!canTransition(s.status as ShipmentStatus, 'En agencia', 'trip')) continue;
-      await tx.update(shipments).set({ status: 'En agencia', updatedAt: now }).where(eq(shipments.id, s.id));
-      await addShipmentEvent(tx, actor, now, s.id, {
-        kind: 'status',
-        name: arrivedEventName(destination),
-        statusFrom: s.status,
-        statusTo: 'En agencia',
-      });
-      await audit(tx, {
-        userId: actor.id,
-        entity: 'shipment',
-        entityId: s.id,
-        action: 'trip.arrive',
-        before: { status: s.status },
-        after: { status: 'En agencia', tripId: trip.id },
+      await changeShipmentStatus(tx, actor, now, s, {
+        to: 'En agencia',
+        via: 'trip',
+        event: { name: arrivedEventName(destination) },
+        audit: { action: 'trip.arrive', after: { tripId: trip.id } },
       });
     }
     for (const s of missing) {
@@ -242,14 +224,14 @@ export async function arrive(app: FastifyInstance, actor: SessionUser, transport
           createdByName: displayName(actor),
         })
         .returning({ id: incidents.id });
-      await addShipmentEvent(tx, actor, now, s.id, { kind: 'incident', name: `Incidencia: faltante en desembarque (${transport.plate})` });
-      await audit(tx, {
-        userId: actor.id,
-        entity: 'shipment',
-        entityId: s.id,
-        action: 'incident.create',
-        after: { incidentId: incident!.id, reason: 'faltante en desembarque', tripId: trip.id },
-      });
+      await recordShipmentEvent(
+        tx,
+        actor,
+        now,
+        s.id,
+        { kind: 'incident', name: `Incidencia: faltante en desembarque (${transport.plate})` },
+        { action: 'incident.create', after: { incidentId: incident!.id, reason: 'faltante en desembarque', tripId: trip.id } },
+      );
     }
     await tx.delete(transportAssignments).where(eq(transportAssignments.transportId, transportId));
     await tx

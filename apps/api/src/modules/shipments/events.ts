@@ -1,9 +1,10 @@
 import { displayName } from '@tramo/domain';
-import type { Tx } from '../db/client.ts';
-import { shipmentEvents } from '../db/schema.ts';
-import { insertReturning } from './statements.ts';
-import type { SessionUser } from '../types.ts';
-import { enqueueNotifications, type KnownShipment } from '../modules/notifications/index.ts';
+import type { Tx } from '../../db/client.ts';
+import { shipmentEvents } from '../../db/schema.ts';
+import { audit } from '../../lib/audit.ts';
+import { insertReturning } from '../../lib/statements.ts';
+import type { SessionUser } from '../../types.ts';
+import { enqueueNotifications, type KnownShipment } from '../notifications/index.ts';
 
 export type { KnownShipment };
 
@@ -48,4 +49,28 @@ export async function addShipmentEvent(
   // Issue 18: the messages this event announces (registered, departed, arrived, delivered), in its transaction.
   await enqueueNotifications(tx, shipmentId, { id: inserted.id, ...event }, at, known);
   return [inserted];
+}
+
+/** What a shipment's audit row says of a change that is not its status (an incident, a load). */
+export interface ShipmentAuditInput {
+  action: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * Something that happened to a shipment without changing its status (an incident opened or closed
+ * on it): its history line, its messages and its audit row, in the caller's transaction.
+ */
+export async function recordShipmentEvent(
+  tx: Tx,
+  actor: SessionUser,
+  at: Date,
+  shipmentId: number,
+  event: Omit<ShipmentEventInput, 'statusFrom' | 'statusTo'>,
+  entry: ShipmentAuditInput,
+) {
+  const inserted = await addShipmentEvent(tx, actor, at, shipmentId, event);
+  await audit(tx, { userId: actor.id, entity: 'shipment', entityId: shipmentId, ...entry });
+  return inserted;
 }

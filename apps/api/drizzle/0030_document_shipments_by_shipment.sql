@@ -1,0 +1,1 @@
+CREATE INDEX "document_shipments_shipment_idx" ON "document_shipments" USING btree ("shipment_id");

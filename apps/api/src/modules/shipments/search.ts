@@ -1,0 +1,175 @@
+import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import {
+  ACTIVE_STATUSES,
+  FINAL_STATUSES,
+  limaDayEnd,
+  limaDayStart,
+  normalizeShipmentCode,
+  scopeOf,
+  type ShipmentFilters,
+  type ShipmentStatus,
+} from '@tramo/domain';
+import type { Db } from '../../db/client.ts';
+import { shipments } from '../../db/schema.ts';
+import { branchScopeCondition } from '../../lib/branch-scope.ts';
+import { countUpTo as countRowsUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
+import { selectWithFixedHead } from '../../lib/statements.ts';
+import type { SessionUser } from '../../types.ts';
+import { destinationBranch, originBranch, rowColumns, selectRows, type ShipmentRow } from './rows.ts';
+
+/** DESIGN.md section 4: admins see every branch; agents and couriers what leaves or reaches theirs. */
+export function branchScope(actor: SessionUser): SQL | undefined {
+  return branchScopeCondition(scopeOf(actor), shipments.originBranchId, shipments.destinationBranchId);
+}
+
+/** The same folding as shipment_search_words()'s translate(): 'María Peña' → 'maria pena'. */
+const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+
+/** Beginnings longer than this are indexed by their first letters only (migration 0016). */
+const MAX_PREFIX = 20;
+
+/**
+ * The search tokens of a typed name (see shipment_search_words(), migration 0016): each word whole,
+ * and the last one as the beginning of a word, as it is being typed: 'María  Quis' → maria, p:quis.
+ * Every token is one exact entry of the index and of its statistics, so a common surname walks the
+ * newest rows and a rare one reads a few index entries. Null when no word is left.
+ */
+export function nameTokens(term: string): string[] | null {
+  const words = foldAccents(term.toLowerCase())
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.length === 0) return null;
+  const last = words.at(-1)!;
+  // Code-unit order, as the migration's COLLATE "C" least()/greatest().
+  const whole = [...new Set(words.slice(0, -1))].sort();
+  // Every pair of whole words is one token of its own (migration 0016): 'rosa quispe flo' reads the
+  // short list of names holding both Rosa and Quispe instead of intersecting their two long ones.
+  // A pair holds both its words, so with two whole words or more the pairs alone say it all: each
+  // single word's list would be one more long list for the index to intersect (issue 19).
+  const pairs = whole.flatMap((a, i) => whole.slice(i + 1).map((b) => `${a}+${b}`));
+  return [...(pairs.length > 0 ? pairs : whole), last.length > MAX_PREFIX ? `p:${last.slice(0, MAX_PREFIX)}` : `p:${last}`];
+}
+
+/** The one token a name search is, or null when it is a code, a document or more than one token. */
+function singleNameToken(q: string): string | null {
+  const term = q.trim().toLowerCase();
+  if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return null;
+  const tokens = nameTokens(term);
+  return tokens?.length === 1 ? tokens[0]! : null;
+}
+
+/**
+ * A floor under how many shipments a text search of one word finds, from the statistics ANALYZE
+ * keeps of the names' tokens (their most common ones and the share of rows holding each, from a
+ * sample of 30 000 rows or more): the share times the rows the table held then. Zero when the
+ * search is several tokens (shares of several tokens give no floor for their intersection) or its
+ * token is not among the common ones. Either side (the recipient's token, or the sender's 's:' one)
+ * is a floor of the list's matches. Shipments are never deleted and a name edit moves one row, so
+ * the count only grows after the sample; the caller still wants it far above what it decides.
+ */
+export async function searchMatchesFloor(db: Db, q: string): Promise<number> {
+  const token = singleNameToken(q);
+  if (!token) return 0;
+  const result = await db.execute(sql`
+    select coalesce(max(e.share * c.reltuples), 0)::float8 as floor
+      from pg_stats s
+     cross join lateral unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as e(token, share)
+      join pg_class c on c.oid = 'shipments'::regclass
+     where s.schemaname = current_schema() and s.tablename = 'shipments' and s.attname = 'search_words' and e.token in (${token}, ${`s:${token}`})`);
+  return Number((result.rows[0] as { floor: number }).floor);
+}
+
+/** The tokens as a text query, on the recipient's side and, if asked, the sender's ('s:' tokens). */
+function tokensQuery(tokens: string[], sides: { sender: boolean }): string {
+  // Tokens hold only a–z, 0–9, ':' and '+' (nameTokens), so quoting them is all a tsquery literal needs.
+  const side = (prefix: string) => `(${tokens.map((t) => `'${prefix}${t}'`).join(' & ')})`;
+  return sides.sender ? `${side('')} | ${side('s:')}` : side('');
+}
+
+/**
+ * Text search: the exact code (TMT-000123, or just 123), a recipient document by prefix, or a
+ * recipient (or sender) name holding every word typed ('rosa quis' finds 'Rosa Quispe Flores').
+ * Each branch of the OR has its own index (unique code, the text_pattern_ops document index, the
+ * names' token index), so PostgreSQL combines bitmaps.
+ */
+export function textSearch(q: string, sides: { sender: boolean } = { sender: true }): SQL {
+  const term = q.trim().toLowerCase();
+  const conditions: SQL[] = [];
+  const code = normalizeShipmentCode(term);
+  if (code) conditions.push(eq(shipments.code, code));
+  if (/^\d+$/.test(term)) conditions.push(sql`${shipments.recipientDoc} like ${`${term}%`}`);
+  // A code or a document is no name: a name condition would only cost a look at the names' index.
+  const tokens = code || /^\d+$/.test(term) ? null : nameTokens(term);
+  if (tokens) conditions.push(sql`${shipments.searchWords} @@ ${tokensQuery(tokens, sides)}::tsquery`);
+  return or(...conditions) ?? sql`false`;
+}
+
+export function filterConditions(filters: ShipmentFilters): SQL[] {
+  const where: SQL[] = [];
+  if (filters.q) where.push(textSearch(filters.q));
+  if (filters.status) where.push(eq(shipments.status, filters.status));
+  if (filters.active !== undefined) {
+    where.push(inArray(shipments.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
+  }
+  if (filters.dateFrom) where.push(gte(shipments.createdAt, limaDayStart(filters.dateFrom)));
+  // The day after 9999-12-31 is past what a timestamp parameter can carry; such a bound bounds nothing.
+  if (filters.dateTo && filters.dateTo < '9999-12-31') where.push(lt(shipments.createdAt, limaDayEnd(filters.dateTo)));
+  if (filters.originBranchId) where.push(eq(shipments.originBranchId, filters.originBranchId));
+  if (filters.destinationBranchId) where.push(eq(shipments.destinationBranchId, filters.destinationBranchId));
+  if (filters.incidencia === 'abierta') {
+    where.push(sql`exists (select 1 from incidents i where i.shipment_id = ${shipments.id} and i.closed_at is null)`);
+  }
+  return where;
+}
+
+/** The list's order (newest first, id breaking ties), the order of shipments_created_idx. */
+const listOrder: KeysetOrder = { at: shipments.createdAt, id: shipments.id, unit: 'microseconds' };
+
+export type PageRequest = KeysetRequest;
+
+const listColumns = { ...rowColumns, cursor: cursorOf(listOrder) };
+/** The list's select up to its conditions, rendered once (lib/statements.ts). */
+const selectListRows = selectWithFixedHead<ShipmentRow & { cursor: string }>(listColumns, (db) =>
+  db
+    .select(listColumns)
+    .from(shipments)
+    .innerJoin(originBranch, eq(originBranch.id, shipments.originBranchId))
+    .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId)),
+);
+
+/** One page of the list, newest first: by number or next to a cursor (lib/keyset.ts). */
+export async function listPage(db: Db, where: SQL | undefined, request: PageRequest) {
+  return keysetPage(listOrder, request, ({ seek, orderBy, limit, offset }) => {
+    const conditions = and(where, seek);
+    // As drizzle writes it (no `offset 0`): the same text, the same plan.
+    return selectListRows(
+      db,
+      sql`${conditions ? sql`where ${conditions} ` : sql``}order by ${orderBy} limit ${limit}${offset ? sql` offset ${offset}` : sql``}`,
+    );
+  });
+}
+
+/**
+ * How many shipments match, counting no further than `cap` (the total is then "more than cap"):
+ * for a text search, whose matches no maintained counter knows.
+ */
+export const countUpTo = (db: Db, where: SQL | undefined, cap: number) => countRowsUpTo(db, shipments, where, cap);
+
+/** The rows' select up to its conditions, rendered once (lib/statements.ts). */
+const selectSearchRows = selectWithFixedHead<ShipmentRow>(rowColumns, selectRows);
+
+/** Tracking: a term, narrowed by route and status; nothing without one of them. */
+export async function searchRows(
+  db: Db,
+  query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
+  limit: number,
+) {
+  const where: SQL[] = [];
+  // Tracking and Entregas find by the recipient (spec: code, recipient document or name), never the sender.
+  if (query.q) where.push(textSearch(query.q, { sender: false }));
+  if (query.originId) where.push(eq(shipments.originBranchId, query.originId));
+  if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
+  if (query.status) where.push(eq(shipments.status, query.status));
+  if (where.length === 0) return [];
+  return selectSearchRows(db, sql`where ${and(...where)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${limit}`);
+}
