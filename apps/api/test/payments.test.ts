@@ -338,6 +338,20 @@ describe.each(engines)('payments (%s)', (engine) => {
     });
   });
 
+  it("writes a payer name that is a formula as text in the movements CSV (a leading ', OWASP), the amount still a number", async () => {
+    const s = await newShipment();
+    const evil = "=cmd|' /C calc'!A0";
+    const paid = await pay(s.id, { amount: s.price, customerName: evil });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const res = await t.call('GET', `/api/payments/report/movements.csv?userId=${await userId('AGENTE1')}&locale=es-PE`, { token: agent });
+    expect(res.statusCode).toBe(200);
+    const line = parseCsv(res.body).find((r) => r[11] === s.code)!;
+    expect(line[8]).toBe(`'${evil}`);
+    expect(line[9]).toBe(`'${evil}`);
+    expect(line[5]).toBe(s.price.toFixed(2));
+    expect(res.body).not.toContain(`,${evil}`);
+  });
+
   it('streams a large export in batches (PostgreSQL cursor, embedded seek): every row, parsed back, equals the database', async () => {
     const n = engine === 'postgres' ? 100_000 : 20_000;
     const shipment = await newShipment();

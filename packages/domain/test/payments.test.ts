@@ -168,6 +168,24 @@ describe('movements CSV', () => {
     expect(csvCell('a;b', ';')).toBe('"a;b"');
     expect(csvCell(null, ',')).toBe('');
   });
+  it("neutralises a text cell that a spreadsheet would run as a formula (= + - @ tab CR) with a leading '", () => {
+    expect(csvCell("=cmd|' /C calc'!A0", ',')).toBe("'=cmd|' /C calc'!A0");
+    expect(csvCell('+51 999', ',')).toBe("'+51 999");
+    expect(csvCell('-2+3', ',')).toBe("'-2+3");
+    expect(csvCell('@SUM(A1)', ',')).toBe("'@SUM(A1)");
+    expect(csvCell('\t=1+1', ',')).toBe("'\t=1+1");
+    expect(csvCell('\r=1+1', ',')).toBe("' =1+1");
+    expect(csvCell('=HYPERLINK("http://x")', ',')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvCell('María = Flores', ',')).toBe('María = Flores');
+    expect(csvCell(-12, ',')).toBe('-12');
+  });
+  it('keeps a negative amount numeric while the text cells of its line are neutralised', () => {
+    const dialect = csvDialectFor('es-PE');
+    const parsed = parseCsv(movementCsvLine(row({ amount: -12, payerName: "=cmd|' /C calc'!A0", customerName: '@x' }), dialect));
+    expect(parsed[0]![5]).toBe('-12.00');
+    expect(parsed[0]![8]).toBe("'=cmd|' /C calc'!A0");
+    expect(parsed[0]![9]).toBe("'@x");
+  });
   it('writes amounts with 2 decimals in the locale mark, and parses back to the same cells', () => {
     for (const locale of ['es-PE', 'es-ES']) {
       const dialect = csvDialectFor(locale);
