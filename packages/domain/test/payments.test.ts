@@ -3,6 +3,7 @@ import {
   closeCashSessionSchema,
   closingSummary,
   countedFromDenominations,
+  collectableAtCounter,
   csvCell,
   csvDialectFor,
   csvSeparatorFor,
@@ -261,5 +262,18 @@ describe('receivables', () => {
       { customerKey: 'a', customerName: 'A', shipmentsCount: 2, openCents: 3030, lastShipmentAt: '2026-05-03T10:00:00Z' },
       { customerKey: 'b', customerName: 'B', shipmentsCount: 2, openCents: 30, lastShipmentAt: '2026-05-01T10:00:00Z' },
     ]);
+  });
+});
+
+describe('collectable at the counter today', () => {
+  const now = new Date('2026-05-01T05:01:00Z'); // 1 May, 00:01 in Lima
+  it("takes a shipment in 'Creado' created on today's Lima day, whatever the UTC date", () => {
+    expect(collectableAtCounter({ status: 'Creado', createdAt: '2026-05-01T05:00:00Z' }, now)).toBe(true);
+    expect(collectableAtCounter({ status: 'Creado', createdAt: new Date('2026-05-02T04:59:00Z') }, now)).toBe(true);
+  });
+  it("refuses yesterday's (Lima) and any status but 'Creado'", () => {
+    expect(collectableAtCounter({ status: 'Creado', createdAt: '2026-05-01T04:59:00Z' }, now)).toBe(false);
+    for (const status of ['En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto'])
+      expect(collectableAtCounter({ status, createdAt: '2026-05-01T05:00:00Z' }, now)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  collectableAtCounter,
   displayName,
   limaDay,
   PAYMENT_MESSAGES,
@@ -51,8 +52,8 @@ export async function createManualPayment(
   if (!shipment) throw notFound(PAYMENT_MESSAGES.shipmentNotFound);
   const scope = scopeOf(user);
   if (!inScope(scope, shipment.originBranchId)) throw forbidden(PAYMENT_MESSAGES.shipmentForbidden);
-  if (shipment.status !== 'Creado') throw unprocessable(PAYMENT_MESSAGES.shipmentNotCreado);
-  if (limaDay(shipment.createdAt) !== limaDay(app.now())) throw unprocessable(PAYMENT_MESSAGES.shipmentNotToday);
+  if (!collectableAtCounter(shipment, app.now()))
+    throw unprocessable(shipment.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado);
 
   let created: { id: number; opened: boolean };
   try {
