@@ -12,7 +12,7 @@ import {
   type MovementFilters,
 } from '@tramo/domain';
 import { registerSumsQuery } from '../src/modules/billing/repository.ts';
-import { movementGroupsQuery } from '../src/modules/payments/repository.ts';
+import { movementGroupsQuery } from '../src/modules/payments/queries/movements.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';

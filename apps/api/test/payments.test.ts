@@ -7,6 +7,7 @@ import {
   PAYMENT_STATUSES,
   csvDialectFor,
   limaDay,
+  limaDayStart,
   parseCsv,
   type CashSession,
   type MovementCsvSource,
@@ -148,6 +149,27 @@ describe.each(engines)('payments (%s)', (engine) => {
       expect(res.json().fields[field]).toBe(message);
     }
     expect(await scalar(sql`select count(*) as n from payments where shipment_id = ${s.id}`)).toBe(0);
+  });
+
+  it("collects at the counter only today's (Lima) shipments still in 'Creado'", async () => {
+    const yesterday = await newShipment();
+    // Created at the end of yesterday in Lima: one minute before today's Lima midnight.
+    await t.database.db.execute(
+      sql`update shipments set created_at = ${new Date(limaDayStart(limaDay(t.clock.now())).getTime() - 60_000)} where id = ${yesterday.id}`,
+    );
+    const late = await pay(yesterday.id, { amount: yesterday.price });
+    expect(late.statusCode, late.body).toBe(422);
+    expect(late.json().error).toBe(PAYMENT_MESSAGES.shipmentNotToday);
+
+    const moved = await newShipment();
+    expect((await t.call('PATCH', `/api/shipments/${moved.id}/status`, { token: agent, body: { status: 'En tránsito' } })).statusCode).toBe(200);
+    const inTransit = await pay(moved.id, { amount: moved.price });
+    expect(inTransit.statusCode, inTransit.body).toBe(422);
+    expect(inTransit.json().error).toBe(PAYMENT_MESSAGES.shipmentNotCreado);
+    expect(await scalar(sql`select count(*) as n from payments where shipment_id in (${yesterday.id}, ${moved.id})`)).toBe(0);
+
+    const today = await newShipment();
+    expect((await pay(today.id, { amount: today.price })).statusCode).toBe(201);
   });
 
   it('of 50 concurrent payments for one shipment exactly one is taken (a database constraint)', async () => {
@@ -336,6 +358,20 @@ describe.each(engines)('payments (%s)', (engine) => {
         expect(rows.slice(1)).toEqual(expected);
       }
     });
+  });
+
+  it("writes a payer name that is a formula as text in the movements CSV (a leading ', OWASP), the amount still a number", async () => {
+    const s = await newShipment();
+    const evil = "=cmd|' /C calc'!A0";
+    const paid = await pay(s.id, { amount: s.price, customerName: evil });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const res = await t.call('GET', `/api/payments/report/movements.csv?userId=${await userId('AGENTE1')}&locale=es-PE`, { token: agent });
+    expect(res.statusCode).toBe(200);
+    const line = parseCsv(res.body).find((r) => r[11] === s.code)!;
+    expect(line[8]).toBe(`'${evil}`);
+    expect(line[9]).toBe(`'${evil}`);
+    expect(line[5]).toBe(s.price.toFixed(2));
+    expect(res.body).not.toContain(`,${evil}`);
   });
 
   it('streams a large export in batches (PostgreSQL cursor, embedded seek): every row, parsed back, equals the database', async () => {

@@ -3,6 +3,7 @@ import {
   closeCashSessionSchema,
   closingSummary,
   countedFromDenominations,
+  collectableAtCounter,
   csvCell,
   csvDialectFor,
   csvSeparatorFor,
@@ -168,6 +169,24 @@ describe('movements CSV', () => {
     expect(csvCell('a;b', ';')).toBe('"a;b"');
     expect(csvCell(null, ',')).toBe('');
   });
+  it("neutralises a text cell that a spreadsheet would run as a formula (= + - @ tab CR) with a leading '", () => {
+    expect(csvCell("=cmd|' /C calc'!A0", ',')).toBe("'=cmd|' /C calc'!A0");
+    expect(csvCell('+51 999', ',')).toBe("'+51 999");
+    expect(csvCell('-2+3', ',')).toBe("'-2+3");
+    expect(csvCell('@SUM(A1)', ',')).toBe("'@SUM(A1)");
+    expect(csvCell('\t=1+1', ',')).toBe("'\t=1+1");
+    expect(csvCell('\r=1+1', ',')).toBe("' =1+1");
+    expect(csvCell('=HYPERLINK("http://x")', ',')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvCell('María = Flores', ',')).toBe('María = Flores');
+    expect(csvCell(-12, ',')).toBe('-12');
+  });
+  it('keeps a negative amount numeric while the text cells of its line are neutralised', () => {
+    const dialect = csvDialectFor('es-PE');
+    const parsed = parseCsv(movementCsvLine(row({ amount: -12, payerName: "=cmd|' /C calc'!A0", customerName: '@x' }), dialect));
+    expect(parsed[0]![5]).toBe('-12.00');
+    expect(parsed[0]![8]).toBe("'=cmd|' /C calc'!A0");
+    expect(parsed[0]![9]).toBe("'@x");
+  });
   it('writes amounts with 2 decimals in the locale mark, and parses back to the same cells', () => {
     for (const locale of ['es-PE', 'es-ES']) {
       const dialect = csvDialectFor(locale);
@@ -243,5 +262,18 @@ describe('receivables', () => {
       { customerKey: 'a', customerName: 'A', shipmentsCount: 2, openCents: 3030, lastShipmentAt: '2026-05-03T10:00:00Z' },
       { customerKey: 'b', customerName: 'B', shipmentsCount: 2, openCents: 30, lastShipmentAt: '2026-05-01T10:00:00Z' },
     ]);
+  });
+});
+
+describe('collectable at the counter today', () => {
+  const now = new Date('2026-05-01T05:01:00Z'); // 1 May, 00:01 in Lima
+  it("takes a shipment in 'Creado' created on today's Lima day, whatever the UTC date", () => {
+    expect(collectableAtCounter({ status: 'Creado', createdAt: '2026-05-01T05:00:00Z' }, now)).toBe(true);
+    expect(collectableAtCounter({ status: 'Creado', createdAt: new Date('2026-05-02T04:59:00Z') }, now)).toBe(true);
+  });
+  it("refuses yesterday's (Lima) and any status but 'Creado'", () => {
+    expect(collectableAtCounter({ status: 'Creado', createdAt: '2026-05-01T04:59:00Z' }, now)).toBe(false);
+    for (const status of ['En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto'])
+      expect(collectableAtCounter({ status, createdAt: '2026-05-01T05:00:00Z' }, now)).toBe(false);
   });
 });

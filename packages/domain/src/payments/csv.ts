@@ -22,10 +22,22 @@ export const csvSeparatorFor = (locale: string): CsvSeparator => (decimalMarkOf(
 export const CSV_BOM = '\uFEFF';
 export const CSV_EOL = '\r\n';
 
-/** One cell: line breaks become a space; quoted when it holds the separator, a quote, or edge spaces. */
-export function csvCell(value: string | number | null | undefined, sep: CsvSeparator): string {
+/**
+ * A text cell a spreadsheet would read as a formula (OWASP CSV injection): it starts with = + - @,
+ * a tab or a carriage return, before or after its line breaks are flattened.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One cell: line breaks become a space; a text that could start a formula gets a leading ' (so
+ * `=cmd|' /C calc'!A0` stays text); quoted when it holds the separator, a quote, or edge spaces.
+ * Numeric cells (numbers, and amounts already formatted, such as -12.00) are written as they are.
+ */
+export function csvCell(value: string | number | null | undefined, sep: CsvSeparator, numeric = typeof value === 'number'): string {
   if (value === null || value === undefined) return '';
-  const text = String(value).replace(/\r\n|\r|\n/g, ' ');
+  const raw = String(value);
+  let text = raw.replace(/\r\n|\r|\n/g, ' ');
+  if (!numeric && (FORMULA_START.test(raw) || FORMULA_START.test(text))) text = `'${text}`;
   const needsQuotes = text.includes(sep) || text.includes('"') || text !== text.trim();
   return needsQuotes ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -54,13 +66,18 @@ export interface MovementCsvSource {
 }
 
 /** The 16 columns, in order: header and how each cell is read. */
-export const MOVEMENT_CSV_COLUMNS: readonly { header: string; cell: (r: MovementCsvSource, decimalMark: string) => string | number | null }[] = [
+export const MOVEMENT_CSV_COLUMNS: readonly {
+  header: string;
+  cell: (r: MovementCsvSource, decimalMark: string) => string | number | null;
+  /** A number written as text (the amount with its decimal mark): never taken for a formula. */
+  numeric?: true;
+}[] = [
   { header: 'Fecha', cell: (r) => r.date },
   { header: 'Sucursal', cell: (r) => r.branchName },
   { header: 'Cobrado por', cell: (r) => r.collectedByName },
   { header: 'ID usuario', cell: (r) => r.collectedByUserId },
   { header: 'Método', cell: (r) => r.methodName },
-  { header: 'Monto', cell: (r, mark) => formatCsvAmount(r.amount, mark) },
+  { header: 'Monto', cell: (r, mark) => formatCsvAmount(r.amount, mark), numeric: true },
   { header: 'Moneda', cell: (r) => r.currency },
   { header: 'Estado', cell: (r) => PAYMENT_STATUS_LABELS[r.status] },
   { header: 'Pagador', cell: (r) => r.payerName },
@@ -97,10 +114,7 @@ export const movementCsvPreamble = ({ sep }: CsvDialect): string =>
   );
 
 export const movementCsvLine = (row: MovementCsvSource, dialect: CsvDialect): string =>
-  csvLine(
-    MOVEMENT_CSV_COLUMNS.map((c) => c.cell(row, dialect.decimalMark)),
-    dialect.sep,
-  );
+  MOVEMENT_CSV_COLUMNS.map((c) => csvCell(c.cell(row, dialect.decimalMark), dialect.sep, c.numeric)).join(dialect.sep) + CSV_EOL;
 
 /**
  * Reads a CSV back into rows of cells (RFC 4180 quoting, CRLF or LF), for tests and imports. The BOM

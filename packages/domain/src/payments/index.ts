@@ -5,3 +5,4 @@ export * from './filters.ts';
 export * from './csv.ts';
 export * from './cash.ts';
 export * from './answers.ts';
+export * from './collect.ts';

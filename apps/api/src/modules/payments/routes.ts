@@ -31,7 +31,11 @@ import {
 import { guard } from '../../plugins/auth.ts';
 import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
-import * as service from './service.ts';
+import { closeSession, currentSession, openSession, sessionsOfDay } from './cash-sessions.ts';
+import { dailyReport } from './daily-report.ts';
+import { cancelPayment, confirmManualPayment, createManualPayment, getPayment, listManualPayments } from './lifecycle.ts';
+import { movements, movementsCsv } from './movements.ts';
+import { customerById, lookupCustomers, receivables, shipmentsToCollect } from './receivables.ts';
 
 /** Create/confirm answer 201 (paid) or 202 (pending: the receipt failed, `error` says why; confirm retries). */
 const paymentAnswers = { ...answers({ 201: manualPaymentResultSchema, 202: manualPaymentResultSchema }) };
@@ -71,7 +75,7 @@ export default async function paymentRoutes(app: App) {
     },
     async (request) => {
       const { date, status, page = 1, pageSize = PAYMENT_PAGE_SIZE, after, before } = request.query;
-      return service.listManualPayments(app, currentUser(request), date, status, { page, pageSize, after, before });
+      return listManualPayments(app, currentUser(request), date, status, { page, pageSize, after, before });
     },
   );
   app.post(
@@ -87,14 +91,14 @@ export default async function paymentRoutes(app: App) {
       preHandler: staff,
     },
     async (request, reply) => {
-      const answer = await service.createManualPayment(app, currentUser(request), request.body);
+      const answer = await createManualPayment(app, currentUser(request), request.body);
       return reply.status(answer.statusCode).send(answer.result);
     },
   );
   app.get(
     '/payments/manual/:id',
     { schema: { tags, summary: 'Un pago manual', params: idParams, response: answers({ 200: manualPaymentSchema }) }, preHandler: staff },
-    async (request) => service.getPayment(app, currentUser(request), request.params.id),
+    async (request) => getPayment(app, currentUser(request), request.params.id),
   );
   app.post(
     '/payments/manual/:id/confirm',
@@ -108,7 +112,7 @@ export default async function paymentRoutes(app: App) {
       preHandler: staff,
     },
     async (request, reply) => {
-      const answer = await service.confirmManualPayment(app, currentUser(request), request.params.id);
+      const answer = await confirmManualPayment(app, currentUser(request), request.params.id);
       return reply.status(answer.statusCode).send(answer.result);
     },
   );
@@ -123,10 +127,10 @@ export default async function paymentRoutes(app: App) {
     preHandler: staff,
   };
   app.post('/payments/manual/:id/cancel', cancelOptions, async (request) =>
-    service.cancelPayment(app, currentUser(request), request.params.id, request.body.motivo),
+    cancelPayment(app, currentUser(request), request.params.id, request.body.motivo),
   );
   app.post('/payments/payments/:id/cancel', cancelOptions, async (request) =>
-    service.cancelPayment(app, currentUser(request), request.params.id, request.body.motivo),
+    cancelPayment(app, currentUser(request), request.params.id, request.body.motivo),
   );
 
   app.get(
@@ -140,12 +144,12 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request) => service.lookupCustomers(app, request.query.q),
+    async (request) => lookupCustomers(app, request.query.q),
   );
   app.get(
     '/payments/customers/:id',
     { schema: { tags, summary: 'Un cliente para el pago', params: idParams, response: answers({ 200: paymentCustomerSchema }) }, preHandler: staff },
-    async (request) => service.customerById(app, request.params.id),
+    async (request) => customerById(app, request.params.id),
   );
   app.get(
     '/payments/receivables',
@@ -158,7 +162,7 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request) => service.shipmentsToCollect(app, currentUser(request), request.query.page ?? 1, request.query.pageSize ?? 200),
+    async (request) => shipmentsToCollect(app, currentUser(request), request.query.page ?? 1, request.query.pageSize ?? 200),
   );
   app.get(
     '/receivables/customers',
@@ -171,7 +175,7 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request) => service.receivables(app, currentUser(request), request.query.q),
+    async (request) => receivables(app, currentUser(request), request.query.q),
   );
 
   app.get(
@@ -187,7 +191,7 @@ export default async function paymentRoutes(app: App) {
     },
     async (request) => {
       const { page = 1, pageSize = MOVEMENT_PAGE_SIZE, after, before, ...filters } = request.query;
-      return service.movements(app, currentUser(request), filters, { page, pageSize, after, before });
+      return movements(app, currentUser(request), filters, { page, pageSize, after, before });
     },
   );
   app.get(
@@ -212,7 +216,7 @@ export default async function paymentRoutes(app: App) {
     },
     async (request, reply) => {
       const { locale, ...filters } = request.query;
-      const stream = service.movementsCsv(app, currentUser(request), filters, locale);
+      const stream = movementsCsv(app, currentUser(request), filters, locale);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${MOVEMENTS_CSV_FILENAME}"`)
@@ -231,7 +235,7 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request) => service.dailyReport(app, currentUser(request), request.query.date),
+    async (request) => dailyReport(app, currentUser(request), request.query.date),
   );
 
   app.get(
@@ -244,7 +248,7 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request) => service.currentSession(app, currentUser(request)),
+    async (request) => currentSession(app, currentUser(request)),
   );
   app.get(
     '/payments/cash-sessions',
@@ -257,7 +261,7 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request) => service.sessionsOfDay(app, currentUser(request), request.query.date),
+    async (request) => sessionsOfDay(app, currentUser(request), request.query.date),
   );
   app.post(
     '/payments/cash-sessions',
@@ -270,7 +274,7 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request, reply) => reply.status(201).send(await service.openSession(app, currentUser(request), request.body.float)),
+    async (request, reply) => reply.status(201).send(await openSession(app, currentUser(request), request.body.float)),
   );
   app.post(
     '/payments/cash-sessions/:id/close',
@@ -285,6 +289,6 @@ export default async function paymentRoutes(app: App) {
       },
       preHandler: staff,
     },
-    async (request) => service.closeSession(app, currentUser(request), request.params.id, request.body),
+    async (request) => closeSession(app, currentUser(request), request.params.id, request.body),
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruck, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { collectableAtCounter, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { keysetCursor, Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -59,7 +59,7 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay, loadedPlate
   const isCreated = shipment.status === 'Creado';
   const free = isCreated && !loadedPlate;
   // The counter collects today's shipments only (spec section 4): an older one is billed instead.
-  const payable = isCreated && limaDay(new Date(shipment.createdAt)) === limaDay(new Date());
+  const payable = collectableAtCounter(shipment, new Date());
   return (
     <Group gap={2} justify="flex-start" wrap="nowrap">
       <Tooltip label="Ver">

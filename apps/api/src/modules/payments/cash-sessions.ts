@@ -1,0 +1,134 @@
+import {
+  centsToNumber,
+  closingAnswer,
+  closingSummary,
+  countedFromDenominations,
+  displayName,
+  limaDay,
+  PAYMENT_MESSAGES,
+  type CashSession,
+  type CloseCashSessionRequest,
+  type PaymentMethod,
+} from '@tramo/domain';
+import type { Tx } from '../../db/client.ts';
+import { audit } from '../../lib/audit.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
+import type { App, SessionUser } from '../../types.ts';
+import { iso, scopeOf } from './access.ts';
+import * as repo from './queries/cash-sessions.ts';
+
+/** Cash sessions (DESIGN.md 5a): every payment lands in its collector's open session. */
+
+/** The collector's open session, locked for this transaction; opened with S/ 0.00 when none. */
+export async function sessionForPayment(app: App, tx: Tx, user: SessionUser): Promise<{ id: number; opened: boolean }> {
+  const open = await repo.lockOpenSession(tx, user.id);
+  if (open) return { id: open.id, opened: false };
+  if (user.branchId === null) throw unprocessable(PAYMENT_MESSAGES.noBranch);
+  const opened = await repo.insertSessionIfNone(tx, {
+    userId: user.id,
+    userName: displayName(user),
+    branchId: user.branchId,
+    floatCents: 0,
+    openedAt: app.now(),
+  });
+  const session = (await repo.lockOpenSession(tx, user.id))!;
+  if (opened)
+    await audit(tx, { userId: user.id, entity: 'cash_session', entityId: session.id, action: 'open', after: { float: 0, automatic: true } });
+  return { id: session.id, opened };
+}
+
+interface StoredClosing {
+  cashCents: number;
+  byMethod: Partial<Record<PaymentMethod, number>>;
+}
+
+async function sessionAnswer(app: App, s: NonNullable<Awaited<ReturnType<typeof repo.findSession>>>): Promise<CashSession> {
+  const moves = await repo.movementsOfSession(app.db, s.id);
+  const entries = moves.map((m) => ({ method: m.m.method as PaymentMethod, amountCents: m.m.amountCents }));
+  const stored = s.closing as StoredClosing | null;
+  const live = closingSummary(s.floatCents, entries, { cashCents: 0 });
+  const counted = stored ?? { cashCents: live.lines[0]!.expectedCents, byMethod: {} };
+  return {
+    id: s.id,
+    userId: s.userId,
+    userName: s.userName,
+    branchId: s.branchId,
+    branchName: s.branchName,
+    openedAt: s.openedAt.toISOString(),
+    closedAt: iso(s.closedAt),
+    float: centsToNumber(s.floatCents),
+    status: s.closedAt ? 'closed' : 'open',
+    closing: closingAnswer(closingSummary(s.floatCents, entries, counted)),
+    movements: moves.map((m) => ({
+      id: m.m.id,
+      kind: m.m.kind as 'cobro' | 'anulacion',
+      at: m.m.at.toISOString(),
+      paymentId: m.m.paymentId,
+      shipmentCode: m.shipmentCode,
+      methodCode: m.m.method as PaymentMethod,
+      amount: centsToNumber(m.m.amountCents),
+      adjustment: m.m.kind === 'anulacion' && m.paymentSessionId !== s.id,
+    })),
+  };
+}
+
+export async function currentSession(app: App, user: SessionUser) {
+  const s = await repo.openSessionOf(app.db, user.id);
+  return { session: s ? await sessionAnswer(app, s) : null };
+}
+
+export async function openSession(app: App, user: SessionUser, floatCents: number): Promise<CashSession> {
+  if (user.branchId === null) throw unprocessable(PAYMENT_MESSAGES.noBranch);
+  const id = await app.db.transaction(async (tx) => {
+    const opened = await repo.insertSessionIfNone(tx, {
+      userId: user.id,
+      userName: displayName(user),
+      branchId: user.branchId!,
+      floatCents,
+      openedAt: app.now(),
+    });
+    if (!opened) throw conflict(PAYMENT_MESSAGES.sessionAlreadyOpen, undefined, 'CASH_SESSION_OPEN');
+    const s = (await repo.lockOpenSession(tx, user.id))!;
+    await audit(tx, { userId: user.id, entity: 'cash_session', entityId: s.id, action: 'open', after: { floatCents } });
+    return s.id;
+  });
+  return sessionAnswer(app, (await repo.findSession(app.db, id))!);
+}
+
+/** Closes a session once: the conditional update locks it (a payment writing into it finishes first), then the closing is computed and kept. */
+export async function closeSession(app: App, user: SessionUser, id: number, body: CloseCashSessionRequest): Promise<CashSession> {
+  const existing = await repo.findSession(app.db, id);
+  if (!existing) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
+  if (existing.userId !== user.id && user.role !== 'admin') throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
+  const cashCents = body.denominations ? countedFromDenominations(body.denominations) : body.countedCash!;
+  await app.db.transaction(async (tx) => {
+    const now = app.now();
+    const row = await repo.closeSessionRow(tx, id, {
+      closedAt: now,
+      closedBy: user.id,
+      countedCashCents: cashCents,
+      closing: { cashCents, byMethod: body.countedByMethod ?? {} } satisfies StoredClosing,
+    });
+    if (!row) throw conflict(PAYMENT_MESSAGES.sessionAlreadyClosed, undefined, 'CASH_SESSION_CLOSED');
+    const moves = await repo.movementsOfSession(tx, id);
+    const closing = closingSummary(
+      row.floatCents,
+      moves.map((m) => ({ method: m.m.method as PaymentMethod, amountCents: m.m.amountCents })),
+      { cashCents, byMethod: body.countedByMethod ?? {} },
+    );
+    await audit(tx, {
+      userId: user.id,
+      entity: 'cash_session',
+      entityId: id,
+      action: 'close',
+      after: { countedCashCents: cashCents, differenceCents: closing.differenceCents },
+    });
+  });
+  return sessionAnswer(app, (await repo.findSession(app.db, id))!);
+}
+
+export async function sessionsOfDay(app: App, user: SessionUser, day: string | undefined) {
+  const date = day ?? limaDay(app.now());
+  const sessions = await repo.sessionsOfDay(app.db, date, scopeOf(user));
+  return { date, items: await Promise.all(sessions.map((s) => sessionAnswer(app, s))) };
+}

@@ -1,0 +1,300 @@
+import {
+  collectableAtCounter,
+  displayName,
+  limaDay,
+  PAYMENT_MESSAGES,
+  receiptItemFor,
+  receiptKey,
+  type IssueResult,
+  type ManualPayment,
+  type ManualPaymentRequest,
+  type ManualPaymentResult,
+  type PaymentStatus,
+} from '@tramo/domain';
+import { audit } from '../../lib/audit.ts';
+import type { KeysetRequest } from '../../lib/keyset.ts';
+import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
+import type { App, SessionUser } from '../../types.ts';
+import { issueReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
+import { inScope, scopeOf, toPayment, visiblePayment } from './access.ts';
+import { sessionForPayment } from './cash-sessions.ts';
+import { lockSession } from './queries/cash-sessions.ts';
+import * as repo from './queries/payments.ts';
+import type { PaymentRecord } from './queries/payments.ts';
+
+/** A payment's life: created pending, its receipt issued, confirmed paid; or voided with its receipt. */
+
+export async function listManualPayments(
+  app: App,
+  user: SessionUser,
+  day: string | undefined,
+  status: PaymentStatus | undefined,
+  request: KeysetRequest,
+) {
+  const { rows, total, totalCapped, next, prev } = await repo.listPayments(app.db, scopeOf(user), day ?? limaDay(app.now()), status, request);
+  return { items: rows.map(toPayment), total, totalCapped, page: request.page, pageSize: request.pageSize, next, prev };
+}
+
+export async function getPayment(app: App, user: SessionUser, id: number): Promise<ManualPayment> {
+  return toPayment(await visiblePayment(app, user, id));
+}
+
+/**
+ * `POST /payments/manual`: the payment is stored pending (the partial unique index refuses a second
+ * live one for the shipment), then its receipt is issued and the payment confirmed.
+ */
+export async function createManualPayment(
+  app: App,
+  user: SessionUser,
+  input: ManualPaymentRequest,
+): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
+  const shipment = await repo.findShipment(app.db, input.shipmentId);
+  if (!shipment) throw notFound(PAYMENT_MESSAGES.shipmentNotFound);
+  const scope = scopeOf(user);
+  if (!inScope(scope, shipment.originBranchId)) throw forbidden(PAYMENT_MESSAGES.shipmentForbidden);
+  if (!collectableAtCounter(shipment, app.now()))
+    throw unprocessable(shipment.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado);
+
+  let created: { id: number; opened: boolean };
+  try {
+    created = await app.db.transaction(async (tx) => {
+      let session: { id: number; opened: boolean };
+      if (input.cashSessionId) {
+        const s = await lockSession(tx, input.cashSessionId);
+        if (!s) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
+        if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
+        if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
+        session = { id: s.id, opened: false };
+      } else session = await sessionForPayment(app, tx, user);
+      const now = app.now();
+      const paymentId = await repo.insertPayment(tx, {
+        shipmentId: shipment.id,
+        status: 'pending',
+        method: input.methodCode,
+        amountCents: input.amountCents,
+        currency: 'PEN',
+        providerTxId: input.providerTxId,
+        customerId: input.customerId,
+        customerDocType: input.customerDocType,
+        customerDocNumber: input.customerDocNumber,
+        customerName: input.customerName,
+        branchId: user.branchId ?? shipment.originBranchId,
+        userId: user.id,
+        userName: displayName(user),
+        cashSessionId: session.id,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await audit(tx, {
+        userId: user.id,
+        entity: 'payment',
+        entityId: paymentId,
+        action: 'create',
+        after: { shipmentId: shipment.id, amountCents: input.amountCents, method: input.methodCode, cashSessionId: session.id },
+      });
+      return { id: paymentId, opened: session.opened };
+    });
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === '23505' && pg.constraint === 'payments_one_live_per_shipment_uq') {
+      const live = await repo.livePaymentOf(app.db, shipment.id);
+      throw conflict(live?.status === 'paid' ? PAYMENT_MESSAGES.duplicatePaid : PAYMENT_MESSAGES.duplicatePending, undefined, 'PAYMENT_EXISTS');
+    }
+    throw err;
+  }
+  const answer = await complete(app, user, created.id);
+  return { statusCode: answer.statusCode, result: { ...answer.result, cashSessionOpened: created.opened } };
+}
+
+/** `POST /payments/manual/{id}/confirm`: issues (or finds) the receipt of a pending payment and confirms it. Idempotent. */
+export async function confirmManualPayment(app: App, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
+  const v = await visiblePayment(app, user, id);
+  if (v.p.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+  if (v.p.status === 'paid')
+    return { statusCode: 201, result: { ok: true, payment: toPayment(v), receipt: null, error: null, warning: null, cashSessionOpened: false } };
+  return complete(app, user, id);
+}
+
+interface ReceiptOutcome {
+  ok: boolean;
+  receipt: IssueResult | null;
+  documentId: number | null;
+  error: string | null;
+}
+
+/** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
+async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
+  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1);
+  const issue = (attempt: number) =>
+    issueReceipt(
+      app,
+      user,
+      {
+        amount: (p.amountCents / 100).toFixed(2),
+        customerId: p.customerId,
+        customer: { doc_type: p.customerDocType, doc_number: p.customerDocNumber, name: p.customerName },
+        shipmentCode,
+        description: item.description,
+        codigo_unico: receiptKey(p.id, attempt),
+      },
+      [],
+    );
+  let attempt = p.receiptAttempts;
+  let answer = await issue(attempt);
+  if (answer.statusCode === 200 && answer.result.id !== null) {
+    // Already issued under this key (a retry): ask the provider where it stands (a lost one is sent again).
+    const detail = await lookupDocument(app, user, answer.result.id);
+    const last = detail.history.at(-1);
+    if (detail.status === 'aceptado' || (detail.status === 'pendiente' && last?.kind !== 'error')) {
+      return { ok: true, receipt: { ...answer.result, ok: true, error: null, status: detail.status }, documentId: detail.id, error: null };
+    }
+    if (detail.status === 'pendiente') {
+      return {
+        ok: false,
+        receipt: { ...answer.result, ok: false, status: 'pendiente', error: last?.note ?? null },
+        documentId: detail.id,
+        error: last?.note ?? PAYMENT_MESSAGES.createFailed,
+      };
+    }
+    // Rejected (or voided through billing): the next attempt takes a new document under a new key.
+    attempt += 1;
+    await repo.setReceiptAttempts(app.db, p.id, attempt, app.now());
+    answer = await issue(attempt);
+  }
+  const r = answer.result;
+  // 201: the provider took it. 202 (no answer: pending), 422 (refused) and 424 (provider failed) leave the payment pending.
+  const ok = answer.statusCode === 201 && r.status !== 'rechazado';
+  return { ok, receipt: { ...r, ok }, documentId: r.id, error: ok ? null : (r.error ?? PAYMENT_MESSAGES.createFailed) };
+}
+
+async function complete(app: App, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
+  const v = (await repo.paymentById(app.db, id))!;
+  let outcome: ReceiptOutcome;
+  try {
+    outcome = await receiptFor(app, user, v.p, v.shipmentCode);
+  } catch (err) {
+    const message = err instanceof AppError ? err.message : PAYMENT_MESSAGES.createFailed;
+    if (!(err instanceof AppError)) app.log.error({ err }, 'payment receipt failed');
+    outcome = { ok: false, receipt: null, documentId: null, error: message };
+  }
+  // The receipt's document and the last error are kept on the payment whatever happens next.
+  await repo.recordReceipt(app.db, id, outcome.documentId ?? v.p.documentId, outcome.error, app.now());
+  if (!outcome.ok) {
+    const after = (await repo.paymentById(app.db, id))!;
+    return {
+      statusCode: 202,
+      result: { ok: false, payment: toPayment(after), receipt: outcome.receipt, error: outcome.error, warning: null, cashSessionOpened: false },
+    };
+  }
+  let warning: string | null = outcome.receipt && !outcome.receipt.enlace_del_pdf ? PAYMENT_MESSAGES.noPdf : null;
+  try {
+    await confirm(app, user, id);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    app.log.error({ err }, 'payment confirmation failed');
+    warning = PAYMENT_MESSAGES.confirmWarning;
+  }
+  const after = (await repo.paymentById(app.db, id))!;
+  const paid = after.p.status === 'paid';
+  return {
+    statusCode: paid ? 201 : 202,
+    result: { ok: paid, payment: toPayment(after), receipt: outcome.receipt, error: null, warning, cashSessionOpened: false },
+  };
+}
+
+/** pending → paid, its charge in the ledger (the payment's session if still open, else the confirming user's), and the audit row. */
+async function confirm(app: App, user: SessionUser, id: number): Promise<void> {
+  await app.db.transaction(async (tx) => {
+    const now = app.now();
+    // Sessions are locked before the payment row, in every transaction here: a creation holds its
+    // session and then waits on the shipment's live payment, so the other order would deadlock.
+    const current = await repo.findPayment(tx, id);
+    if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
+    const own = await lockSession(tx, current.cashSessionId);
+    const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(app, tx, user)).id;
+    const row = await repo.markPaid(tx, id, now);
+    if (!row) {
+      const after = await repo.findPayment(tx, id);
+      if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+      return; // already paid by a concurrent confirmation
+    }
+    await repo.insertMovement(tx, {
+      paymentId: id,
+      kind: 'cobro',
+      method: row.method,
+      amountCents: row.amountCents,
+      cashSessionId: sessionId,
+      userId: user.id,
+      at: now,
+    });
+    await audit(tx, {
+      userId: user.id,
+      entity: 'payment',
+      entityId: id,
+      action: 'confirm',
+      before: { status: 'pending' },
+      after: { status: 'paid', documentId: row.documentId },
+    });
+  });
+}
+
+/**
+ * `POST /payments/manual/{id}/cancel` and `/payments/payments/{id}/cancel`: the payment becomes
+ * canceled (once: the conditional update decides between concurrent voids), a reversal lands in the
+ * voiding user's open session, and the receipt is voided through billing. If billing refuses, the
+ * payment is as it was.
+ */
+export async function cancelPayment(app: App, user: SessionUser, id: number, motivo: string): Promise<ManualPayment> {
+  const v = await visiblePayment(app, user, id);
+  const before = v.p;
+  if (before.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
+  let voidReceipt = false;
+  if (before.documentId) {
+    const doc = await lookupDocument(app, user, before.documentId);
+    if (doc.status === 'aceptado') voidReceipt = true;
+    else if (doc.status === 'pendiente' && before.status === 'paid') throw conflict(PAYMENT_MESSAGES.receiptPending, undefined, 'RECEIPT_PENDING');
+  }
+  await app.db.transaction(async (tx) => {
+    const now = app.now();
+    const session = await sessionForPayment(app, tx, user); // the session first, then the payment (see confirm)
+    const row = await repo.markCanceled(tx, id, before.status, motivo, now);
+    // Taken by a concurrent void: throwing rolls back whatever this transaction opened.
+    if (!row) throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
+    await repo.insertMovement(tx, {
+      paymentId: id,
+      kind: 'anulacion',
+      method: row.method,
+      amountCents: -(await repo.chargeOf(tx, id)),
+      cashSessionId: session.id,
+      userId: user.id,
+      at: now,
+    });
+    await audit(tx, {
+      userId: user.id,
+      entity: 'payment',
+      entityId: id,
+      action: 'cancel',
+      before: { status: before.status },
+      after: { status: 'canceled', reason: motivo },
+    });
+  });
+  if (voidReceipt) {
+    try {
+      await voidDocument(app, user, before.documentId!, motivo);
+    } catch (err) {
+      await app.db.transaction(async (tx) => {
+        await repo.undoCancel(tx, id, before.status, app.now());
+        await audit(tx, {
+          userId: user.id,
+          entity: 'payment',
+          entityId: id,
+          action: 'cancel-failed',
+          after: { status: before.status, error: err instanceof Error ? err.message : String(err) },
+        });
+      });
+      const detail = err instanceof AppError ? ` ${err.message}` : '';
+      throw new AppError(err instanceof AppError ? err.statusCode : 424, 'CANCEL_FAILED', `${PAYMENT_MESSAGES.cancelFailed}${detail}`);
+    }
+  }
+  return toPayment((await repo.paymentById(app.db, id))!);
+}

@@ -1,0 +1,88 @@
+import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { limaDayEnd, limaDayStart } from '@tramo/domain';
+import type { Db, Tx } from '../../../db/client.ts';
+import { branches, cashSessions, paymentMovements, payments, shipments } from '../../../db/schema.ts';
+import { scopeWhere, type Scope } from './scope.ts';
+
+export type CashSessionRecord = typeof cashSessions.$inferSelect;
+
+/** The user's open session, locked until the transaction ends (a close waits for it). */
+export async function lockOpenSession(tx: Tx, userId: number): Promise<CashSessionRecord | null> {
+  const [row] = await tx
+    .select()
+    .from(cashSessions)
+    .where(and(eq(cashSessions.userId, userId), isNull(cashSessions.closedAt)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function lockSession(tx: Tx, id: number): Promise<CashSessionRecord | null> {
+  const [row] = await tx.select().from(cashSessions).where(eq(cashSessions.id, id)).for('update');
+  return row ?? null;
+}
+
+/** Opens a session unless one is open (the partial unique index decides between concurrent openers). */
+export async function insertSessionIfNone(tx: Tx, values: typeof cashSessions.$inferInsert): Promise<boolean> {
+  const rows = await tx
+    .insert(cashSessions)
+    .values(values)
+    .onConflictDoNothing({ target: cashSessions.userId, where: sql`${cashSessions.closedAt} is null` })
+    .returning({ id: cashSessions.id });
+  return rows.length > 0;
+}
+
+export async function findSession(db: Db | Tx, id: number): Promise<(CashSessionRecord & { branchName: string | null }) | null> {
+  const [row] = await db
+    .select({ s: cashSessions, branchName: branches.name })
+    .from(cashSessions)
+    .leftJoin(branches, eq(branches.id, cashSessions.branchId))
+    .where(eq(cashSessions.id, id));
+  return row ? { ...row.s, branchName: row.branchName } : null;
+}
+
+export async function openSessionOf(db: Db, userId: number) {
+  const [row] = await db
+    .select({ id: cashSessions.id })
+    .from(cashSessions)
+    .where(and(eq(cashSessions.userId, userId), isNull(cashSessions.closedAt)));
+  return row ? findSession(db, row.id) : null;
+}
+
+export async function sessionsOfDay(db: Db, day: string, scope: Scope) {
+  const rows = await db
+    .select({ id: cashSessions.id })
+    .from(cashSessions)
+    .where(
+      and(
+        gte(cashSessions.openedAt, limaDayStart(day)),
+        lt(cashSessions.openedAt, limaDayEnd(day)),
+        scopeWhere(sql`${cashSessions.branchId}`, scope),
+      ),
+    )
+    .orderBy(cashSessions.branchId, cashSessions.openedAt);
+  return (await Promise.all(rows.map((r) => findSession(db, r.id)))).filter((s) => s !== null);
+}
+
+export async function movementsOfSession(db: Db | Tx, sessionId: number) {
+  return db
+    .select({ m: paymentMovements, shipmentCode: shipments.code, paymentSessionId: payments.cashSessionId })
+    .from(paymentMovements)
+    .innerJoin(payments, eq(payments.id, paymentMovements.paymentId))
+    .innerJoin(shipments, eq(shipments.id, payments.shipmentId))
+    .where(eq(paymentMovements.cashSessionId, sessionId))
+    .orderBy(paymentMovements.id);
+}
+
+/** Closes a session once: the conditional update locks it (a payment writing into it finishes first); null when already closed. */
+export async function closeSessionRow(
+  tx: Tx,
+  id: number,
+  values: { closedAt: Date; closedBy: number; countedCashCents: number; closing: unknown },
+): Promise<CashSessionRecord | null> {
+  const [row] = await tx
+    .update(cashSessions)
+    .set(values)
+    .where(and(eq(cashSessions.id, id), sql`${cashSessions.closedAt} is null`))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,151 @@
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS } from '@tramo/domain';
+import type { Db, Tx } from '../../../db/client.ts';
+import { branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
+import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
+import { scopeWhere, type Scope } from './scope.ts';
+
+export type PaymentRecord = typeof payments.$inferSelect;
+export type MovementRecord = typeof paymentMovements.$inferSelect;
+
+export async function findShipment(db: Db | Tx, id: number) {
+  const [row] = await db.select().from(shipments).where(eq(shipments.id, id));
+  return row ?? null;
+}
+
+export async function findPayment(db: Db | Tx, id: number): Promise<PaymentRecord | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row ?? null;
+}
+
+/** The live (pending or paid) payment of a shipment, if any. */
+export async function livePaymentOf(db: Db | Tx, shipmentId: number): Promise<PaymentRecord | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.shipmentId, shipmentId), inArray(payments.status, ['pending', 'paid'])));
+  return row ?? null;
+}
+
+/** A payment as the API answers it: the row plus its shipment code, branch and receipt. */
+export const paymentView = {
+  p: payments,
+  shipmentCode: shipments.code,
+  branchName: branches.name,
+  docSeries: documents.series,
+  docNumber: documents.number,
+  docStatus: documents.status,
+  docPdfUrl: documents.pdfUrl,
+};
+export type PaymentView = {
+  p: PaymentRecord;
+  shipmentCode: string;
+  branchName: string | null;
+  docSeries: string | null;
+  docNumber: number | null;
+  docStatus: string | null;
+  docPdfUrl: string | null;
+};
+
+function paymentQuery(db: Db | Tx) {
+  return db
+    .select(paymentView)
+    .from(payments)
+    .innerJoin(shipments, eq(shipments.id, payments.shipmentId))
+    .leftJoin(branches, eq(branches.id, payments.branchId))
+    .leftJoin(documents, eq(documents.id, payments.documentId));
+}
+
+export async function paymentById(db: Db | Tx, id: number): Promise<PaymentView | null> {
+  const [row] = await paymentQuery(db).where(eq(payments.id, id));
+  return row ?? null;
+}
+
+/** The day's payments order: newest first, the id breaking ties (payments_created_idx). */
+const paymentOrder: KeysetOrder = { at: payments.createdAt, id: payments.id, unit: 'microseconds' };
+
+/**
+ * One page of a day's payments (by number, or next to a cursor past the numbered pages) and how
+ * many there are, counted no further than NUMBERED_PAGE_ROWS (the total is then "more than").
+ */
+export async function listPayments(db: Db, scope: Scope, day: string, status: string | undefined, request: KeysetRequest) {
+  const where = and(
+    gte(payments.createdAt, limaDayStart(day)),
+    lt(payments.createdAt, limaDayEnd(day)),
+    status ? eq(payments.status, status) : undefined,
+    scopeWhere(sql`${payments.branchId}`, scope),
+  );
+  const [page, counted] = await Promise.all([
+    keysetPage(paymentOrder, request, ({ seek, orderBy, limit, offset }) =>
+      db
+        .select({ ...paymentView, cursor: cursorOf(paymentOrder) })
+        .from(payments)
+        .innerJoin(shipments, eq(shipments.id, payments.shipmentId))
+        .leftJoin(branches, eq(branches.id, payments.branchId))
+        .leftJoin(documents, eq(documents.id, payments.documentId))
+        .where(and(where, seek))
+        .orderBy(orderBy)
+        .limit(limit)
+        .offset(offset),
+    ),
+    countUpTo(db, payments, where, NUMBERED_PAGE_ROWS),
+  ]);
+  return { ...page, ...counted };
+}
+
+export async function insertPayment(tx: Tx, values: typeof payments.$inferInsert): Promise<number> {
+  const [row] = await tx.insert(payments).values(values).returning({ id: payments.id });
+  return row!.id;
+}
+
+/** The next receipt attempt of a payment (a new document under a new key). */
+export async function setReceiptAttempts(db: Db | Tx, id: number, attempts: number, now: Date): Promise<void> {
+  await db.update(payments).set({ receiptAttempts: attempts, updatedAt: now }).where(eq(payments.id, id));
+}
+
+/** Keeps a pending payment's receipt document and last error, whatever happens next. */
+export async function recordReceipt(db: Db | Tx, id: number, documentId: number | null, lastError: string | null, now: Date): Promise<void> {
+  await db
+    .update(payments)
+    .set({ documentId, lastError, updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, 'pending')));
+}
+
+/** pending → paid; null when it was not pending (the conditional update decides between concurrent confirmations). */
+export async function markPaid(tx: Tx, id: number, now: Date): Promise<PaymentRecord | null> {
+  const [row] = await tx
+    .update(payments)
+    .set({ status: 'paid', paidAt: now, lastError: null, updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, 'pending')))
+    .returning();
+  return row ?? null;
+}
+
+/** from → canceled; null when the payment was no longer `from` (a concurrent void took it). */
+export async function markCanceled(tx: Tx, id: number, from: string, reason: string, now: Date): Promise<PaymentRecord | null> {
+  const [row] = await tx
+    .update(payments)
+    .set({ status: 'canceled', canceledAt: now, cancelReason: reason, updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, from)))
+    .returning();
+  return row ?? null;
+}
+
+/** Undoes a void whose receipt could not be voided: the payment's status back, its reversal gone. */
+export async function undoCancel(tx: Tx, id: number, status: string, now: Date): Promise<void> {
+  await tx.update(payments).set({ status, canceledAt: null, cancelReason: null, updatedAt: now }).where(eq(payments.id, id));
+  await tx.delete(paymentMovements).where(and(eq(paymentMovements.paymentId, id), eq(paymentMovements.kind, 'anulacion')));
+}
+
+/** The céntimos a payment put in the ledger (0 when it never was confirmed). */
+export async function chargeOf(tx: Tx, id: number): Promise<number> {
+  const [charge] = await tx
+    .select({ cents: paymentMovements.amountCents })
+    .from(paymentMovements)
+    .where(and(eq(paymentMovements.paymentId, id), eq(paymentMovements.kind, 'cobro')));
+  return charge?.cents ?? 0;
+}
+
+export async function insertMovement(tx: Tx, values: typeof paymentMovements.$inferInsert): Promise<void> {
+  await tx.insert(paymentMovements).values(values);
+}

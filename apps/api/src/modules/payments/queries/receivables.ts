@@ -1,0 +1,73 @@
+import { eq, sql } from 'drizzle-orm';
+import { limaDayEnd, limaDayStart } from '@tramo/domain';
+import type { Db } from '../../../db/client.ts';
+import { customers } from '../../../db/schema.ts';
+import { containsPattern, escapeLike } from '../../../lib/sql.ts';
+import type { Scope } from './scope.ts';
+
+export async function shipmentsToCollect(db: Db, scope: Scope, day: string, page: number, pageSize: number) {
+  const where = sql`s.status = 'Creado' and s.created_at >= ${limaDayStart(day)} and s.created_at < ${limaDayEnd(day)}
+    ${scope === 'all' ? sql`` : scope === null ? sql`and false` : sql`and s.origin_branch_id = ${scope}`}`;
+  const [rows, count] = await Promise.all([
+    db.execute(sql`
+      select s.id, s.code, s.status, s.sender_name, s.sender_customer_id, c.doc_type as sender_doc_type, c.doc_number as sender_doc,
+        s.recipient_name, s.recipient_doc, s.origin_branch_id, s.destination_branch_id, o.name as origin_name, d.name as destination_name,
+        s.created_at, s.quoted_price::text as quoted_price, s.quoted_currency, s.weight_kg::text as weight_kg, s.product_type, s.description,
+        p.id as payment_id, p.status as payment_status
+      from shipments s
+      join branches o on o.id = s.origin_branch_id
+      join branches d on d.id = s.destination_branch_id
+      left join customers c on c.id = s.sender_customer_id
+      left join payments p on p.shipment_id = s.id and p.status in ('pending', 'paid')
+      where ${where}
+      order by s.created_at desc, s.id desc
+      limit ${pageSize} offset ${(page - 1) * pageSize}`),
+    db.execute(sql`select count(*)::int as n from shipments s where ${where}`),
+  ]);
+  return { rows: rows.rows as Record<string, unknown>[], total: Number((count.rows[0] as { n: number }).n) };
+}
+
+export async function searchCustomers(db: Db, q: string | undefined) {
+  const term = q?.trim();
+  const where = term
+    ? sql`${customers.docNumber} like ${escapeLike(term) + '%'} or (coalesce(${customers.firstName}, '') || ' ' || coalesce(${customers.lastName}, '')) ilike ${containsPattern(term)}`
+    : undefined;
+  return db.select().from(customers).where(where).orderBy(customers.firstName, customers.id).limit(20);
+}
+
+export async function findCustomer(db: Db, id: number) {
+  const [row] = await db.select().from(customers).where(eq(customers.id, id));
+  return row ?? null;
+}
+
+export async function receivables(db: Db, scope: Scope, q: string | undefined) {
+  const term = q?.trim();
+  const rows = await db.execute(sql`
+    with open as (
+      select coalesce('c' || s.sender_customer_id::text, 'n:' || lower(s.sender_name)) as key,
+        s.sender_customer_id,
+        coalesce(nullif(trim(c.first_name || ' ' || coalesce(c.last_name, '')), ''), s.sender_name) as name,
+        c.doc_number, s.quoted_price, s.created_at
+      from shipments s
+      left join customers c on c.id = s.sender_customer_id
+      where s.status <> 'Anulado'
+        and not exists (select 1 from payments p where p.shipment_id = s.id and p.status = 'paid')
+        ${scope === 'all' ? sql`` : scope === null ? sql`and false` : sql`and s.origin_branch_id = ${scope}`}
+    )
+    select key, max(sender_customer_id) as customer_id, min(name) as name, min(doc_number) as doc_number,
+      count(*)::int as shipments_count, sum(quoted_price)::text as open_amount, max(created_at) as last_shipment_at
+    from open
+    ${term ? sql`where name ilike ${containsPattern(term)} or doc_number like ${escapeLike(term) + '%'}` : sql``}
+    group by key
+    order by sum(quoted_price) desc, min(name)
+    limit 500`);
+  return rows.rows as {
+    key: string;
+    customer_id: number | null;
+    name: string;
+    doc_number: string | null;
+    shipments_count: number;
+    open_amount: string;
+    last_shipment_at: Date | string;
+  }[];
+}

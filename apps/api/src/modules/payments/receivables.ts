@@ -1,0 +1,81 @@
+import { centsToNumber, limaDay, paidPill, PAYMENT_MESSAGES, toCents, type PaymentStatus } from '@tramo/domain';
+import { notFound } from '../../lib/errors.ts';
+import type { App, SessionUser } from '../../types.ts';
+import { iso, num, scopeOf, str } from './access.ts';
+import * as repo from './queries/receivables.ts';
+
+/** What is left to collect: today's shipments at the counter, open balances per sender, and the customer lookup of the payment modal. */
+
+export async function shipmentsToCollect(app: App, user: SessionUser, page: number, pageSize: number) {
+  const { rows, total } = await repo.shipmentsToCollect(app.db, scopeOf(user), limaDay(app.now()), page, pageSize);
+  return {
+    items: rows.map((r) => {
+      const paymentStatus = (r.payment_status as PaymentStatus | null) ?? null;
+      return {
+        id: Number(r.id),
+        code: String(r.code),
+        status: String(r.status),
+        senderName: String(r.sender_name),
+        senderCustomerId: num(r.sender_customer_id),
+        senderDocType: num(r.sender_doc_type),
+        senderDoc: str(r.sender_doc),
+        recipientName: String(r.recipient_name),
+        recipientDoc: String(r.recipient_doc),
+        originBranchId: Number(r.origin_branch_id),
+        destinationBranchId: Number(r.destination_branch_id),
+        originBranch: { name: String(r.origin_name) },
+        destinationBranch: { name: String(r.destination_name) },
+        createdAt: iso(r.created_at as string)!,
+        quotedPrice: centsToNumber(toCents(String(r.quoted_price))),
+        quotedCurrency: String(r.quoted_currency),
+        weightKg: Number(r.weight_kg),
+        productType: String(r.product_type),
+        description: str(r.description),
+        paid: paymentStatus === 'paid',
+        pill: paidPill(paymentStatus === 'paid'),
+        paymentId: num(r.payment_id),
+        paymentStatus,
+      };
+    }),
+    total,
+    page,
+    pageSize,
+  };
+}
+
+const customerAnswer = (c: NonNullable<Awaited<ReturnType<typeof repo.findCustomer>>>) => ({
+  id: c.id,
+  doc_type: c.docType,
+  doc_number: c.docNumber,
+  name: [c.firstName, c.lastName].filter(Boolean).join(' '),
+  first_name: c.firstName,
+  last_name: c.lastName,
+  address: c.address,
+  email: c.email,
+});
+
+export async function lookupCustomers(app: App, q: string | undefined) {
+  return (await repo.searchCustomers(app.db, q)).map(customerAnswer);
+}
+
+export async function customerById(app: App, id: number) {
+  const c = await repo.findCustomer(app.db, id);
+  if (!c) throw notFound(PAYMENT_MESSAGES.customerNotFound);
+  return customerAnswer(c);
+}
+
+export async function receivables(app: App, user: SessionUser, q: string | undefined) {
+  const rows = await repo.receivables(app.db, scopeOf(user), q);
+  const items = rows.map((r) => ({
+    customer_key: r.key,
+    customer_id: num(r.customer_id),
+    customer_name: r.name,
+    customer_doc: r.doc_number,
+    shipments_count: Number(r.shipments_count),
+    open_amount: centsToNumber(toCents(r.open_amount)),
+    currency: 'PEN' as const,
+    last_shipment_at: iso(r.last_shipment_at)!,
+  }));
+  const totalOpen = rows.reduce((s, r) => s + toCents(r.open_amount), 0);
+  return { items, total: items.length, totalOpen: centsToNumber(totalOpen) };
+}
