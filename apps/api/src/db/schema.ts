@@ -562,8 +562,13 @@ export const documents = pgTable(
     total: numeric('total', { precision: 12, scale: 2 }).notNull(),
     /** The numbered document as sent to the provider (the domain's draft + number + time). */
     document: jsonb('document').notNull(),
-    /** The client's idempotency key (extras.codigo_unico): the same key answers the same document. */
+    /**
+     * The client's idempotency key (extras.codigo_unico), trimmed, null when blank: the same key from
+     * the same issuing branch with the same payload answers the same document.
+     */
     idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the request the key came with: the key sent again with another payload is refused, not replayed. */
+    idempotencyHash: text('idempotency_hash'),
     modifies: text('modifies'),
     branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
     userId: integer('user_id'),
@@ -579,7 +584,9 @@ export const documents = pgTable(
   },
   (t) => [
     uniqueIndex('documents_number_uq').on(t.type, t.series, t.number),
-    uniqueIndex('documents_idempotency_uq').on(t.idempotencyKey),
+    // Keys are per issuing branch: another branch's key is not a replay of its document (an
+    // admin without a branch has a scope of their own, branch 0).
+    uniqueIndex('documents_branch_idempotency_uq').on(sql`coalesce(${t.branchId}, 0)`, t.idempotencyKey),
     index('documents_issue_date_idx').on(t.issueDate, t.id),
     // An agent's register seeks along (branch, issue day, id): the register's order within their branch.
     index('documents_branch_idx').on(t.branchId, t.issueDate, t.id),

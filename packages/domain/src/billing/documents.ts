@@ -221,6 +221,10 @@ export const BILLING_MESSAGES = {
   notAccepted: 'Solo se puede anular un comprobante aceptado por SUNAT.',
   providerPending: 'El proveedor no respondió; el comprobante quedó pendiente con su número y se completará al consultarlo.',
   xmlMissing: 'El XML de este comprobante aún no está disponible.',
+  /** The same codigo_unico sent by the same branch with another payload: nothing of the first document is told. */
+  idempotencyKeyReused: 'Esta clave de idempotencia ya se usó para otro comprobante.',
+  /** A payment's receipt is voided with its payment (DESIGN.md section 5b), never on its own. */
+  receiptOfPayment: 'Este comprobante es de un pago: anula el pago desde Pagos.',
   shipmentNotFound: (id: number) => `El envío ${id} no existe.`,
   shipmentForbidden: (code: string) => `No tienes acceso al envío ${code}.`,
   shipmentCancelled: (code: string) => `El envío ${code} está anulado.`,

@@ -45,8 +45,17 @@ export async function findByNumber(db: Db, type: string, series: string, number:
   return row ?? null;
 }
 
-export async function findByIdempotencyKey(db: Db, key: string): Promise<DocumentRecord | null> {
-  const [row] = await db.select().from(documents).where(eq(documents.idempotencyKey, key));
+/** A client's idempotency key as stored: trimmed, and a blank one is no key at all (null). */
+export const idempotencyKeyOf = (key: string | null | undefined): string | null => key?.trim() || null;
+
+/** The document a branch issued under an idempotency key; keys are per issuing branch (documents_branch_idempotency_uq). */
+export async function findByIdempotencyKey(db: Db, branchId: number | null, key: string | null | undefined): Promise<DocumentRecord | null> {
+  const stored = idempotencyKeyOf(key);
+  if (!stored) return null;
+  const [row] = await db
+    .select()
+    .from(documents)
+    .where(and(sql`coalesce(${documents.branchId}, 0) = ${branchId ?? 0}`, eq(documents.idempotencyKey, stored)));
   return row ?? null;
 }
 

@@ -30,6 +30,7 @@ import {
 } from '@tramo/domain';
 import { customers, documents, documentShipments } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { fingerprint } from '../../lib/fingerprint.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, badRequest, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import {
@@ -164,6 +165,8 @@ async function customerById(app: App, id: number): Promise<BillingCustomer | nul
 
 interface IssueOptions {
   idempotencyKey: string | null;
+  /** The request as the client sent it, fingerprinted beside its key. */
+  request: unknown;
   shipmentIds: number[];
 }
 
@@ -186,6 +189,8 @@ interface NumberedIssue {
   type: SunatDocumentType;
   series: string;
   idempotencyKey: string | null;
+  /** Fingerprint of the request the key came with (see `issueNumbered`). */
+  payloadHash: string;
   /** The register's columns and the provider's document, once the series gave its number. */
   row(number: number, issueTime: string): { columns: RegisterColumns; document: BillingDocument | GuideDocument | VoucherDocument };
   links: { shipmentId: number; role?: 'guia' }[];
@@ -197,7 +202,7 @@ interface NumberedIssue {
 
 type RegisterColumns = Omit<
   typeof documents.$inferInsert,
-  'id' | 'type' | 'series' | 'number' | 'document' | 'idempotencyKey' | 'branchId' | 'userId' | 'userName'
+  'id' | 'type' | 'series' | 'number' | 'document' | 'idempotencyKey' | 'idempotencyHash' | 'branchId' | 'userId' | 'userName'
 >;
 
 /**
@@ -205,12 +210,20 @@ type RegisterColumns = Omit<
  * locked in the inserting transaction (gapless, no duplicates under concurrency) and the number is
  * committed before the provider is called: whatever the provider does (answers, refuses, times out),
  * the document keeps its number, and a consult or retry completes it without taking another. The
- * same idempotency key answers the same document, even when two requests race.
+ * same idempotency key from the same issuing branch with the same payload answers the same
+ * document, even when two requests race; another branch's key is not theirs to replay (issue 31).
  */
 async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): Promise<IssueAnswer> {
+  const idempotencyKey = repo.idempotencyKeyOf(spec.idempotencyKey);
   const replay = async (): Promise<IssueAnswer | null> => {
-    const existing = spec.idempotencyKey ? await repo.findByIdempotencyKey(app.db, spec.idempotencyKey) : null;
-    return existing ? { statusCode: 200, result: issueResult(existing) } : null;
+    const existing = await repo.findByIdempotencyKey(app.db, user.branchId, idempotencyKey);
+    if (!existing) return null;
+    // The key with another payload is a different request: refused, and nothing of the document told.
+    // A key stored before payloads were fingerprinted (no hash) replays as it always did.
+    if (existing.idempotencyHash !== null && existing.idempotencyHash !== spec.payloadHash) {
+      throw conflict(BILLING_MESSAGES.idempotencyKeyReused, undefined, 'IDEMPOTENCY_KEY_REUSED');
+    }
+    return { statusCode: 200, result: issueResult(existing) };
   };
   const earlier = await replay();
   if (earlier) return earlier;
@@ -229,7 +242,8 @@ async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): 
           series: spec.series,
           number,
           document,
-          idempotencyKey: spec.idempotencyKey,
+          idempotencyKey,
+          idempotencyHash: idempotencyKey ? spec.payloadHash : null,
           branchId: user.branchId,
           userId: user.id,
           userName: displayName(user),
@@ -249,7 +263,7 @@ async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): 
   } catch (err) {
     const pg = pgError(err);
     // Two emissions with the same key raced: the loser's transaction (and its number) rolled back.
-    if (pg?.code === '23505' && pg.constraint === 'documents_idempotency_uq') {
+    if (pg?.code === '23505' && pg.constraint === 'documents_branch_idempotency_uq') {
       const winner = await replay();
       if (winner) return winner;
     }
@@ -268,6 +282,7 @@ async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, opti
     type: draft.type,
     series: draft.series,
     idempotencyKey: options.idempotencyKey,
+    payloadHash: fingerprint({ request: options.request, shipmentIds: [...options.shipmentIds].sort((a, b) => a - b) }),
     row: (number, issueTime) => ({
       document: { ...draft, number, issueTime },
       columns: {
@@ -317,6 +332,8 @@ export async function issueOther(app: App, user: SessionUser, spec: OtherIssue):
     type: spec.type,
     series: spec.series,
     idempotencyKey: spec.idempotencyKey,
+    // A guide or voucher is fingerprinted as built: the domain's draft is all its request says.
+    payloadHash: fingerprint(spec.build(0, '')),
     row: (number, issueTime) => ({
       document: spec.build(number, issueTime),
       columns: {
@@ -421,6 +438,7 @@ export async function createAndEmit(app: App, user: SessionUser, payload: Invoic
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
   return issueDraft(app, user, check.draft, {
     idempotencyKey: payload.extras.codigo_unico ?? null,
+    request: payload,
     shipmentIds: [...new Set(shipmentIds)],
   });
 }
@@ -456,7 +474,7 @@ export async function issueReceipt(app: App, user: SessionUser, input: ReceiptRe
     { today, customer: registered },
   );
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueDraft(app, user, check.draft, { idempotencyKey: input.codigo_unico ?? null, shipmentIds });
+  return issueDraft(app, user, check.draft, { idempotencyKey: input.codigo_unico ?? null, request: input, shipmentIds });
 }
 
 /** A pending document asks the provider again (a pending void likewise); a lost one is sent again with its own number. */

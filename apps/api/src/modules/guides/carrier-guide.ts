@@ -195,7 +195,7 @@ export async function issueCarrierGuide(app: App, user: SessionUser, transportId
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
   if (check.draft.type !== '31') return { statusCode: 422, result: refusal([GUIDE_API_MESSAGES.notCarrierGuide]) };
   // A retry of the same guide (its codigo_unico) is answered by the guide already issued, not refused.
-  const retry = check.draft.uniqueCode ? await findByIdempotencyKey(app.db, check.draft.uniqueCode) : null;
+  const retry = await findByIdempotencyKey(app.db, user.branchId, check.draft.uniqueCode);
   if (!retry) await checkNotOnGuide(app, load);
   return issueOther(
     app,

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { documentKey, formatDocumentNumber, limaDay, SUNAT_DOCUMENT_LABELS, sunatQrText, type SunatDocumentType } from '@tramo/domain';
+import { fingerprint } from '../../lib/fingerprint.ts';
 import { demoSigningKey, signUbl, type SigningKey } from './signature.ts';
 import {
   BillingProviderError,
@@ -140,21 +140,6 @@ const REJECTION = { code: '2800', description: 'El dato ingresado en el tipo de 
 /** Facturas and their notes are sent one by one and answered at once; boletas and theirs go in the daily summary. */
 function viaDailySummary(doc: BillingDocument): boolean {
   return doc.type === '03' || (doc.type === '07' && doc.creditNote?.modifiedType === '03');
-}
-
-/** JSON with keys sorted at every level: a document read back from a jsonb column (keys reordered) keeps its fingerprint. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function fingerprint(doc: BillingDocument | GuideDocument | VoucherDocument): string {
-  return createHash('sha256').update(canonicalJson(doc)).digest('hex');
 }
 
 function fail(failure: SandboxFailure): never {
