@@ -1,25 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { eq } from 'drizzle-orm';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { ReferenceCache } from './plugins/reference-cache.ts';
 import { SessionCache } from './plugins/session-cache.ts';
-import { settings } from './db/schema.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { loadSecretCodeKey, secretCodes } from './lib/secret-codes.ts';
+import { loadSigningSecret } from './lib/signing-secret.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 import type { App } from './types.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -52,17 +50,6 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** Runs before any route is registered: test builds add their response-contract hook here. */
   beforeRoutes?: (app: App) => void | Promise<void>;
-}
-
-/** The signing secret: JWT_SECRET, else a random one kept in the database so every process shares it. */
-async function signingSecret(database: Database, config: Config): Promise<string> {
-  if (config.jwtSecret) return config.jwtSecret;
-  await database.db
-    .insert(settings)
-    .values({ key: 'jwt_secret', value: randomBytes(48).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await database.db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
-  return row!.value;
 }
 
 /** `/seguimiento` and `/seguimiento/{code}` (issue 18). */
@@ -126,7 +113,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       },
     },
   });
-  registerAuth(app, await signingSecret(database, config));
+  registerAuth(app, await loadSigningSecret(database.db, config));
 
   await app.register(swagger, {
     openapi: {

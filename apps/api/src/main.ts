@@ -2,19 +2,27 @@ import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { openEmbedded, openPostgres, type Database } from './db/client.ts';
 import { acquireDataDirLock, DataDirLockedError } from './db/lock.ts';
+import { DataDirOpenError, secureDataDir } from './db/data-dir.ts';
 import { seedIfEmpty } from './seed/index.ts';
 import { seedDemoDocuments } from './seed/documents.ts';
 import { buildApp } from './app.ts';
 import { loggableError } from './plugins/logging.ts';
 import { startNotificationWorker } from './modules/notifications/index.ts';
 
+// Whatever this process creates (the data directory, key files, PGlite's directories) is its
+// user's alone (issue 31, F1): the database and the keys must not be readable by other local users.
+process.umask(0o077);
 const config = loadConfig();
 let releaseLock: (() => void) | null = null;
 
 async function openDatabase(): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl);
   releaseLock = acquireDataDirLock(config.dataDir);
-  return openEmbedded(path.join(config.dataDir, 'pgdata'));
+  secureDataDir(config.dataDir);
+  const database = await openEmbedded(path.join(config.dataDir, 'pgdata'));
+  // PGlite writes a new database's files with mode 666 whatever the umask: closed once it is open.
+  secureDataDir(config.dataDir);
+  return database;
 }
 
 async function main() {
@@ -23,8 +31,9 @@ async function main() {
   try {
     database = await openDatabase();
   } catch (err) {
-    if (err instanceof DataDirLockedError) {
+    if (err instanceof DataDirLockedError || err instanceof DataDirOpenError) {
       console.error(err.message);
+      releaseLock?.();
       process.exit(1);
     }
     throw err;

@@ -4,9 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
 import { openEmbedded } from '../src/db/client.ts';
 import { acquireDataDirLock } from '../src/db/lock.ts';
 import { seedBase } from '../src/seed/base.ts';
+import { startServerProcess } from './server-process.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -87,4 +90,91 @@ describe('embedded data directory', () => {
       locked();
     }
   });
+
+  /** Every file and directory under `dir` (itself included) that group or others may use, with its mode. */
+  function openToOthers(dir: string): string[] {
+    const open: string[] = [];
+    const walk = (p: string) => {
+      const mode = fs.lstatSync(p).mode & 0o777;
+      if (mode & 0o077) open.push(`${path.relative(dir, p) || '.'} ${mode.toString(8)}`);
+      if (fs.lstatSync(p).isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+    };
+    walk(dir);
+    return open;
+  }
+  const settingKeys = async (dataDir: string) => {
+    const db = await openEmbedded(path.join(dataDir, 'pgdata'));
+    const r = await db.db.execute(sql`select key from settings order by key`);
+    await db.close();
+    return r.rows.map((row) => (row as { key: string }).key);
+  };
+  // No secret from this machine's environment: the server must make its own key files.
+  const ownKeys = { JWT_SECRET: '', SECRET_CODE_KEY: '' };
+
+  it("a new data directory is its user's alone (issue 31, F1): 700, its files 600, and the signing secret in a key file, not in the database", async () => {
+    const dataDir = path.join(tmp, 'fresh');
+    const server = await startServerProcess({ DATA_DIR: dataDir, DEMO: '0', ADMIN_PASSWORD: 'clave-de-prueba-1', ...ownKeys });
+    try {
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'ADMIN', password: 'clave-de-prueba-1' }),
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      await server.stop('SIGTERM');
+    }
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dataDir, 'jwt-secret.key')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(dataDir, 'secret-code.key')).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(path.join(dataDir, 'pgdata')).length).toBeGreaterThan(5);
+    expect(openToOthers(dataDir)).toEqual([]);
+    expect(await settingKeys(dataDir)).not.toContain('jwt_secret');
+  }, 120_000);
+
+  it('refuses to start on a data directory group or others may open, saying the chmod to run', () => {
+    const dataDir = path.join(tmp, 'open');
+    fs.mkdirSync(dataDir, { mode: 0o755 });
+    fs.chmodSync(dataDir, 0o755);
+    const res = runScript('main.ts', [], { DATA_DIR: dataDir, PORT: '0', ...ownKeys });
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toContain(`La carpeta de datos ${dataDir} está abierta a otros usuarios (permisos 755)`);
+    expect(res.stderr).toContain(`chmod -R go-rwx '${dataDir}'`);
+    expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'jwt-secret.key'))).toBe(false);
+  });
+
+  it('an install that kept the signing secret in the database moves it to the key file on start: its sessions survive, its files are closed', async () => {
+    const dataDir = path.join(tmp, 'legacy');
+    const legacySecret = 'a-signing-secret-an-older-version-kept-in-settings';
+    const db = await openEmbedded(path.join(dataDir, 'pgdata'));
+    await seedBase(db.db);
+    const older = await buildApp({
+      database: db,
+      config: { ...loadConfig({}), dataDir, jwtSecret: legacySecret, secretCodeKey: 'data-dir-test-secret-code-key' },
+    });
+    const login = await older.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'ADMIN', password: 'admin123' } });
+    expect(login.statusCode).toBe(200);
+    const token = login.json().token as string;
+    await older.close();
+    // Where an older version kept it (this build deletes the row on start, so it is put back).
+    await db.db.execute(sql`insert into settings (key, value) values ('jwt_secret', ${legacySecret})`);
+    await db.close();
+    // An older version's files, made by PGlite as 666 inside a directory the administrator closed.
+    fs.chmodSync(dataDir, 0o700);
+    expect(openToOthers(dataDir).length).toBeGreaterThan(100);
+
+    const server = await startServerProcess({ DATA_DIR: dataDir, ...ownKeys, SECRET_CODE_KEY: 'data-dir-test-secret-code-key' });
+    try {
+      const me = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(me.status).toBe(200);
+      expect((await me.json()).username).toBe('ADMIN');
+    } finally {
+      await server.stop('SIGTERM');
+    }
+    expect(fs.readFileSync(path.join(dataDir, 'jwt-secret.key'), 'utf8')).toBe(legacySecret);
+    expect(fs.statSync(path.join(dataDir, 'jwt-secret.key')).mode & 0o777).toBe(0o600);
+    expect(openToOthers(dataDir)).toEqual([]);
+    expect(await settingKeys(dataDir)).not.toContain('jwt_secret');
+  }, 120_000);
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedLimaPrices } from './fixtures.ts';
 import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
+import { SIGNATURE_PNG } from './support/proof-images.ts';
 
 /** Issue 17: trips (departure, arrival), scanning to load, the unload check, branch scoping. */
 describe.each(engines)('trips (%s)', (engine) => {
@@ -343,7 +344,7 @@ describe.each(engines)('trips (%s)', (engine) => {
 
       const created = await t.call('POST', `/api/shipments/${s.id}/incidents`, {
         token: agentLima,
-        body: { reason: 'dañado', note: 'Caja abollada', photo: 'data:image/png;base64,iVBORw0KGgo=' },
+        body: { reason: 'dañado', note: 'Caja abollada', photo: SIGNATURE_PNG },
       });
       expect(created.statusCode).toBe(201);
       expect(created.json()).toMatchObject({ shipmentCode: s.code, reason: 'dañado', note: 'Caja abollada', hasPhoto: true, closedAt: null });

@@ -28,14 +28,17 @@ describe('two API processes on one PostgreSQL', () => {
     return { status: res.status, json: () => JSON.parse(text) };
   };
 
+  const sharedKeys = { SECRET_CODE_KEY: 'two-processes-test-secret-code-key', JWT_SECRET: 'two-processes-test-signing-secret' };
+
   beforeAll(async () => {
     const database = await createPostgresDatabase();
     drop = database.drop;
     // Both start at once on the empty database: migrations and the demo seed must not collide.
     const started = await Promise.allSettled([
-      // As a deployment on several machines must: one secret-code key for all (lib/secret-codes.ts).
-      startServerProcess({ DATABASE_URL: database.url, SECRET_CODE_KEY: 'two-processes-test-secret-code-key' }),
-      startServerProcess({ DATABASE_URL: database.url, SECRET_CODE_KEY: 'two-processes-test-secret-code-key' }),
+      // As a deployment on several machines must: one secret-code key and one signing secret for all
+      // (lib/secret-codes.ts, lib/signing-secret.ts).
+      startServerProcess({ DATABASE_URL: database.url, ...sharedKeys }),
+      startServerProcess({ DATABASE_URL: database.url, ...sharedKeys }),
     ]);
     // Kept before failing on the other, so afterAll stops whichever did start.
     servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));

@@ -157,6 +157,9 @@ export const unloadScanAnswerSchema = z.object({
 });
 export type UnloadScanAnswer = z.infer<typeof unloadScanAnswerSchema>;
 
+/** The photo's bytes are decoded on the server (issue 31): a file that is not the image it claims to be. */
+export const INCIDENT_PHOTO_INVALID = 'La foto no es una imagen válida.';
+
 export const incidentSchema = z.object({
   reason: z.enum(INCIDENT_REASONS, { error: 'Selecciona un motivo.' }),
   note: optionalText(500, { multiline: true }),

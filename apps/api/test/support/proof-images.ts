@@ -7,9 +7,24 @@ export const PHOTO_JPEG =
 export const SIGNATURE_PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAADwAAAAYCAYAAACmwZ5SAAACZklEQVR4AeyWS0iUURiGp4IW3aFa1qKo6B5UmyDoSnRfRBeigiIqgu4EXfbVIoqiiBYVFFFUBAoKXsALuFFUvKEoIqI7QRAVl/o8MDMwg+OMFwSPI99z3nN+55z/f8/3/WdmbmSW/WUNh57wbIazGZ65O7CWR38ECRFqSR/EZTW8hssQjxANm9UCHC4F9T8aj5AMz8fVbzCr89CXcBQGIR6hGN6Do3o4D0NwBp7BMCTETDe8EjffoQI2QDfshoQyZhyPTA3vZcZbaAV3rR91R3PQN3ADvBEybXGLO7VD7FB6R38TNEHKSGd4BzOLoBzuwzowFtFshVPwAD5DJbgZjegP8LqlRnfKYgUrPYFO+ASLoRQ2gs9nIuimjrEMX2VaLRyCLrgD22EOaHgn6jvzHLWEOlBjM80lMPOWmptQxdgMeN0sMMw4FvJJD59faA94GK1GLV/X20+/BTKKVIbvMvsrGB9ofEjVMmYY8eSrofMHXoCHxBp0GRyGp5APsR3fRd81zbwl5/wGruWCG+P/jtHfF+U2+gXqYABc6wJqlNBchFXwE8YVoxk+ywpmA4lcoTGz3pRu2ujjE8XwCo7DErAS7qH/oBeMBTRb4CRY+t4vj75m5CP9a7ANjGYav27WowfAbCPjj2TDLvgtuowPbEaiwwmLlfCe2W7kclSjp9HrYCV4GJqpQsZlUf6ij8GM+55aYY7buDaZiCQbvslqvjPuuGXEcMrDkraULVkr4SF38F08gmpQztE3o25AptXFlPSRbNifZSeY5omHhBfJhnXou6QGyWiGgzQaM5U1HNuJUHXWZXgEAAD//4V1vDMAAAAGSURBVAMAsNJuMY+9grkAAAAASUVORK5CYII=';
 
-/** A data URL of `bytes` bytes that claims to be a JPEG: the size limit's test input. */
+/**
+ * A real JPEG (PHOTO_JPEG) grown to exactly `bytes` bytes with comment segments after its start
+ * marker (each at most 65,535 bytes long): the size limit's test input, which also decodes.
+ */
 export const jpegOfSize = (bytes: number) => {
-  const body = Buffer.alloc(bytes, 0x41);
-  body.set([0xff, 0xd8, 0xff]);
+  const photo = Buffer.from(PHOTO_JPEG.split(',')[1]!, 'base64');
+  const segments: Buffer[] = [];
+  let missing = bytes - photo.length;
+  while (missing > 0) {
+    // A segment is its marker (2 bytes), its length (2 bytes, counting themselves) and its text;
+    // the last one is never left shorter than 4 bytes.
+    const size = missing <= 65_537 || missing - 65_537 >= 4 ? Math.min(missing, 65_537) : missing - 4;
+    const segment = Buffer.alloc(size, 0x41);
+    segment.writeUInt16BE(0xfffe, 0);
+    segment.writeUInt16BE(size - 2, 2);
+    segments.push(segment);
+    missing -= size;
+  }
+  const body = Buffer.concat([photo.subarray(0, 2), ...segments, photo.subarray(2)]);
   return `data:image/jpeg;base64,${body.toString('base64')}`;
 };

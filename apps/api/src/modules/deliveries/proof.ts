@@ -13,6 +13,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { deliveryProofs, settings, shipments } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { reencodeImage } from '../../lib/images.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 
@@ -25,23 +26,18 @@ export interface ProofImage {
   bytes: Buffer;
 }
 
-/** The first bytes every file of the type starts with: a renamed file or a script is refused. */
-const MAGIC: Record<ProofImageType, number[]> = {
-  'image/jpeg': [0xff, 0xd8, 0xff],
-  'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
-};
-
 /**
- * A validated data URL (the schema checked its type and size) as bytes, refused with a Spanish 400
- * on its field when the bytes are not the image type the URL names.
+ * A validated data URL (the schema checked its type and size) as the bytes to store: decoded and
+ * encoded again (lib/images.ts), refused with a Spanish 400 on its field when they are not a whole
+ * image of the type the URL names.
  */
-export function decodeProofImage(dataUrl: string | null, field: 'photo' | 'signature'): ProofImage | null {
+export async function decodeProofImage(dataUrl: string | null, field: 'photo' | 'signature'): Promise<ProofImage | null> {
   if (dataUrl === null) return null;
   const message = field === 'photo' ? PROOF_MESSAGES.photoType : PROOF_MESSAGES.signatureType;
   const parsed = parseProofDataUrl(dataUrl);
   if (!parsed) throw badRequest(message, { [field]: message });
-  const bytes = Buffer.from(parsed.base64, 'base64');
-  if (!MAGIC[parsed.type].every((b, i) => bytes[i] === b)) throw badRequest(message, { [field]: message });
+  const bytes = await reencodeImage(Buffer.from(parsed.base64, 'base64'), parsed.type);
+  if (!bytes) throw badRequest(message, { [field]: message });
   return { type: parsed.type, bytes };
 }
 

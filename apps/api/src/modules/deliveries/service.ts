@@ -60,8 +60,8 @@ async function countFailure(tx: Tx, shipmentId: number, now: Date): Promise<{ fa
  */
 export async function deliverShipment(app: FastifyInstance, actor: SessionUser, id: number, input: Delivery): Promise<ShipmentDto> {
   // Before anything is read or written: a bad image is a 400 that changes nothing.
-  const photo = decodeProofImage(input.photo, 'photo');
-  const signature = decodeProofImage(input.signature, 'signature');
+  const photo = await decodeProofImage(input.photo, 'photo');
+  const signature = await decodeProofImage(input.signature, 'signature');
   const outcome = await app.db.transaction(async (tx): Promise<Outcome> => {
     const [locked] = await tx
       .select({

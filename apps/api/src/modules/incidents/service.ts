@@ -1,9 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
-import { canSee, displayName, INCIDENT_REASON_LABELS, SHIPMENT_MESSAGES, type Incident, type IncidentReason } from '@tramo/domain';
+import {
+  canSee,
+  displayName,
+  INCIDENT_PHOTO_INVALID,
+  INCIDENT_REASON_LABELS,
+  SHIPMENT_MESSAGES,
+  type Incident,
+  type IncidentReason,
+} from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { incidents, shipments } from '../../db/schema.ts';
-import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
+import { badRequest, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
+import { reencodeImage, type StoredImageType } from '../../lib/images.ts';
 import type { SessionUser } from '../../types.ts';
 import { branchScope, recordShipmentEvent, shipmentKey } from '../shipments/index.ts';
 
@@ -75,12 +84,25 @@ export async function openIncidents(app: FastifyInstance, actor: SessionUser) {
   return { open: Number(total?.n ?? 0), items: rows.map(toDto) };
 }
 
+/**
+ * The photo's data URL (the schema checked its shape) as this server encodes it again; refused
+ * with a 400 on `photo` when its bytes are not the image the URL names.
+ */
+async function storablePhoto(dataUrl: string): Promise<string> {
+  const [, type, base64] = /^data:(image\/[a-z]+);base64,(.*)$/.exec(dataUrl) ?? [];
+  const bytes = type && base64 ? await reencodeImage(Buffer.from(base64, 'base64'), type as StoredImageType) : null;
+  if (!bytes) throw badRequest(INCIDENT_PHOTO_INVALID, { photo: INCIDENT_PHOTO_INVALID });
+  return `data:${type};base64,${bytes.toString('base64')}`;
+}
+
 export async function createIncident(
   app: FastifyInstance,
   actor: SessionUser,
   idOrCode: string,
   data: { reason: IncidentReason; note: string | null; photo: string | null },
 ): Promise<Incident> {
+  // Before anything is read or written: a bad image is a 400 that changes nothing.
+  const photo = data.photo === null ? null : await storablePhoto(data.photo);
   return app.db.transaction(async (tx) => {
     const shipment = await visibleShipment(tx, actor, idOrCode);
     const now = app.now();
@@ -90,7 +112,7 @@ export async function createIncident(
         shipmentId: shipment.id,
         reason: data.reason,
         note: data.note,
-        photo: data.photo,
+        photo,
         createdAt: now,
         createdBy: actor.id,
         createdByName: displayName(actor),
@@ -103,7 +125,7 @@ export async function createIncident(
       now,
       shipment.id,
       { kind: 'incident', name: `Incidencia: ${label}`, note: data.note },
-      { action: 'incident.create', after: { incidentId: created!.id, reason: data.reason, note: data.note, photo: data.photo !== null } },
+      { action: 'incident.create', after: { incidentId: created!.id, reason: data.reason, note: data.note, photo: photo !== null } },
     );
     const [row] = await tx
       .select(columns)
