@@ -13,6 +13,7 @@ export const entries = {
   main: 'src/main.ts',
   backup: 'src/scripts/backup.ts',
   restore: 'src/scripts/restore.ts',
+  'check-ledger': 'src/scripts/check-ledger.ts',
 };
 
 const sources = [

@@ -38,6 +38,7 @@ import { paymentRoutes } from './modules/payments/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { publicTrackingRoutes } from './modules/public-tracking/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
+import { reconciliationRoutes } from './modules/reconciliation/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -144,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(paymentRoutes);
       await api.register(publicTrackingRoutes);
       await api.register(notificationRoutes);
+      await api.register(reconciliationRoutes);
     },
     { prefix: '/api' },
   );

@@ -140,6 +140,7 @@ const MATRIX: Record<string, Rule> = {
   // Notifications (issue 18): the outbox screen is the admin's.
   'GET /api/notifications': { roles: ADMIN },
   'POST /api/notifications/{id}/resend': { roles: ADMIN },
+  'GET /api/reconciliation': { roles: ADMIN },
 };
 
 /** Valid bodies, so that what refuses another branch is the scope and not validation. */

@@ -29,3 +29,4 @@ export * from './payments/index.ts';
 export * from './answers.ts';
 export * from './public-tracking.ts';
 export * from './notifications.ts';
+export * from './reconciliation.ts';

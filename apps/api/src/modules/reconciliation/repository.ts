@@ -1,0 +1,156 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { LEDGER_VIOLATIONS_SHOWN, type LedgerCheck } from '@tramo/domain';
+import type { Db } from '../../db/client.ts';
+
+/** A violation as its query answers it: the record's id and code, the values that disagree, and how many there are in all. */
+export interface ViolationRow {
+  id: string | number;
+  code: string | null;
+  vals: Record<string, string | number | boolean | null>;
+  total: string | number;
+}
+
+/**
+ * Each check is one set-based statement over the whole table (hash joins and aggregates, no loop
+ * per record), so it reads a million shipments in about the time of one scan of each table. Every
+ * statement answers `id`, `code`, `vals` (jsonb) and `total` (the full count, before the limit).
+ */
+export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
+  // At most one pending-or-paid payment per shipment (DESIGN.md 5): a second live payment charges
+  // the customer twice and issues a second receipt. The partial unique index
+  // payments_one_live_per_shipment_uq enforces it; this catches a database where it was missing.
+  one_live_payment: {
+    table: 'shipments',
+    query: sql`
+      select s.id, s.code, jsonb_build_object('livePayments', l.n, 'paymentIds', l.ids) as vals, count(*) over () as total
+      from (
+        select shipment_id, count(*)::int as n, string_agg(id::text, ', ' order by id) as ids
+        from payments where status in ('pending', 'paid') group by shipment_id having count(*) > 1
+      ) l
+      join shipments s on s.id = l.shipment_id`,
+  },
+  // A paid payment collects exactly what the shipment owes less its audited discount (DESIGN.md 5b):
+  // otherwise the receipt, the cash drawer and the receivables tell three different stories.
+  paid_equals_price: {
+    table: 'payments',
+    query: sql`
+      select p.id, s.code,
+        jsonb_build_object('shipmentId', s.id, 'amountCents', p.amount_cents, 'discountCents', p.discount_cents,
+          'priceCents', (s.quoted_price * 100)::bigint) as vals,
+        count(*) over () as total
+      from payments p join shipments s on s.id = p.shipment_id
+      where p.status = 'paid' and p.amount_cents + p.discount_cents <> s.quoted_price * 100`,
+  },
+  // Every paid payment has its SUNAT receipt and it stands (not voided, not being voided, not
+  // rejected): money taken without a valid receipt is an unreported sale.
+  paid_has_receipt: {
+    table: 'payments',
+    query: sql`
+      select p.id, s.code,
+        jsonb_build_object('shipmentId', s.id, 'documentId', p.document_id,
+          'document', case when d.id is null then null else d.series || '-' || lpad(d.number::text, 8, '0') end,
+          'documentStatus', d.status) as vals,
+        count(*) over () as total
+      from payments p
+      join shipments s on s.id = p.shipment_id
+      left join documents d on d.id = p.document_id
+      where p.status = 'paid' and (d.id is null or d.status in ('anulado', 'anulación pendiente', 'rechazado'))`,
+  },
+  // A session's expected total is its float plus its movements (closingSummary, payments module):
+  // the closing compares the counted cash against it. It must equal what the payments say: each
+  // payment once paid (paid, or canceled after paying) charged its amount in the session of its
+  // charge, and each paid one voided took it back in the session of its reversal (the payment's own
+  // session when a movement is missing). A charge of the wrong amount, a lost or extra movement, a
+  // charge for a payment never paid: the drawer would be short or over with nobody to blame.
+  cash_session_balance: {
+    table: 'cash_sessions',
+    query: sql`
+      with by_movements as (
+        select cash_session_id as session_id, sum(amount_cents) as cents from payment_movements group by cash_session_id
+      ), owed as (
+        select coalesce(c.cash_session_id, p.cash_session_id) as session_id, p.amount_cents as cents
+        from payments p left join payment_movements c on c.payment_id = p.id and c.kind = 'cobro'
+        where p.paid_at is not null and p.status in ('paid', 'canceled')
+        union all
+        select coalesce(a.cash_session_id, p.cash_session_id), -p.amount_cents
+        from payments p left join payment_movements a on a.payment_id = p.id and a.kind = 'anulacion'
+        where p.paid_at is not null and p.status = 'canceled'
+      ), by_payments as (
+        select session_id, sum(cents) as cents from owed group by session_id
+      )
+      select cs.id, cs.user_name as code,
+        jsonb_build_object('floatCents', cs.float_cents, 'expectedCents', cs.float_cents + coalesce(m.cents, 0),
+          'fromPaymentsCents', cs.float_cents + coalesce(bp.cents, 0), 'closed', cs.closed_at is not null) as vals,
+        count(*) over () as total
+      from cash_sessions cs
+      left join by_movements m on m.session_id = cs.id
+      left join by_payments bp on bp.session_id = cs.id
+      where coalesce(m.cents, 0) <> coalesce(bp.cents, 0)`,
+  },
+  // A series' documents are numbered 1, 2, … up to its counter in document_series, each once
+  // (SUNAT: correlative, no gaps): a gap looks like a hidden sale, a duplicate is two documents
+  // under one number. A series with documents and no counter would number from 1 again.
+  document_series: {
+    table: 'document_series',
+    query: sql`
+      with numbered as (
+        select type, series, count(*)::int as n, count(distinct number)::int as distinct_n, min(number) as min_n, max(number) as max_n
+        from documents group by type, series
+      )
+      select coalesce(ds.type, d.type) || '-' || coalesce(ds.series, d.series) as id, coalesce(ds.series, d.series) as code,
+        jsonb_build_object('type', coalesce(ds.type, d.type), 'lastNumber', ds.last_number, 'documents', coalesce(d.n, 0),
+          'duplicates', coalesce(d.n - d.distinct_n, 0), 'lowestNumber', d.min_n, 'highestNumber', d.max_n) as vals,
+        count(*) over () as total
+      from document_series ds
+      full join numbered d on d.type = ds.type and d.series = ds.series
+      where ds.last_number is null
+        or coalesce(d.n, 0) <> ds.last_number
+        or coalesce(d.distinct_n, 0) <> ds.last_number
+        or coalesce(d.max_n, 0) <> ds.last_number
+        or coalesce(d.min_n, 1) <> 1`,
+  },
+  // What 'Cuentas por cobrar' answers per customer (GET /api/receivables/customers: the prices of
+  // the shipments not Anulado without a paid payment, keyed as there by customer or sender name)
+  // must be the customer's prices less what they paid. They part when a paid payment does not cover
+  // its shipment, or when a shipment was cancelled after being paid (money the list never shows).
+  receivables: {
+    table: 'customers',
+    query: sql`
+      with paid as (
+        select shipment_id, sum(amount_cents + discount_cents) as cents from payments where status = 'paid' group by shipment_id
+      ), per_customer as (
+        select coalesce('c' || s.sender_customer_id::text, 'n:' || lower(s.sender_name)) as key,
+          min(coalesce(nullif(trim(c.first_name || ' ' || coalesce(c.last_name, '')), ''), s.sender_name)) as name,
+          coalesce(sum(s.quoted_price * 100) filter (where s.status <> 'Anulado' and paid.cents is null), 0) as answered,
+          coalesce(sum(s.quoted_price * 100) filter (where s.status <> 'Anulado'), 0) - coalesce(sum(paid.cents), 0) as price_less_paid
+        from shipments s
+        left join customers c on c.id = s.sender_customer_id
+        left join paid on paid.shipment_id = s.id
+        group by 1
+      )
+      select key as id, name as code,
+        jsonb_build_object('receivableCents', answered::bigint, 'priceLessPaidCents', price_less_paid::bigint) as vals,
+        count(*) over () as total
+      from per_customer where answered <> price_less_paid`,
+  },
+  // The outbox gives each (event, addressee, channel) one message (its idempotency key): a second
+  // one sent is the same news twice to a customer, the mark of a worker or a retry gone wrong.
+  notification_once: {
+    table: 'notification_outbox',
+    query: sql`
+      select min(o.id) as id, min(s.code) as code,
+        jsonb_build_object('eventId', o.event_id, 'party', o.party, 'channel', o.channel, 'sent', count(*)::int,
+          'messageIds', string_agg(o.id::text, ', ' order by o.id)) as vals,
+        count(*) over () as total
+      from notification_outbox o join shipments s on s.id = o.shipment_id
+      where o.status = 'enviado'
+      group by o.event_id, o.party, o.channel
+      having count(*) > 1`,
+  },
+};
+
+/** The first violations of a check (in the order of their ids) and how many there are. */
+export async function violationsOf(db: Db, check: LedgerCheck): Promise<ViolationRow[]> {
+  const { rows } = await db.execute(sql`select * from (${CHECKS[check].query}) v order by v.id limit ${LEDGER_VIOLATIONS_SHOWN}`);
+  return rows as unknown as ViolationRow[];
+}

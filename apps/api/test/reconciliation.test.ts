@@ -1,0 +1,230 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type SQL } from 'drizzle-orm';
+import { LEDGER_CHECK_TEXTS, LEDGER_CHECKS, type LedgerCheck, type Reconciliation } from '@tramo/domain';
+import { openEmbedded } from '../src/db/client.ts';
+import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { sandboxBilling } from './sandbox-billing.ts';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-ledger-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe.each(engines)('ledger check (%s)', (engine) => {
+  let t: TestContext;
+  let admin: string;
+  let agent: string;
+  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  /** Records the activity left: a paid payment (with its shipment and receipt), a cash movement, a sent message. */
+  const ids = { paidPayment: 0, paidShipment: 0, receipt: 0, session: 0, message: 0, messageStatus: '', receiptType: '', receiptSeries: '' };
+
+  beforeAll(async () => {
+    billing = await sandboxBilling('ledger-api');
+    t = await startTestApp(engine, {
+      seed: (db, branchIds) => seedLimaPrices(db, branchIds, ['Arequipa'], { liviano: [[1, 1000, '12.34']] }),
+      providers: { billing: billing.provider },
+    });
+    billing.followClock(t.clock.now);
+    [admin, agent] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1')]);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await billing?.cleanup();
+  });
+
+  const route = () => ({ originBranchId: t.branchIds.get('Lima')!, destinationBranchId: t.branchIds.get('Arequipa')! });
+  const exec = (query: SQL) => t.database.db.execute(query);
+  /** Writes as a broken database would: the triggers that refuse such writes are off for this transaction only. */
+  const breakWith = (...statements: SQL[]) =>
+    t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      for (const statement of statements) await tx.execute(statement);
+    });
+  const check = async () => {
+    const res = await t.call('GET', '/api/reconciliation', { token: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as Reconciliation;
+  };
+  const failing = (r: Reconciliation) => r.checks.filter((c) => c.count > 0).map((c) => c.check);
+  const of = (r: Reconciliation, name: LedgerCheck) => r.checks.find((c) => c.check === name)!;
+
+  /** `npm run check:ledger` as a child process against this test's database (the embedded one copied to a data directory). */
+  async function runScript() {
+    let env: Record<string, string>;
+    if (engine === 'postgres') {
+      const name = ((await exec(sql`select current_database() as name`)).rows[0] as { name: string }).name;
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${name}`;
+      env = { DATABASE_URL: url.toString() };
+    } else {
+      const dataDir = fs.mkdtempSync(path.join(tmp, 'data-'));
+      const copy = await openEmbedded(path.join(dataDir, 'pgdata'), await t.database.pglite!.dumpDataDir('none'));
+      await copy.close();
+      env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    }
+    return spawnSync(tsx, [path.join(root, 'apps/api/src/scripts/check-ledger.ts')], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+  }
+
+  it('after shipments, payments with receipts, a void and a closed cash session, every check holds (HTTP and script)', async () => {
+    const paid: { payment: number; shipment: number; document: number }[] = [];
+    for (const weightKg of [1, 2.5, 10]) {
+      const shipment = (
+        await t.call('POST', '/api/shipments', { token: agent, body: shipmentBody(route(), { lines: [{ productType: 'liviano', weightKg }] }) })
+      ).json();
+      const res = await t.call('POST', '/api/payments/manual', {
+        token: agent,
+        body: {
+          shipmentId: shipment.id,
+          customerName: 'María Flores Ccori',
+          customerDocNumber: '45879612',
+          amount: shipment.quotedPrice,
+          currency: 'PEN',
+          methodCode: 'cash',
+        },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const p = res.json().payment;
+      paid.push({ payment: p.id, shipment: shipment.id, document: p.documentId });
+    }
+    // A shipment announced to its recipient (an outbox message), left unpaid: a receivable.
+    const unpaid = await t.call('POST', '/api/shipments', { token: agent, body: shipmentBody(route(), { recipientEmail: 'maria@correo.pe' }) });
+    expect(unpaid.statusCode, unpaid.body).toBe(201);
+    const [message] = (await exec(sql`select id, status from notification_outbox where shipment_id = ${unpaid.json().id} order by id limit 1`))
+      .rows as {
+      id: number;
+      status: string;
+    }[];
+    Object.assign(ids, { message: Number(message!.id), messageStatus: message!.status });
+    const voided = await t.call('POST', `/api/payments/manual/${paid[2]!.payment}/cancel`, { token: agent, body: { motivo: 'Error de cobro' } });
+    expect(voided.statusCode, voided.body).toBe(200);
+    const session = (await t.call('GET', '/api/payments/cash-sessions/current', { token: agent })).json().session;
+    const closed = await t.call('POST', `/api/payments/cash-sessions/${session.id}/close`, { token: agent, body: { countedCash: '50' } });
+    expect(closed.statusCode, closed.body).toBe(200);
+    const [receipt] = (await exec(sql`select type, series from documents where id = ${paid[0]!.document}`)).rows as {
+      type: string;
+      series: string;
+    }[];
+    Object.assign(ids, { receiptType: receipt!.type, receiptSeries: receipt!.series });
+    Object.assign(ids, { paidPayment: paid[0]!.payment, paidShipment: paid[0]!.shipment, receipt: paid[0]!.document, session: session.id });
+
+    const result = await check();
+    expect(result).toMatchObject({ ok: true, violations: 0 });
+    expect(result.checks.map((c) => c.check)).toEqual([...LEDGER_CHECKS]);
+    for (const c of result.checks) expect(c).toMatchObject({ ...LEDGER_CHECK_TEXTS[c.check], count: 0, violations: [] });
+
+    const script = await runScript();
+    expect(script.status, script.stderr).toBe(0);
+    expect(script.stdout).toContain('Conciliación: sin violaciones en 7 comprobaciones.');
+  });
+
+  it('is for admins only: agents and couriers get 403', async () => {
+    expect((await t.call('GET', '/api/reconciliation', { token: agent })).statusCode).toBe(403);
+    expect((await t.call('GET', '/api/reconciliation', { token: await t.login('REPARTIDOR1') })).statusCode).toBe(403);
+    expect((await t.call('GET', '/api/reconciliation')).statusCode).toBe(401);
+  });
+
+  /** Each invariant broken in SQL, then restored: the checks that must report it, and the record they must name. */
+  const breaks: { name: string; reported: LedgerCheck[]; record: () => { table: string; id: string }; apply: () => SQL[]; restore: () => SQL[] }[] = [
+    {
+      name: 'a second live payment for a shipment',
+      reported: ['one_live_payment'],
+      record: () => ({ table: 'shipments', id: String(ids.paidShipment) }),
+      apply: () => [
+        sql`drop index payments_one_live_per_shipment_uq`,
+        sql`insert into payments (shipment_id, status, method, amount_cents, customer_doc_type, customer_doc_number, customer_name, branch_id, user_id, user_name, cash_session_id)
+          select shipment_id, 'pending', method, amount_cents, customer_doc_type, customer_doc_number, customer_name, branch_id, user_id, user_name, cash_session_id
+          from payments where id = ${ids.paidPayment}`,
+      ],
+      restore: () => [
+        sql`delete from payments where shipment_id = ${ids.paidShipment} and status = 'pending'`,
+        sql`create unique index payments_one_live_per_shipment_uq on payments (shipment_id) where status in ('pending', 'paid')`,
+      ],
+    },
+    {
+      // The list counts a paid shipment as settled, so what it was paid short is missing there too.
+      name: 'a paid payment that does not cover its shipment',
+      reported: ['paid_equals_price', 'receivables'],
+      record: () => ({ table: 'payments', id: String(ids.paidPayment) }),
+      apply: () => [sql`update payments set discount_cents = discount_cents + 150 where id = ${ids.paidPayment}`],
+      restore: () => [sql`update payments set discount_cents = discount_cents - 150 where id = ${ids.paidPayment}`],
+    },
+    {
+      name: 'a paid payment whose receipt was voided',
+      reported: ['paid_has_receipt'],
+      record: () => ({ table: 'payments', id: String(ids.paidPayment) }),
+      apply: () => [sql`update documents set status = 'anulado' where id = ${ids.receipt}`],
+      restore: () => [sql`update documents set status = 'aceptado' where id = ${ids.receipt}`],
+    },
+    {
+      name: 'a charge in the cash ledger of another amount than its payment',
+      reported: ['cash_session_balance'],
+      record: () => ({ table: 'cash_sessions', id: String(ids.session) }),
+      apply: () => [sql`update payment_movements set amount_cents = amount_cents + 1 where payment_id = ${ids.paidPayment} and kind = 'cobro'`],
+      restore: () => [sql`update payment_movements set amount_cents = amount_cents - 1 where payment_id = ${ids.paidPayment} and kind = 'cobro'`],
+    },
+    {
+      name: 'a series whose counter skipped a number',
+      reported: ['document_series'],
+      record: () => ({ table: 'document_series', id: `${ids.receiptType}-${ids.receiptSeries}` }),
+      apply: () => [sql`update document_series set last_number = last_number + 1 where type = ${ids.receiptType} and series = ${ids.receiptSeries}`],
+      restore: () => [
+        sql`update document_series set last_number = last_number - 1 where type = ${ids.receiptType} and series = ${ids.receiptSeries}`,
+      ],
+    },
+    {
+      name: 'a paid shipment cancelled',
+      reported: ['receivables'],
+      record: () => ({ table: 'customers', id: 'n:comercial andina sac' }),
+      apply: () => [sql`update shipments set status = 'Anulado' where id = ${ids.paidShipment}`],
+      restore: () => [sql`update shipments set status = 'Creado' where id = ${ids.paidShipment}`],
+    },
+    {
+      name: 'a message sent twice',
+      reported: ['notification_once'],
+      record: () => ({ table: 'notification_outbox', id: String(ids.message) }),
+      apply: () => [
+        sql`update notification_outbox set status = 'enviado', sent_at = now() where id = ${ids.message}`,
+        sql`insert into notification_outbox (shipment_id, event_id, topic, channel, party, address, subject, body, link, idempotency_key, status, next_attempt_at, sent_at)
+          select shipment_id, event_id, topic, channel, party, address, subject, body, link, idempotency_key || ':otra', 'enviado', next_attempt_at, now()
+          from notification_outbox where id = ${ids.message}`,
+      ],
+      restore: () => [
+        sql`delete from notification_outbox where idempotency_key like '%:otra'`,
+        sql`update notification_outbox set status = ${ids.messageStatus}, sent_at = null where id = ${ids.message}`,
+      ],
+    },
+  ];
+
+  it.each(breaks)('reports $name, and nothing once it is restored', async ({ reported, record, apply, restore }) => {
+    await breakWith(...apply());
+    const result = await check();
+    expect(failing(result)).toEqual(reported);
+    expect(result.ok).toBe(false);
+    for (const name of reported) expect(of(result, name).count).toBe(1);
+    expect(of(result, reported[0]!).violations).toMatchObject([record()]);
+    await breakWith(...restore());
+    expect(await check()).toMatchObject({ ok: true, violations: 0 });
+  });
+
+  it('the script prints every violation with its record and a summary, and exits non-zero', async () => {
+    await breakWith(...breaks.flatMap((b) => b.apply()));
+    const script = await runScript();
+    expect(script.status, script.stderr).toBe(1);
+    for (const b of breaks) {
+      for (const name of b.reported) expect(script.stdout).toMatch(new RegExp(`FALLA ${LEDGER_CHECK_TEXTS[name].name}: [1-9]`));
+      const { table, id } = b.record();
+      expect(script.stdout).toContain(`${table} ${id}`);
+    }
+    expect(script.stdout).toMatch(/Conciliación: \d+ violaciones en 7 de 7 comprobaciones\./);
+  });
+});

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * The ledger check ('Conciliación', DESIGN.md 5b): the money invariants checked over a whole
+ * database. `npm run check:ledger` and `GET /api/reconciliation` answer the same checks.
+ */
+export const LEDGER_CHECKS = [
+  'one_live_payment',
+  'paid_equals_price',
+  'paid_has_receipt',
+  'cash_session_balance',
+  'document_series',
+  'receivables',
+  'notification_once',
+] as const;
+export type LedgerCheck = (typeof LEDGER_CHECKS)[number];
+
+export const LEDGER_CHECK_TEXTS: Record<LedgerCheck, { name: string; description: string }> = {
+  one_live_payment: {
+    name: 'Un pago vigente por envío',
+    description: 'Cada envío tiene a lo sumo un pago pendiente o pagado.',
+  },
+  paid_equals_price: {
+    name: 'Pago igual al precio',
+    description: 'El monto de cada pago pagado más su descuento es igual al precio de su envío.',
+  },
+  paid_has_receipt: {
+    name: 'Pago con comprobante',
+    description: 'Cada pago pagado tiene su comprobante, que no está anulado, en anulación ni rechazado.',
+  },
+  cash_session_balance: {
+    name: 'Cajas cuadradas',
+    description: 'El total esperado de cada caja (fondo más sus movimientos) es igual al que dan sus pagos cobrados y anulados.',
+  },
+  document_series: {
+    name: 'Series correlativas',
+    description: 'Los números de cada serie van de 1 a su último correlativo, sin saltos ni duplicados.',
+  },
+  receivables: {
+    name: 'Cuentas por cobrar',
+    description: 'Lo que Cuentas por cobrar muestra por cliente es igual al precio de sus envíos no anulados menos lo que pagó.',
+  },
+  notification_once: {
+    name: 'Notificaciones enviadas una vez',
+    description: 'Ningún aviso (evento, destinatario y canal) de la bandeja de salida se envió más de una vez.',
+  },
+};
+
+/** The most violations a check lists (its `count` is always the full number). */
+export const LEDGER_VIOLATIONS_SHOWN = 100;
+
+/** A record that breaks a check: its table, id and code, and the values that disagree (money in céntimos). */
+export const ledgerViolationSchema = z.object({
+  table: z.string(),
+  id: z.string(),
+  code: z.string().nullable(),
+  values: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+export type LedgerViolation = z.infer<typeof ledgerViolationSchema>;
+
+export const ledgerCheckResultSchema = z.object({
+  check: z.enum(LEDGER_CHECKS),
+  name: z.string(),
+  description: z.string(),
+  count: z.number(),
+  violations: z.array(ledgerViolationSchema),
+});
+export type LedgerCheckResult = z.infer<typeof ledgerCheckResultSchema>;
+
+/** `GET /api/reconciliation`. */
+export const reconciliationSchema = z.object({
+  checkedAt: z.string(),
+  ok: z.boolean(),
+  violations: z.number(),
+  checks: z.array(ledgerCheckResultSchema),
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
