@@ -18,9 +18,9 @@ const TransportTripsPage = page(() => import('../features/fleet/TransportTripsPa
 const ForbiddenPage = page(() => import('../features/misc/ForbiddenPage.tsx'));
 const NotFoundPage = page(() => import('../features/misc/NotFoundPage.tsx'));
 const PanelPage = page(() => import('../features/dashboard/PanelPage.tsx'));
-const ShipmentsPage = page(() => import('../features/shipments/ShipmentsPage.tsx'));
+const ShipmentsPage = page(() => import('./routes/ShipmentsPage.tsx'));
 const NewShipmentPage = page(() => import('../features/shipments/NewShipmentPage.tsx'));
-const ShipmentDetailPage = page(() => import('../features/shipments/ShipmentDetailPage.tsx'));
+const ShipmentDetailPage = page(() => import('./routes/ShipmentDetailPage.tsx'));
 const TrackingPage = page(() => import('../features/tracking/TrackingPage.tsx'));
 const DeliveriesPage = page(() => import('../features/deliveries/DeliveriesPage.tsx'));
 const BillingPage = page(() => import('../features/billing/BillingPage.tsx'));
