@@ -1,7 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Box, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { canManage as mayManage, canReturn, closedShipmentRefusal, returnRefusal, PRODUCT_TYPE_LABELS, SHIPMENT_MESSAGES } from '@tramo/domain';
+import {
+  canManage as mayManage,
+  canReturn,
+  closedShipmentRefusal,
+  returnRefusal,
+  PRODUCT_TYPE_LABELS,
+  SHIPMENT_MESSAGES,
+  canManageArea,
+} from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -263,7 +271,7 @@ export default function ShipmentDetailPage() {
             <PublicTrackingBox code={s.code} />
             <ShipmentIncidents shipmentId={s.id} />
             {/* Billing is for admins and agents (DESIGN.md section 5a). */}
-            {user.role !== 'courier' && <ShipmentDocuments shipmentId={s.id} />}
+            {canManageArea(user, 'billing') && <ShipmentDocuments shipmentId={s.id} />}
             {canChange ? (
               <ManagePanel shipment={s} />
             ) : canManage && closed ? (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruck, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { limaDay, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH, canManageArea } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { keysetCursor, Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -168,7 +168,7 @@ export default function ShipmentsPage() {
           aria-label="Buscar envíos"
           w={260}
         />
-        {user.role !== 'courier' && (
+        {canManageArea(user, 'newShipment') && (
           <Button component={Link} to="/shipments/new">
             Nuevo envío
           </Button>
@@ -238,8 +238,8 @@ export default function ShipmentsPage() {
               shipment={s}
               onPrint={() => setPrinting(s)}
               onCancel={() => void cancel.run(s)}
-              onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
-              canPay={user.role !== 'courier'}
+              onAssign={canManageArea(user, 'fleet') ? () => setAssigning(s) : undefined}
+              canPay={canManageArea(user, 'payments')}
               loadedPlate={loadedPlates.get(s.id)}
             />
           )}
