@@ -22,7 +22,22 @@ export default tseslint.config(
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Who may do what is packages/domain's permissions table (can, canManageArea), which the API
+      // enforces too; a role compared by hand in a screen drifts from it unseen.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'BinaryExpression[operator=/^[!=]==?$/]:matches([left.value=/^(admin|agent|courier)$/], [right.value=/^(admin|agent|courier)$/])',
+          message: "Compare no role by hand: ask packages/domain's can() or canManageArea() (add the capability there if it is missing).",
+        },
+        {
+          selector: 'SwitchCase > Literal.test[value=/^(admin|agent|courier)$/]',
+          message: "Switch on no role by hand: ask packages/domain's can() or canManageArea() (add the capability there if it is missing).",
+        },
+      ],
+    },
   },
   {
     files: ['**/*.{ts,tsx}'],

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { dashboardKey, shipmentKeys, shipmentsChanged, type Shipment } from '../src/features/shipments/index.ts';
+import type { Shipment } from '@tramo/domain';
+import { dashboardKey, shipmentKeys, shipmentsChanged } from '../src/lib/shipment-queries.ts';
 
 const shipment = { id: 7, code: 'TMT-000007', status: 'Entregado' } as Shipment;
 const stale = { id: 7, code: 'TMT-000007', status: 'En tránsito' } as Shipment;

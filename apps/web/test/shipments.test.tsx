@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { ModalsProvider } from '@mantine/modals';
 import { sessionStore } from '../src/lib/session.ts';
 import NewShipmentPage from '../src/features/shipments/NewShipmentPage.tsx';
-import ShipmentsPage from '../src/features/shipments/ShipmentsPage.tsx';
+import ShipmentsPage from '../src/app/routes/ShipmentsPage.tsx';
 import { LABEL_WIDTH_STORAGE_KEY, LabelModal } from '../src/features/shipments/components/LabelModal.tsx';
 import { ManagePanel } from '../src/features/shipments/components/ManagePanel.tsx';
 import type { Shipment } from '../src/features/shipments/types.ts';

@@ -45,7 +45,19 @@ export const SHIPMENT_PERMISSIONS: Readonly<Record<ShipmentAction, ShipmentPermi
   unload: { roles: STAFF_ROLES, branch: 'either' },
 };
 
-export const AREAS = ['users', 'branches', 'fleet', 'customers', 'pricing', 'newShipment'] as const;
+export const AREAS = [
+  'users',
+  'branches',
+  'fleet',
+  'customers',
+  'pricing',
+  'newShipment',
+  'allBranches',
+  'settings',
+  'billing',
+  'payments',
+  'movements',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 /** Back-office areas a role manages (tracking by code is open to every signed-in role). */
@@ -56,6 +68,14 @@ export const AREA_PERMISSIONS: Readonly<Record<Area, readonly Role[]>> = {
   customers: STAFF_ROLES,
   pricing: STAFF_ROLES,
   newShipment: STAFF_ROLES,
+  /** Works for every branch (origin of a new shipment, the Panel's and movements' branch, trips); the others only for their own. */
+  allBranches: ['admin'],
+  /** Company-wide rules, such as whether a delivery needs its proof (DESIGN.md section 5b: settings are the admins'). */
+  settings: ['admin'],
+  /** Documents, payments and movements are for admins and agents (DESIGN.md sections 4 and 5a). */
+  billing: STAFF_ROLES,
+  payments: STAFF_ROLES,
+  movements: STAFF_ROLES,
 };
 
 const hasRole = (actor: Actor, roles: readonly Role[]) => (roles as readonly string[]).includes(actor.role);

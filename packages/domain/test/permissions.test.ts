@@ -56,8 +56,20 @@ describe('permission table (DESIGN.md section 4)', () => {
 
   it('gives users and branches to admins only, and the back office to staff', () => {
     const areas = (role: string) => AREAS.filter((area) => canManageArea({ role }, area));
-    expect(areas('admin')).toEqual(['users', 'branches', 'fleet', 'customers', 'pricing', 'newShipment']);
-    expect(areas('agent')).toEqual(['fleet', 'customers', 'pricing', 'newShipment']);
+    expect(areas('admin')).toEqual([
+      'users',
+      'branches',
+      'fleet',
+      'customers',
+      'pricing',
+      'newShipment',
+      'allBranches',
+      'settings',
+      'billing',
+      'payments',
+      'movements',
+    ]);
+    expect(areas('agent')).toEqual(['fleet', 'customers', 'pricing', 'newShipment', 'billing', 'payments', 'movements']);
     expect(areas('courier')).toEqual([]);
     expect(areas('')).toEqual([]);
   });

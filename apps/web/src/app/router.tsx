@@ -1,6 +1,6 @@
 import { Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { MENU, type Role } from '@tramo/domain';
+import { MENU, type Role, STAFF_ROLES } from '@tramo/domain';
 import { PageSkeleton } from '../components/ui/PageSkeleton.tsx';
 import { AppLayout } from './shell/AppLayout.tsx';
 import { RequireAuth, RequireRole, RedirectIfAuthed } from './guards.tsx';
@@ -18,9 +18,9 @@ const TransportTripsPage = page(() => import('../features/fleet/TransportTripsPa
 const ForbiddenPage = page(() => import('../features/misc/ForbiddenPage.tsx'));
 const NotFoundPage = page(() => import('../features/misc/NotFoundPage.tsx'));
 const PanelPage = page(() => import('../features/dashboard/PanelPage.tsx'));
-const ShipmentsPage = page(() => import('../features/shipments/ShipmentsPage.tsx'));
+const ShipmentsPage = page(() => import('./routes/ShipmentsPage.tsx'));
 const NewShipmentPage = page(() => import('../features/shipments/NewShipmentPage.tsx'));
-const ShipmentDetailPage = page(() => import('../features/shipments/ShipmentDetailPage.tsx'));
+const ShipmentDetailPage = page(() => import('./routes/ShipmentDetailPage.tsx'));
 const TrackingPage = page(() => import('../features/tracking/TrackingPage.tsx'));
 const DeliveriesPage = page(() => import('../features/deliveries/DeliveriesPage.tsx'));
 const BillingPage = page(() => import('../features/billing/BillingPage.tsx'));
@@ -45,7 +45,7 @@ function rolesOf(path: string): readonly Role[] {
   const exact = MENU.find((m) => m.path === path);
   if (exact) return exact.roles;
   const parent = MENU.filter((m) => m.path !== '/' && path.startsWith(`${m.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
-  return parent?.roles ?? ['admin', 'agent'];
+  return parent?.roles ?? STAFF_ROLES;
 }
 
 function guarded(path: string, Component: LazyExoticComponent<ComponentType>): RouteObject {

@@ -11,6 +11,7 @@ import {
   limaDayStart,
   SHIPMENT_MESSAGES,
   SHIPMENT_SEARCH_MIN_LENGTH,
+  canManageArea,
 } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
@@ -50,7 +51,7 @@ const COUNTERS = [
 
 export default function PanelPage() {
   const user = useCurrentUser();
-  const isAdmin = user.role === 'admin';
+  const anyBranch = canManageArea(user, 'allBranches');
   const [url, setUrl] = useUrlState({
     ...defaultRange(),
     originBranchId: '',
@@ -66,7 +67,7 @@ export default function PanelPage() {
   const page = Math.min(pageNumber(url.page, 1), lastNumberedPage(pageSize));
 
   // Spec section 6: only an admin picks the origin; everyone else sees their own branch.
-  const effective: DashboardFilters = isAdmin ? filters : { ...filters, originBranchId: user.branchId ? String(user.branchId) : undefined };
+  const effective: DashboardFilters = anyBranch ? filters : { ...filters, originBranchId: user.branchId ? String(user.branchId) : undefined };
   const rangeInvalid = Boolean(effective.dateFrom && effective.dateTo && effective.dateFrom > effective.dateTo);
   const dashboard = useDashboard(effective, !rangeInvalid);
   const latest = useShipments({ ...effective, page, pageSize }, !rangeInvalid);
@@ -78,7 +79,7 @@ export default function PanelPage() {
   return (
     <>
       <PageHeader title="Panel" description="Resumen de envíos del periodo">
-        {user.role !== 'courier' && (
+        {canManageArea(user, 'newShipment') && (
           <Button component={Link} to="/shipments/new">
             Nuevo envío
           </Button>
@@ -88,7 +89,7 @@ export default function PanelPage() {
       <Paper withBorder p="sm" mb="md">
         <Group gap="xs" align="flex-end" wrap="wrap">
           <DateRangeFilter from={filters.dateFrom} to={filters.dateTo} onChange={set} />
-          {isAdmin ? (
+          {anyBranch ? (
             <BranchFilter label="Origen" value={filters.originBranchId} onChange={(v) => set('originBranchId', v)} />
           ) : (
             <div>
@@ -190,7 +191,7 @@ export default function PanelPage() {
                 Accesos rápidos
               </Title>
               <SimpleGrid cols={2} spacing="xs">
-                {user.role !== 'courier' && (
+                {canManageArea(user, 'newShipment') && (
                   <Button component={Link} to="/shipments/new" variant="light">
                     Nuevo envío
                   </Button>
@@ -202,7 +203,7 @@ export default function PanelPage() {
                   Rastreo
                 </Button>
                 {/* DESIGN.md section 4: movements are for admins and agents. */}
-                {user.role !== 'courier' && (
+                {canManageArea(user, 'movements') && (
                   <Button component={Link} to="/reports/movimientos" variant="light">
                     Movimientos
                   </Button>

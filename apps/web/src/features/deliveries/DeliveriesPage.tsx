@@ -4,6 +4,7 @@ import { DeliveredBox } from './components/DeliveredBox.tsx';
 import { DeliveryForm } from './components/DeliveryForm.tsx';
 import { ProofRuleSwitch } from './components/ProofRuleSwitch.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
+import { canManageArea } from '@tramo/domain';
 
 /** Entregas: find the shipment (scanned code, or recipient name/document), then confirm against its secret code. */
 export default function DeliveriesPage() {
@@ -16,7 +17,7 @@ export default function DeliveriesPage() {
       search={{ label: 'Buscar por nombre o documento', placeholder: 'Nombre o documento del destinatario', width: 300 }}
       hint="Escanea o escribe el código del envío y presiona Enter, o busca por nombre o documento."
       asideSpan={6}
-      headerExtra={user.role === 'admin' ? <ProofRuleSwitch /> : undefined}
+      headerExtra={canManageArea(user, 'settings') ? <ProofRuleSwitch /> : undefined}
       aside={(shipment) => (
         <Paper withBorder p="md" component="section">
           <Title order={4} mb="sm">

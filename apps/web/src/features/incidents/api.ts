@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Incident, IncidentInput } from '@tramo/domain';
 import { api } from '../../lib/api.ts';
-import { shipmentsChanged } from '../shipments/index.ts';
+import { shipmentsChanged } from '../../lib/shipment-queries.ts';
 
 const keys = { shipment: (id: number) => ['incidents', 'shipment', id] as const };
 

@@ -11,6 +11,7 @@ import {
   PAYMENT_STATUS_LABELS,
   PAYMENT_STATUSES,
   type MovementFilters,
+  canManageArea,
 } from '@tramo/domain';
 import { DateField } from '../../components/ui/DateField.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -43,9 +44,9 @@ const ERROR_TITLE = 'Error al cargar movimientos';
 export default function MovimientosPage() {
   const user = useCurrentUser();
   const [url, setUrl] = useUrlState(DEFAULTS, { replace: true });
-  const isAdmin = user.role === 'admin';
+  const anyBranch = canManageArea(user, 'allBranches');
   const ownBranch = user.branchId === null ? '' : String(user.branchId);
-  const branchId = isAdmin ? url.branchId : ownBranch;
+  const branchId = anyBranch ? url.branchId : ownBranch;
   const pageSize = pageNumber(url.size, 20, MOVEMENT_PAGE_SIZES);
   const cursor = url.after ? { after: url.after } : url.before ? { before: url.before } : {};
   const at = { pageSize, ...cursor, page: numberedPage({ page: pageNumber(url.page, 1), pageSize, ...cursor }) };
@@ -83,13 +84,13 @@ export default function MovimientosPage() {
           size="xs"
           w={180}
           label="Sucursal"
-          placeholder={isAdmin ? 'Todas' : 'Sin sucursal'}
-          clearable={isAdmin}
-          readOnly={!isAdmin}
-          variant={isAdmin ? 'default' : 'filled'}
-          rightSection={isAdmin ? undefined : <span />}
+          placeholder={anyBranch ? 'Todas' : 'Sin sucursal'}
+          clearable={anyBranch}
+          readOnly={!anyBranch}
+          variant={anyBranch ? 'default' : 'filled'}
+          rightSection={anyBranch ? undefined : <span />}
           value={branchId}
-          onChange={(v) => isAdmin && filter({ branchId: v ?? '' })}
+          onChange={(v) => anyBranch && filter({ branchId: v ?? '' })}
         />
         <TextInput
           size="xs"

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Grid } from '@mantine/core';
 import { Link } from 'react-router';
-import { DEFAULT_TIERS, PRICING_MESSAGES, tierProblem, type Branch, type ProductType, type WeightFactorSummary } from '@tramo/domain';
+import { DEFAULT_TIERS, PRICING_MESSAGES, tierProblem, type Branch, type ProductType, type WeightFactorSummary, canManageArea } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { errorMessage } from '../../lib/api.ts';
@@ -57,7 +57,7 @@ function NoBranches({ count }: { count: number }) {
         {count === 0
           ? 'Crea una sucursal primero para configurar las tarifas por peso.'
           : 'Se necesitan al menos dos sucursales para definir una ruta. Crea otra sucursal primero.'}
-        {user.role === 'admin' ? (
+        {canManageArea(user, 'branches') ? (
           <Button component={Link} to="/branches" size="xs" variant="light" ml="sm">
             Ir a Sucursales
           </Button>

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Dashboard } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
-import { dashboardKey } from '../../shipments/index.ts';
+import { dashboardKey } from '../../../lib/shipment-queries.ts';
 
 export interface DashboardFilters {
   dateFrom?: string;

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Delivery } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
-import { shipmentsChanged, type Shipment } from '../../shipments/index.ts';
+import type { Shipment } from '@tramo/domain';
+import { shipmentsChanged } from '../../../lib/shipment-queries.ts';
 
 export const deliverShipment = ({ id, ...delivery }: Delivery & { id: number }) => api.post<Shipment>(`/shipments/${id}/deliver`, delivery);
 

@@ -1,6 +1,6 @@
 import { Alert, Box, SimpleGrid } from '@mantine/core';
 import { formatDateTime } from '../../../lib/format.ts';
-import type { Shipment } from '../../shipments/index.ts';
+import type { Shipment } from '@tramo/domain';
 import { Field } from '../../../components/ui/Field.tsx';
 import { DeliveryProofView } from './DeliveryProofView.tsx';
 

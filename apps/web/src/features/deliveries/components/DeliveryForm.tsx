@@ -17,7 +17,7 @@ import {
 import { PageSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
-import type { Shipment } from '../../shipments/index.ts';
+import type { Shipment } from '@tramo/domain';
 import { useDeliverShipment } from '../api/deliver-shipment.ts';
 import { useDeliveryAgents } from '../api/get-agents.ts';
 import { useDeliverySettings } from '../api/proof.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Image, Skeleton, Stack, Text } from '@mantine/core';
 import { errorMessage } from '../../../lib/api.ts';
 import { notify } from '../../../lib/notify.ts';
-import type { Shipment } from '../../shipments/index.ts';
+import type { Shipment } from '@tramo/domain';
 import { downloadProofPdf, useDeliveryProof } from '../api/proof.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { shipmentsChanged } from '../../shipments/index.ts';
+import { shipmentsChanged } from '../../../lib/shipment-queries.ts';
 
 /** Every fleet query lives under ['fleet'], so a load or an edit refreshes lists, loads and assignments together. */
 export const fleetKeys = {

@@ -7,6 +7,7 @@ import {
   type TransportLoad,
   type Trip,
   type UnloadCheck,
+  canManageArea,
 } from '@tramo/domain';
 import { confirmDanger } from '../../../components/ui/confirm.tsx';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
@@ -20,7 +21,7 @@ import { ScanBox, type ScanFeedback, type ScanTone } from './ScanBox.tsx';
 export function DepartButton({ transport, load }: { transport: Transport; load: TransportLoad | undefined }) {
   const user = useCurrentUser();
   const depart = useDepart();
-  const mayDepart = user.role === 'admin' || (transport.origin_branch_id !== null && user.branchId === transport.origin_branch_id);
+  const mayDepart = canManageArea(user, 'allBranches') || (transport.origin_branch_id !== null && user.branchId === transport.origin_branch_id);
   if (!mayDepart) return null;
   const count = load?.items.length ?? 0;
   const total = load?.totalWeightKg ?? 0;
@@ -152,7 +153,7 @@ function CheckList({ title, rows, color }: { title: string; rows: UnloadCheck['e
  */
 export function ArrivalPanel({ transport, trip }: { transport: Transport; trip: Trip }) {
   const user = useCurrentUser();
-  const mayReceive = user.role === 'admin' || user.branchId === trip.destinationBranchId;
+  const mayReceive = canManageArea(user, 'allBranches') || user.branchId === trip.destinationBranchId;
   const check = useUnloadCheck(transport.id, mayReceive);
   const scan = useUnloadScan();
   const arrive = useArrive();

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NewShipment } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentsChanged } from './invalidate.ts';
+import { shipmentsChanged } from '../../../lib/shipment-queries.ts';
 
 /** The API requotes every line; the client sends no price. */
 export const createShipment = (input: NewShipment) => api.post<Shipment>('/shipments', input);

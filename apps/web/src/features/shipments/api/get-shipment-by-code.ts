@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentKeys } from './keys.ts';
+import { shipmentKeys } from '../../../lib/shipment-queries.ts';
 
 /** GET /shipments/code/{code}: the full shipment with its history, for every branch (tracking, deliveries). */
 export const shipmentByCodeQuery = (code: string) =>

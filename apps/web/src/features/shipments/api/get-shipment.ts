@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
-import { shipmentKeys } from './keys.ts';
+import { shipmentKeys } from '../../../lib/shipment-queries.ts';
 
 /** By numeric id or by code (TMT-000123): the API accepts both on the same path. */
 export const shipmentQuery = (idOrCode: string | number) =>

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { ShipmentPage } from '../types.ts';
-import { shipmentKeys } from './keys.ts';
+import { shipmentKeys } from '../../../lib/shipment-queries.ts';
 
 /** The list's filters as they travel in the address query and to GET /shipments. */
 export interface ShipmentListParams {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReturnAnswer, ReturnShipmentInput } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
-import { shipmentsChanged } from './invalidate.ts';
+import { shipmentsChanged } from '../../../lib/shipment-queries.ts';
 
 /**
  * POST /shipments/{id}/return: the original becomes 'Devuelto' and its return leg is registered.

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { ShipmentSearchRow } from '@tramo/domain';
-import { shipmentKeys } from './keys.ts';
+import { shipmentKeys } from '../../../lib/shipment-queries.ts';
 
 /** GET /shipments/search: code, recipient document or name, every branch, read-only (at most 20). */
 export const shipmentSearchQuery = (q: string) =>

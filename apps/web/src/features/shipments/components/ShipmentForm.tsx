@@ -4,7 +4,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch, type Path } from 'react-hook-form';
 import type { z } from 'zod';
 import { Link, useNavigate } from 'react-router';
-import { customerName, newShipmentSchema, SHIPMENT_MESSAGES, shipmentUpdateSchema, type Customer, type NewShipment } from '@tramo/domain';
+import {
+  customerName,
+  newShipmentSchema,
+  SHIPMENT_MESSAGES,
+  shipmentUpdateSchema,
+  type Customer,
+  type NewShipment,
+  canManageArea,
+} from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatMoney, formatWeight } from '../../../lib/format.ts';
 import { applyServerErrors } from '../../../lib/forms.ts';
@@ -36,7 +44,7 @@ const SERVER_FIELDS = [
 export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCreated?(s: Shipment): void }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
-  const isAdmin = user.role === 'admin';
+  const anyBranch = canManageArea(user, 'allBranches');
   const branches = useBranches();
   const create = useCreateShipment();
   const update = useUpdateShipment();
@@ -47,7 +55,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
   const schema = (editing ? shipmentUpdateSchema : newShipmentSchema) as unknown as z.ZodType<NewShipment, ShipmentFormValues>;
   const form = useForm<ShipmentFormValues, unknown, NewShipment>({
     resolver: zodResolver(schema),
-    defaultValues: editing ? formFromShipment(editing) : emptyShipmentForm(isAdmin ? null : user.branchId),
+    defaultValues: editing ? formFromShipment(editing) : emptyShipmentForm(anyBranch ? null : user.branchId),
   });
   const { errors } = form.formState;
   const [originBranchId, destinationBranchId, lines, description, senderCustomerId] = useWatch({
@@ -211,7 +219,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
           <Stack gap="md">
             <Paper withBorder p="md">
               <Group grow align="flex-start">
-                {isAdmin ? (
+                {anyBranch ? (
                   <Controller
                     control={form.control}
                     name="originBranchId"

@@ -2,7 +2,7 @@ import { Group, Paper, SimpleGrid, Title } from '@mantine/core';
 import { Field } from '../../../components/ui/Field.tsx';
 import { StatusChip } from '../../../components/ui/StatusChip.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
-import type { Shipment } from '../../shipments/index.ts';
+import type { Shipment } from '@tramo/domain';
 
 /**
  * What the counter reads of a found shipment, on Rastreo and on Entregas. `docApart` gives the

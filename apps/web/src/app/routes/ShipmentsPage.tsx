@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconBan, IconCash, IconEye, IconPencil, IconPrinter, IconTruck, IconTruckLoading } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { collectableAtCounter, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
+import { canManageArea, collectableAtCounter, SHIPMENT_MESSAGES, SHIPMENT_PAGE_SIZES, SHIPMENT_SEARCH_MIN_LENGTH } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { keysetCursor, Pager } from '../../components/ui/Pager.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
@@ -10,14 +10,24 @@ import { errorMessage } from '../../lib/api.ts';
 import { countOf } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useUrlState } from '../../lib/url-state.ts';
-import { AssignTransportModal, useLoadedPlates } from '../fleet/index.ts';
-import { useShipments } from './api/get-shipments.ts';
-import { LabelModal } from './components/LabelModal.tsx';
-import { BranchFilter, DateRangeFilter, FilterSelect, StatusFilter } from './components/ShipmentFilters.tsx';
-import { ShipmentsTable, type ShipmentColumn } from './components/ShipmentsTable.tsx';
-import { FILTER_KEYS, isRangeInvalid, LIST_URL_DEFAULTS, listParamsFrom, type FilterKey } from './components/list-params.ts';
-import { useCancelAction } from './components/useShipmentActions.tsx';
-import type { Shipment } from './types.ts';
+import { AssignTransportModal, useLoadedPlates } from '../../features/fleet/index.ts';
+import {
+  BranchFilter,
+  DateRangeFilter,
+  FILTER_KEYS,
+  FilterSelect,
+  isRangeInvalid,
+  LabelModal,
+  LIST_URL_DEFAULTS,
+  listParamsFrom,
+  ShipmentsTable,
+  StatusFilter,
+  useCancelAction,
+  useShipments,
+  type FilterKey,
+  type Shipment,
+  type ShipmentColumn,
+} from '../../features/shipments/index.ts';
 
 /** Back to the first page (a filter or the page size changed). */
 const FIRST_PAGE = { page: null, after: null, before: null };
@@ -124,6 +134,7 @@ function RowActions({ shipment, onPrint, onCancel, onAssign, canPay, loadedPlate
   );
 }
 
+/** /shipments. Composed here, not in the shipments feature: its row actions load a shipment onto the fleet's transports, and fleet reads shipments. */
 export default function ShipmentsPage() {
   const user = useCurrentUser();
   const [url, setUrl] = useUrlState(LIST_URL_DEFAULTS);
@@ -157,7 +168,7 @@ export default function ShipmentsPage() {
           aria-label="Buscar envíos"
           w={260}
         />
-        {user.role !== 'courier' && (
+        {canManageArea(user, 'newShipment') && (
           <Button component={Link} to="/shipments/new">
             Nuevo envío
           </Button>
@@ -227,8 +238,8 @@ export default function ShipmentsPage() {
               shipment={s}
               onPrint={() => setPrinting(s)}
               onCancel={() => void cancel.run(s)}
-              onAssign={user.role === 'courier' ? undefined : () => setAssigning(s)}
-              canPay={user.role !== 'courier'}
+              onAssign={canManageArea(user, 'fleet') ? () => setAssigning(s) : undefined}
+              canPay={canManageArea(user, 'payments')}
               loadedPlate={loadedPlates.get(s.id)}
             />
           )}

@@ -1,7 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Anchor, Box, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { canManage as mayManage, canReturn, closedShipmentRefusal, returnRefusal, PRODUCT_TYPE_LABELS, SHIPMENT_MESSAGES } from '@tramo/domain';
+import {
+  canManage as mayManage,
+  canReturn,
+  closedShipmentRefusal,
+  returnRefusal,
+  PRODUCT_TYPE_LABELS,
+  SHIPMENT_MESSAGES,
+  canManageArea,
+} from '@tramo/domain';
 import { confirmThenMutate } from '../../components/ui/confirm.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
@@ -10,19 +18,24 @@ import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney, formatNumber, formatWeight } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { ShipmentTransportBox } from '../fleet/index.ts';
-import { DeliveryProofView } from '../deliveries/index.ts';
-import { ShipmentIncidents } from '../incidents/index.ts';
-import { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
-import { useShipment } from './api/get-shipment.ts';
-import { LabelModal } from './components/LabelModal.tsx';
-import { ReturnModal } from './components/ReturnModal.tsx';
-import { PublicTrackingBox } from './components/PublicTrackingBox.tsx';
-import { ShipmentDocuments } from '../billing/index.ts';
-import { ShipmentHistory } from './components/ShipmentHistory.tsx';
-import { DescriptionModal, ManagePanel, SecretCodeModal } from './components/ManagePanel.tsx';
-import { useCancelAction } from './components/useShipmentActions.tsx';
-import type { Shipment, ShipmentEvent } from './types.ts';
+import { ShipmentDocuments } from '../../features/billing/index.ts';
+import { DeliveryProofView } from '../../features/deliveries/index.ts';
+import { ShipmentTransportBox } from '../../features/fleet/index.ts';
+import { ShipmentIncidents } from '../../features/incidents/index.ts';
+import {
+  DescriptionModal,
+  LabelModal,
+  ManagePanel,
+  PublicTrackingBox,
+  ReturnModal,
+  SecretCodeModal,
+  ShipmentHistory,
+  useCancelAction,
+  useDeleteCheckpoint,
+  useShipment,
+  type Shipment,
+  type ShipmentEvent,
+} from '../../features/shipments/index.ts';
 
 function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (
@@ -90,7 +103,11 @@ function History({ shipment, canManage }: { shipment: Shipment; canManage: boole
   );
 }
 
-/** /shipments/{id}: by numeric id or by code (TMT-000123). */
+/**
+ * /shipments/{id}: by numeric id or by code (TMT-000123). Composed here, not in the shipments
+ * feature: it shows the fleet's, deliveries', incidents' and billing's boxes, and those features
+ * read shipments themselves.
+ */
 export default function ShipmentDetailPage() {
   const { id = '' } = useParams();
   const user = useCurrentUser();
@@ -254,7 +271,7 @@ export default function ShipmentDetailPage() {
             <PublicTrackingBox code={s.code} />
             <ShipmentIncidents shipmentId={s.id} />
             {/* Billing is for admins and agents (DESIGN.md section 5a). */}
-            {user.role !== 'courier' && <ShipmentDocuments shipmentId={s.id} />}
+            {canManageArea(user, 'billing') && <ShipmentDocuments shipmentId={s.id} />}
             {canChange ? (
               <ManagePanel shipment={s} />
             ) : canManage && closed ? (
