@@ -33,8 +33,11 @@ export function limaDay(instant: Date): string {
   return limaClock(instant).slice(0, 10);
 }
 
+/** A calendar day (`YYYY-MM-DD`, already a Lima date: an issue or due date) as `dd/mm/yyyy`; no instant, so no time zone. */
+export const dayText = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
+
 /** `dd/mm/yyyy hh:mm` in Lima time (DESIGN.md section 2a), for screens, exports and PDFs alike. */
 export function limaDateTime(value: string | Date): string {
   const iso = limaClock(new Date(value));
-  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 16)}`;
+  return `${dayText(iso)} ${iso.slice(11, 16)}`;
 }

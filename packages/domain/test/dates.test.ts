@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { limaDateTime, limaDay, limaDayEnd, limaDayStart, addDays } from '../src/index.ts';
+import { addDays, dayText, limaDateTime, limaDay, limaDayEnd, limaDayStart } from '../src/index.ts';
 
 describe('Lima dates', () => {
   // What the web formatted with before (es-PE, Lima, 24 h): the one formatter must print the same.
@@ -19,10 +19,12 @@ describe('Lima dates', () => {
   it('prints dd/mm/yyyy hh:mm in Lima time, as Intl does', () => {
     expect(limaDateTime('2026-11-26T05:04:00Z')).toBe('26/11/2026 00:04');
     expect(limaDateTime(new Date('2026-01-01T04:59:00Z'))).toBe('31/12/2025 23:59');
+    expect(dayText('2026-03-09')).toBe('09/03/2026');
     fc.assert(
       fc.property(instant, (d) => {
         expect(limaDateTime(d)).toBe(intl.format(d).replace(',', ''));
         expect(limaDateTime(d.toISOString())).toBe(limaDateTime(d));
+        expect(limaDateTime(d).slice(0, 10)).toBe(dayText(limaDay(d)));
       }),
       { numRuns: 2000 },
     );
