@@ -2,7 +2,7 @@
  * Calendar arithmetic on `YYYY-MM-DD` days (Lima days are plain dates), through UTC midnights: the
  * Panel's chart groups its days by day, week (from Monday), month or year.
  */
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 export const CHART_BUCKETS = ['day', 'week', 'month', 'year'] as const;
 export type ChartBucket = (typeof CHART_BUCKETS)[number];
 

@@ -1,19 +1,24 @@
+import Big from 'big.js';
+
 /**
  * Money is counted in integer céntimos so sums never drift (0.1 + 0.2 problems are impossible);
  * it crosses the wire as a number with at most 2 decimals and is stored as numeric(12,2).
  */
 export type Cents = number;
 
-/** Exact decimal → integer at `scale` decimals, rounding half up beyond it. Throws on non-numbers. */
+/** A decimal at `scale` decimals as an integer (12.345 at 2 → 1235), rounding half away from zero beyond them. */
+export function scaledOf(value: Big, scale: number): number {
+  return Number(value.round(scale, Big.roundHalfUp).times(new Big(10).pow(scale)).toFixed(0));
+}
+
+/** What a decimal may look like: an optional minus, digits with at most one point (no exponent). */
+const DECIMAL_TEXT = /^-?(\d+\.?\d*|\.\d+)$/;
+
+/** Exact decimal → integer at `scale` decimals, rounding half away from zero beyond it (the billing amounts' big.js rounding). Throws on non-numbers. */
 export function toScaled(value: number | string, scale: number): number {
   const text = typeof value === 'number' ? numberToPlain(value) : value.trim();
-  const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text);
-  if (!match || (match[2] === '' && (match[3] ?? '') === '')) throw new RangeError(`not a decimal: ${value}`);
-  const [, sign, int = '', frac = ''] = match;
-  const padded = (frac + '0'.repeat(scale + 1)).slice(0, scale + 1);
-  let scaled = Number(int || '0') * 10 ** scale + Number(padded.slice(0, scale) || '0');
-  if (Number(padded[scale]) >= 5) scaled += 1;
-  return sign === '-' ? -scaled : scaled;
+  if (!DECIMAL_TEXT.test(text)) throw new RangeError(`not a decimal: ${value}`);
+  return scaledOf(new Big(text), scale);
 }
 
 function numberToPlain(n: number): string {
@@ -26,7 +31,7 @@ function numberToPlain(n: number): string {
 export const toCents = (value: number | string): Cents => toScaled(value, 2);
 
 /** 1234 → 12.34 (a number: at most 2 decimals, exactly representable as printed). */
-export const centsToNumber = (cents: Cents): number => Number((cents / 100).toFixed(2));
+export const centsToNumber = (cents: Cents): number => Number(centsToString(cents));
 
 /** 1234 → "12.34", for numeric columns. */
 export const centsToString = (cents: Cents): string => (cents / 100).toFixed(2);

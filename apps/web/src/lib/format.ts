@@ -1,16 +1,7 @@
-import { LIMA_TIME_ZONE } from '@tramo/domain';
+import { LIMA_TIME_ZONE, limaDateTime } from '@tramo/domain';
 
 const money = new Intl.NumberFormat('es-PE', { style: 'currency', currency: 'PEN', minimumFractionDigits: 2 });
 const number = new Intl.NumberFormat('es-PE', { maximumFractionDigits: 2 });
-const dateTime = new Intl.DateTimeFormat('es-PE', {
-  timeZone: LIMA_TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
 const date = new Intl.DateTimeFormat('es-PE', { timeZone: LIMA_TIME_ZONE, day: '2-digit', month: '2-digit', year: 'numeric' });
 
 /** `S/ 1,234.50`, with a non-breaking space: the symbol never sits above its figure. */
@@ -35,10 +26,10 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
   return `${formatNumber(n)} ${n === 1 ? singular : plural}`;
 }
 
-/** `dd/mm/yyyy hh:mm` in Lima time. */
+/** `dd/mm/yyyy hh:mm` in Lima time; a dash when unknown. */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return '—';
-  return dateTime.format(new Date(value)).replace(',', '');
+  return limaDateTime(value);
 }
 
 export function formatDate(value: string | Date | null | undefined): string {

@@ -1,9 +1,11 @@
 /**
  * The public tracking page (issue 18): `/seguimiento` (a search box) and `/seguimiento/{code}`.
  * Its own entry and bundle, opened from a label's QR on a phone: plain DOM, no React, no Mantine,
- * nothing of the staff app (the lint's boundaries forbid it). Only types come from the domain.
+ * nothing of the staff app (the lint's boundaries forbid it). Only types and the dates module come from the domain.
  */
 import type { PublicTracking } from '@tramo/domain';
+// The dates module alone: the domain's index brings zod and its Spanish messages, which this small page does not need.
+import { limaDateTime } from '@tramo/domain/dates';
 import './public.css';
 
 type Answer = { ok: true; tracking: PublicTracking } | { ok: false; message: string };
@@ -22,17 +24,6 @@ function h<K extends keyof HTMLElementTagNameMap>(
   for (const child of children) if (child !== null) el.append(child);
   return el;
 }
-
-const limaDateTime = new Intl.DateTimeFormat('es-PE', {
-  timeZone: 'America/Lima',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
-const formatDateTime = (iso: string) => limaDateTime.format(new Date(iso)).replace(',', '');
 
 const place = (p: PublicTracking['origin']) => (p.city && p.city !== p.name ? `${p.name} (${p.city})` : p.name);
 
@@ -90,7 +81,7 @@ function timeline(events: PublicTracking['events']): HTMLElement {
   const list = h('ol', { class: 'timeline' });
   // Newest first: what the customer wants to know is the last thing that happened.
   for (const event of [...events].reverse()) {
-    list.append(h('li', {}, h('span', { class: 'event' }, event.name), h('time', { datetime: event.at }, formatDateTime(event.at))));
+    list.append(h('li', {}, h('span', { class: 'event' }, event.name), h('time', { datetime: event.at }, limaDateTime(event.at))));
   }
   return list;
 }
@@ -108,8 +99,8 @@ function trackingView(t: PublicTracking): HTMLElement {
     h('dt', {}, 'Destinatario'),
     h('dd', {}, t.recipientName),
     h('dt', {}, 'Registrado'),
-    h('dd', {}, formatDateTime(t.registeredAt)),
-    ...(t.deliveredAt ? [h('dt', {}, 'Entregado'), h('dd', {}, formatDateTime(t.deliveredAt))] : []),
+    h('dd', {}, limaDateTime(t.registeredAt)),
+    ...(t.deliveredAt ? [h('dt', {}, 'Entregado'), h('dd', {}, limaDateTime(t.deliveredAt))] : []),
   );
   const print = h('button', { type: 'button', class: 'secondary' }, 'Imprimir');
   print.addEventListener('click', () => window.print());

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { divRoundHalfUp, sumCents, type Cents } from '../money.ts';
+import { divRoundHalfUp, scaledOf, sumCents, type Cents } from '../money.ts';
 import { IGV_PERCENT, type IgvType } from './catalogs.ts';
 
 /*
@@ -36,7 +36,7 @@ export function decimalPlaces(value: Big): number {
 
 /** Decimal soles → céntimos, rounding half up beyond the second decimal. */
 export function bigToCents(value: Big): Cents {
-  return Number(value.times(100).round(0, Big.roundHalfUp).toFixed(0));
+  return scaledOf(value, 2);
 }
 
 /** IGV of a taxable amount: 18 % rounded half up to the céntimo, in integers. */

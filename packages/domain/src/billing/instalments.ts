@@ -1,5 +1,5 @@
 import { isIsoDay } from '../dates.ts';
-import { sumCents, type Cents } from '../money.ts';
+import { centsToString, sumCents, type Cents } from '../money.ts';
 
 /*
  * A credit sale (forma de pago 'Crédito') lists its instalments: cuota n, due date and amount. Their
@@ -35,8 +35,6 @@ export function pendingAmountCents(totalCents: Cents, detractionCents: Cents = 0
   return totalCents - detractionCents;
 }
 
-const soles = (cents: Cents) => (cents / 100).toFixed(2);
-
 /** Every instalment rule that fails for a credit sale, as 'Corrige:' messages. */
 export function instalmentProblems(instalments: readonly Instalment[], issueDate: string, pendingCents: Cents): string[] {
   if (instalments.length === 0) return [INSTALMENT_MESSAGES.required];
@@ -49,7 +47,7 @@ export function instalmentProblems(instalments: readonly Instalment[], issueDate
     if (!(c.importeCents > 0)) problems.push(INSTALMENT_MESSAGES.amountPositive(n));
   });
   const sum = sumCents(instalments.map((c) => c.importeCents));
-  if (sum !== pendingCents) problems.push(INSTALMENT_MESSAGES.sum(soles(sum), soles(pendingCents)));
+  if (sum !== pendingCents) problems.push(INSTALMENT_MESSAGES.sum(centsToString(sum), centsToString(pendingCents)));
   return problems;
 }
 

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { toCents, type Cents } from '../money.ts';
+import { centsToString, toCents, type Cents } from '../money.ts';
 import { bigToCents, decimalPlaces, documentTotals, igvOf, lineAmounts, parseDecimal, type DocumentTotals } from './amounts.ts';
 import { IGV_PERCENT, isIgvType, type IgvType, type InvoiceDocumentType, type ModifiableDocumentType, type PaymentForm } from './catalogs.ts';
 import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies } from './detraction.ts';
@@ -192,7 +192,7 @@ export function detractionPrefill(type: InvoiceDocumentType, totalCents: Cents):
   return {
     enabled: true,
     percent: String(DETRACTION_FREIGHT.percent),
-    amount: (detractionAmountCents(totalCents) / 100).toFixed(2),
+    amount: centsToString(detractionAmountCents(totalCents)),
     bankAccount: '',
     paymentMeans: '',
   };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CUSTOMER_MESSAGES, documentError, rucError } from '../customers.ts';
 import { isIsoDay } from '../dates.ts';
 import { optionalText as cleanOptionalText } from '../primitives.ts';
-import type { Cents } from '../money.ts';
+import { centsToString, type Cents } from '../money.ts';
 import {
   bigToCents,
   decimalPlaces,
@@ -284,8 +284,6 @@ export interface InvoiceContext {
 
 export type InvoiceCheck = { ok: true; draft: InvoiceDraft } | { ok: false; problems: string[] };
 
-const soles = (cents: Cents) => (cents / 100).toFixed(2);
-
 /** A decimal with at most `decimals` places that is > 0 (or ≥ 0 when `allowZero`), else null. */
 function amountField(value: string | number | null | undefined, decimals: number, allowZero: boolean): Big | null {
   if (value === null || value === undefined || value === '') return allowZero ? new Big(0) : null;
@@ -434,7 +432,7 @@ function checkDetraction(p: InvoicePayload, totalCents: Cents | null, problems: 
   const referenceValueCents = reference && reference.gt(0) ? bigToCents(reference) : null;
   if (amount && reference && totalCents !== null) {
     const expected = detractionAmountCents(totalCents, referenceValueCents);
-    if (bigToCents(amount) !== expected) problems.push(INVOICE_MESSAGES.detraction.amountExpected(soles(expected)));
+    if (bigToCents(amount) !== expected) problems.push(INVOICE_MESSAGES.detraction.amountExpected(centsToString(expected)));
   }
   const means = Number(x.medio_de_pago_detraccion);
   if (!isDetractionPaymentMeans(means)) problems.push(INVOICE_MESSAGES.detraction.paymentMeans);

@@ -1,4 +1,4 @@
-import type { Cents } from '../money.ts';
+import { centsToString, type Cents } from '../money.ts';
 import type { BillingDocType, SunatDocumentType } from './catalogs.ts';
 
 export interface QrFields {
@@ -28,8 +28,8 @@ export function sunatQrText(f: QrFields): string {
     f.type,
     f.series,
     String(f.number).padStart(6, '0'),
-    (f.igvCents / 100).toFixed(2),
-    (f.totalCents / 100).toFixed(2),
+    centsToString(f.igvCents),
+    centsToString(f.totalCents),
     `${d}/${m}/${y}`,
     String(f.customerDocType),
     f.customerDocNumber || '-',

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { z } from 'zod';
 import { isIsoDay } from '../dates.ts';
-import type { Cents } from '../money.ts';
+import { centsToString, type Cents } from '../money.ts';
 import { decimalPlaces, parseDecimal } from './amounts.ts';
 import { isVoucherRelatedType, PERCEPTION_PERCENT, RETENTION_PERCENT, type VoucherDocumentType, type VoucherRelatedType } from './catalogs.ts';
 import { isContingency, seriesProblems } from './series.ts';
@@ -149,8 +149,6 @@ function subjectDocType(doc: string): 1 | 6 | null {
   return null;
 }
 
-const soles = (cents: Cents) => (cents / 100).toFixed(2);
-
 function checkVoucher(type: VoucherDocumentType, input: unknown, ctx: VoucherContext): VoucherCheck {
   const schema = type === '20' ? retentionPayloadSchema : perceptionPayloadSchema;
   const parsed = schema.safeParse(input);
@@ -230,7 +228,7 @@ function checkVoucher(type: VoucherDocumentType, input: unknown, ctx: VoucherCon
   if (p.total !== null && p.total !== undefined && p.total !== '' && problems.length === 0) {
     const sent = typeof p.total === 'number' || typeof p.total === 'string' ? parseDecimal(p.total) : null;
     if (!sent || Number(sent.times(100).round(0, Big.roundHalfUp).toFixed(0)) !== amountTotalCents) {
-      problems.push(VOUCHER_MESSAGES.totalMismatch(retention ? 'total retenido' : 'total percibido', soles(amountTotalCents)));
+      problems.push(VOUCHER_MESSAGES.totalMismatch(retention ? 'total retenido' : 'total percibido', centsToString(amountTotalCents)));
     }
   }
 

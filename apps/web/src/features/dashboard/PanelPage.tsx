@@ -3,12 +3,12 @@ import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, Si
 import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import {
+  addDays,
   DASHBOARD_SEARCH_CAP,
   DASHBOARD_PAGE_SIZES,
   INCIDENT_REASON_LABELS,
   lastNumberedPage,
   limaDay,
-  limaDayStart,
   SHIPMENT_MESSAGES,
   SHIPMENT_SEARCH_MIN_LENGTH,
   canManageArea,
@@ -29,11 +29,10 @@ const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
 const FILTER_KEYS = ['dateFrom', 'dateTo', 'originBranchId', 'destinationBranchId', 'status', 'q'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
 
-const DAY_MS = 86_400_000;
 /** The Panel opens on the last 30 Lima days; cleared dates leave the range open for counters and table alike. */
 function defaultRange() {
   const today = limaDay(new Date());
-  return { dateFrom: limaDay(new Date(limaDayStart(today).getTime() - 29 * DAY_MS)), dateTo: today };
+  return { dateFrom: addDays(today, -29), dateTo: today };
 }
 
 /** The chart groups long spans; its title says by what. */

@@ -6,13 +6,3 @@ export type DocumentFile = 'a4' | 'ticket' | 'xml';
 export function fetchDocumentFile(id: number, file: DocumentFile): Promise<Blob> {
   return file === 'xml' ? apiFile(`/billing/documents/${id}/xml`) : apiFile(`/billing/documents/${id}/pdf`, { format: file });
 }
-
-/** Saves a blob under a name (the XML's 'Descargar'). */
-export function saveBlob(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

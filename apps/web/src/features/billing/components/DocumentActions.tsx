@@ -3,7 +3,8 @@ import { Button, Group } from '@mantine/core';
 import { DOCUMENT_STATUS_LABELS, voidWordsFor, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
 import { notify } from '../../../lib/notify.ts';
 import { useConsultDocument, useVoidStatus } from '../api/documents.ts';
-import { fetchDocumentFile, saveBlob } from '../api/open-file.ts';
+import { saveBlob } from '../../../lib/files.ts';
+import { fetchDocumentFile } from '../api/open-file.ts';
 import { PdfViewer, type PdfRequest } from './PdfViewer.tsx';
 import { VoidModal, type VoidTarget } from './VoidModal.tsx';
 

@@ -9,10 +9,11 @@ import {
   PAYMENT_FORM_LABELS,
   SUNAT_DOCUMENT_LABELS,
   type DocumentDetail,
+  dayText,
 } from '@tramo/domain';
 import { PageSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { formatDate, formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { useDocument } from '../api/documents.ts';
 import { DocumentActions } from './DocumentActions.tsx';
 import { DocumentStatusBadge } from './DocumentStatusBadge.tsx';
@@ -60,7 +61,7 @@ function Body({ doc, onCreditNote }: { doc: DocumentDetail; onCreditNote(doc: Do
             <DocumentStatusBadge status={doc.status} />
           </Group>
           <Text size="sm">
-            Emitido el {formatDate(`${doc.issueDate}T12:00:00`)} por {doc.issuedByName}
+            Emitido el {dayText(doc.issueDate)} por {doc.issuedByName}
             {doc.branchName ? ` · ${doc.branchName}` : ''}
           </Text>
         </Stack>
@@ -92,7 +93,7 @@ function Body({ doc, onCreditNote }: { doc: DocumentDetail; onCreditNote(doc: Do
           <Text size="sm">{PAYMENT_FORM_LABELS[doc.paymentForm]}</Text>
           {doc.instalments.map((c) => (
             <Text size="sm" key={c.number}>
-              Cuota {c.number}: {formatMoney(c.amount)} al {formatDate(`${c.dueDate}T12:00:00`)}
+              Cuota {c.number}: {formatMoney(c.amount)} al {dayText(c.dueDate)}
             </Text>
           ))}
           {doc.modifies && doc.creditNote && (

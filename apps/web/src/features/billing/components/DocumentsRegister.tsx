@@ -9,13 +9,14 @@ import {
   type DocumentDetail,
   type DocumentFilters,
   type InvoiceFormValues,
+  dayText,
 } from '@tramo/domain';
 import { DateField } from '../../../components/ui/DateField.tsx';
 import { keysetCursor, numberedPage, Pager } from '../../../components/ui/Pager.tsx';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { SearchInput } from '../../../components/ui/SearchInput.tsx';
 import { errorMessage } from '../../../lib/api.ts';
-import { formatDate, formatMoney } from '../../../lib/format.ts';
+import { formatMoney } from '../../../lib/format.ts';
 import { pageNumber, useUrlState } from '../../../lib/url-state.ts';
 import { useDocuments } from '../api/documents.ts';
 import { BillShipments } from './BillShipments.tsx';
@@ -217,7 +218,7 @@ export function DocumentsRegister({
                     )}
                   </Table.Td>
                   <Table.Td>{SUNAT_DOCUMENT_LABELS[d.type]}</Table.Td>
-                  <Table.Td>{formatDate(`${d.issueDate}T12:00:00`)}</Table.Td>
+                  <Table.Td>{dayText(d.issueDate)}</Table.Td>
                   <Table.Td>
                     <Text size="sm">{d.customerName}</Text>
                     <Text size="xs" c="dimmed">

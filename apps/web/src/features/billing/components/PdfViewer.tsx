@@ -1,8 +1,6 @@
-import { useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Group, Loader, Modal, Stack } from '@mantine/core';
-import { errorMessage } from '../../../lib/api.ts';
-import { fetchDocumentFile, saveBlob } from '../api/open-file.ts';
+import { PdfModal } from '../../../components/ui/PdfModal.tsx';
+import { fetchDocumentFile } from '../api/open-file.ts';
 
 export interface PdfRequest {
   id: number;
@@ -23,40 +21,18 @@ export function PdfViewer({ request, onClose }: { request: PdfRequest | null; on
     retry: false,
     gcTime: 0,
   });
-  const blob = request ? file.data : undefined;
-  const url = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
-  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
-  const frame = useRef<HTMLIFrameElement>(null);
-
   const suffix = request?.format === 'ticket' ? 'ticket' : 'A4';
   return (
-    <Modal
+    <PdfModal
       opened={request !== null}
       onClose={onClose}
       title={request ? `${request.name} · ${suffix}` : ''}
       size={request?.format === 'ticket' ? 'md' : 'xl'}
-    >
-      {file.isFetching && !url && (
-        <Group justify="center" p="xl">
-          <Loader />
-        </Group>
-      )}
-      {file.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {errorMessage(file.error, 'No se pudo abrir el PDF.')}
-        </Alert>
-      )}
-      {url && blob && request && (
-        <Stack gap="sm">
-          <iframe ref={frame} title={`PDF ${request.name}`} src={url} style={{ width: '100%', height: '70vh', border: 0 }} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => saveBlob(blob, `${request.name}-${suffix}.pdf`)}>
-              Descargar
-            </Button>
-            <Button onClick={() => frame.current?.contentWindow?.print()}>Imprimir</Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+      name={request ? `${request.name}-${suffix}` : ''}
+      blob={request ? file.data : undefined}
+      fetching={file.isFetching}
+      error={file.error}
+      errorFallback="No se pudo abrir el PDF."
+    />
   );
 }

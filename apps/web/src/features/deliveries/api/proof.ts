@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DeliveryProof, DeliverySettings } from '@tramo/domain';
 import { api, apiFile } from '../../../lib/api.ts';
+import { saveBlob } from '../../../lib/files.ts';
 
 /** Proof of delivery (issue 18): the company rule, a delivered shipment's photo and signature, its PDF. */
 
@@ -30,11 +31,5 @@ export const useDeliveryProof = (shipmentId: number, enabled: boolean) => useQue
 
 /** Fetches the POD PDF with the session and saves it. */
 export async function downloadProofPdf(shipmentId: number, code: string): Promise<void> {
-  const blob = await apiFile(`/shipments/${shipmentId}/proof.pdf`);
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `constancia-${code}.pdf`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(await apiFile(`/shipments/${shipmentId}/proof.pdf`), `constancia-${code}.pdf`);
 }

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Group, Loader, Modal, Stack } from '@mantine/core';
-import { apiFile, errorMessage } from '../../../lib/api.ts';
+import { Button } from '@mantine/core';
+import { PdfModal } from '../../../components/ui/PdfModal.tsx';
+import { apiFile } from '../../../lib/api.ts';
 
 /**
  * 'Manifiesto de carga': the trip's PDF (or the load's draft before departure) inside the page,
@@ -29,10 +30,6 @@ export function ManifestButton({
     retry: false,
     gcTime: 0,
   });
-  const blob = open ? file.data : undefined;
-  const url = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
-  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
-  const frame = useRef<HTMLIFrameElement>(null);
   const name = tripId ? `manifiesto-${plate}-viaje-${tripId}` : `manifiesto-${plate}`;
 
   return (
@@ -40,29 +37,17 @@ export function ManifestButton({
       <Button size="xs" variant="light" disabled={disabled} onClick={() => setOpen(true)}>
         {label}
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={`Manifiesto de carga · ${plate}`} size="xl">
-        {file.isFetching && !url && (
-          <Group justify="center" p="xl">
-            <Loader aria-label="Cargando manifiesto" />
-          </Group>
-        )}
-        {file.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {errorMessage(file.error, 'No se pudo abrir el manifiesto.')}
-          </Alert>
-        )}
-        {url && blob && (
-          <Stack gap="sm">
-            <iframe ref={frame} title={`PDF ${name}`} src={url} style={{ width: '100%', height: '70vh', border: 0 }} />
-            <Group justify="flex-end">
-              <Button variant="default" component="a" href={url} download={`${name}.pdf`}>
-                Descargar
-              </Button>
-              <Button onClick={() => frame.current?.contentWindow?.print()}>Imprimir</Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      <PdfModal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={`Manifiesto de carga · ${plate}`}
+        name={name}
+        blob={open ? file.data : undefined}
+        fetching={file.isFetching}
+        error={file.error}
+        errorFallback="No se pudo abrir el manifiesto."
+        loaderLabel="Cargando manifiesto"
+      />
     </>
   );
 }

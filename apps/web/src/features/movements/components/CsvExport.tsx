@@ -2,21 +2,13 @@ import { useRef, useState } from 'react';
 import { Button, Group, Loader, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { MOVEMENTS_CSV_FILENAME, type MovementFilters } from '@tramo/domain';
+import { saveBlob } from '../../../lib/files.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
 import { CSV_EXPORT_FAILED, downloadMovementsCsv } from '../api/movements.ts';
 
 /** The `sep=` line and the header come before the first movement. */
 const PREAMBLE_LINES = 2;
-
-function saveBlob(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * 'Exportar CSV': the whole filtered set in one streamed request (in the browser's locale: ';' where

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { countedFromDenominations, DENOMINATIONS_CENTS, parseMoneyCents, type CashSession } from '@tramo/domain';
+import { centsToString, countedFromDenominations, DENOMINATIONS_CENTS, parseMoneyCents, type CashSession } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCloseCashSession } from '../api/payments.ts';
-
-const soles = (cents: number) => (cents / 100).toFixed(2);
 
 /** Counting the drawer: a total, or by notes and coins; the difference shows before confirming. */
 export function CloseCashModal({ session, onClose, onClosed }: { session: CashSession | null; onClose(): void; onClosed(s: CashSession): void }) {
@@ -34,7 +32,10 @@ export function CloseCashModal({ session, onClose, onClosed }: { session: CashSe
         ? { id: session.id, countedCash: total.trim() }
         : {
             id: session.id,
-            denominations: DENOMINATIONS_CENTS.filter((v) => (quantities[v] ?? 0) > 0).map((v) => ({ value: soles(v), quantity: quantities[v]! })),
+            denominations: DENOMINATIONS_CENTS.filter((v) => (quantities[v] ?? 0) > 0).map((v) => ({
+              value: centsToString(v),
+              quantity: quantities[v]!,
+            })),
           };
     close.mutate(body, {
       onSuccess: (s) => {
@@ -75,7 +76,7 @@ export function CloseCashModal({ session, onClose, onClosed }: { session: CashSe
             {DENOMINATIONS_CENTS.map((value) => (
               <NumberInput
                 key={value}
-                label={`S/ ${soles(value)}`}
+                label={`S/ ${centsToString(value)}`}
                 min={0}
                 max={100000}
                 allowDecimal={false}

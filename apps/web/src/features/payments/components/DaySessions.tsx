@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { limaDay } from '@tramo/domain';
+import { limaDay, dayText } from '@tramo/domain';
 import { DateField } from '../../../components/ui/DateField.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
@@ -21,7 +21,7 @@ export function DaySessions() {
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
           <DateField label="Día" value={date} clearable={false} onChange={(d) => d && setDate(d)} />
-          <Title order={4}>Reporte de cierre del {formatDateTime(`${date}T12:00:00`).slice(0, 10)}</Title>
+          <Title order={4}>Reporte de cierre del {dayText(date)}</Title>
         </Group>
         <Button variant="default" className="no-print" onClick={() => window.print()}>
           Imprimir reporte

@@ -1,6 +1,6 @@
 import { Checkbox, Group, Paper, Select, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
-import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies, previewTotals, type InvoiceFormValues } from '@tramo/domain';
+import { centsToString, DETRACTION_FREIGHT, detractionAmountCents, detractionApplies, previewTotals, type InvoiceFormValues } from '@tramo/domain';
 import { formatMoney } from '../../../../lib/format.ts';
 import { MEANS_OPTIONS } from './options.ts';
 
@@ -30,7 +30,7 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
                 field.onChange(on);
                 if (on) {
                   form.setValue('detraction.percent', String(DETRACTION_FREIGHT.percent));
-                  form.setValue('detraction.amount', (expected / 100).toFixed(2));
+                  form.setValue('detraction.amount', centsToString(expected));
                 }
               }}
             />

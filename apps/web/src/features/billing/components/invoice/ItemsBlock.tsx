@@ -1,7 +1,7 @@
 import { Button, Group, NumberFormatter, Paper, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
-import { emptyInvoiceItem, previewTotals, type InvoiceFormValues } from '@tramo/domain';
+import { centsToString, emptyInvoiceItem, previewTotals, type InvoiceFormValues } from '@tramo/domain';
 import { IGV_OPTIONS, UNIT_OPTIONS } from './options.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
 
@@ -98,7 +98,7 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
                   </Table.Td>
                   <Table.Td ta="right">
                     <Text size="sm" ff="monospace">
-                      <NumberFormatter value={(total / 100).toFixed(2)} thousandSeparator="," decimalScale={2} fixedDecimalScale />
+                      <NumberFormatter value={centsToString(total)} thousandSeparator="," decimalScale={2} fixedDecimalScale />
                     </Text>
                   </Table.Td>
                   <Table.Td>
