@@ -401,6 +401,21 @@ describe.each(engines)('shipments (%s)', (engine) => {
     expect(late.json().error).toBe('Solo se puede editar un envío en estado Creado.');
   });
 
+  it('an Arequipa agent sees no Lima→Trujillo shipment: not in the list, its total or the detail (one branch scope)', async () => {
+    const page = async () => (await t.call('GET', '/api/shipments?pageSize=100', { token: agentArequipa })).json();
+    const before = await page();
+    const limaTrujillo = await create({ destinationBranchId: trujillo });
+    const after = await page();
+    expect(after.items.map((s: { id: number }) => s.id)).not.toContain(limaTrujillo.id);
+    expect(after.total).toBe(before.total);
+    const byCode = await t.call('GET', `/api/shipments?q=${limaTrujillo.code}`, { token: agentArequipa });
+    expect(byCode.json()).toMatchObject({ items: [], total: 0 });
+    expect((await t.call('GET', `/api/shipments/${limaTrujillo.id}`, { token: agentArequipa })).statusCode).toBe(403);
+    // The Lima agent, at the shipment's origin, sees it.
+    const lima = await t.call('GET', `/api/shipments?q=${limaTrujillo.code}`, { token: agentLima });
+    expect(lima.json().items.map((s: { id: number }) => s.id)).toEqual([limaTrujillo.id]);
+  });
+
   it('enforces roles and branches on every management call and on visibility', async () => {
     const limaTrujillo = await create({ destinationBranchId: trujillo });
     const limaArequipa = await create();

@@ -195,7 +195,7 @@ export async function updateShipment(app: FastifyInstance, actor: SessionUser, i
       checkOrigin(actor, current.originBranchId);
       checkOrigin(actor, data.originBranchId);
       if (current.status !== 'Creado') throw unprocessable(SHIPMENT_MESSAGES.editOnlyCreated);
-      // An edit re-prices from the tables: a return leg would start being charged.
+      // A return leg is not charged (price 0): an edit of its lines or route would price it from the tables.
       if (current.before.returnOf) throw conflict(RETURN_MESSAGES.legNotEditable, undefined, 'RETURN_NOT_EDITABLE');
       await checkReferences(tx, data);
       const stored = { ...current.before, lines: current.before.multiLineDetail as ShipmentLine[] };

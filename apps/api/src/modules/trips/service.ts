@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import {
   arrivedEventName,
   canSee,
@@ -20,74 +18,55 @@ import {
   type UnloadCheck,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { branches, incidents, shipments, transportAssignments, transports, tripExtraScans, trips, tripShipments } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { loadShipments, lockTransport, openTripOf, transportLoad } from '../fleet/index.ts';
 import { changeShipmentStatus, recordShipmentEvent } from '../shipments/index.ts';
-
-const originBranch = alias(branches, 'trip_origin');
-const destinationBranch = alias(branches, 'trip_destination');
+import {
+  addExtraScan,
+  branchName,
+  closeTrip,
+  findOnTrip,
+  findTrip,
+  insertIncident,
+  insertTrip,
+  lockCarried,
+  lockLoad,
+  markScanned,
+  scanShipment,
+  scanTransport,
+  setTransportStatus,
+  transportExists,
+  transportPlate,
+  tripIdsOf,
+  unloadRows,
+} from './repository.ts';
 
 /** The trip as the screens show it, with its branch names and how many shipments it carried. */
 export async function tripDto(db: Db | Tx, tripId: number): Promise<Trip> {
-  const [row] = await db
-    .select({
-      id: trips.id,
-      transportId: trips.transportId,
-      plate: trips.plate,
-      originBranchId: trips.originBranchId,
-      originName: originBranch.name,
-      destinationBranchId: trips.destinationBranchId,
-      destinationName: destinationBranch.name,
-      weightKg: trips.weightKg,
-      billableWeightKg: trips.billableWeightKg,
-      capacityKg: trips.capacityKg,
-      overloaded: trips.overloaded,
-      departedAt: trips.departedAt,
-      departedByName: trips.departedByName,
-      arrivedAt: trips.arrivedAt,
-      arrivedByName: trips.arrivedByName,
-    })
-    .from(trips)
-    .innerJoin(originBranch, eq(originBranch.id, trips.originBranchId))
-    .innerJoin(destinationBranch, eq(destinationBranch.id, trips.destinationBranchId))
-    .where(eq(trips.id, tripId));
+  const row = await findTrip(db, tripId);
   if (!row) throw notFound('Viaje no encontrado.');
-  const carried = await db.select({ shipmentId: tripShipments.shipmentId }).from(tripShipments).where(eq(tripShipments.tripId, tripId));
   return {
     ...row,
     weightKg: Number(row.weightKg),
     capacityKg: row.capacityKg === null ? null : Number(row.capacityKg),
     departedAt: row.departedAt.toISOString(),
     arrivedAt: row.arrivedAt?.toISOString() ?? null,
-    shipmentCount: carried.length,
   };
 }
 
 /** GET /transports/{id}/trip: the open trip of a transport, or null when it is not on the road. */
 export async function currentTrip(app: FastifyInstance, transportId: number): Promise<Trip | null> {
-  const [transport] = await app.db.select({ id: transports.id }).from(transports).where(eq(transports.id, transportId));
-  if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
+  if (!(await transportExists(app.db, transportId))) throw notFound(FLEET_MESSAGES.transportNotFound);
   const open = await openTripOf(app.db, transportId);
   return open ? tripDto(app.db, open.id) : null;
 }
 
 /** The trips a transport made, newest first (the trip's page lists them for reprinting manifests). */
 export async function transportTrips(app: FastifyInstance, transportId: number): Promise<Trip[]> {
-  const rows = await app.db
-    .select({ id: trips.id })
-    .from(trips)
-    .where(eq(trips.transportId, transportId))
-    .orderBy(desc(trips.departedAt), desc(trips.id))
-    .limit(20);
-  return Promise.all(rows.map((r) => tripDto(app.db, r.id)));
-}
-
-async function branchName(tx: Tx, id: number): Promise<string> {
-  const [row] = await tx.select({ name: branches.name }).from(branches).where(eq(branches.id, id));
-  return row?.name ?? '';
+  const ids = await tripIdsOf(app.db, transportId, 20);
+  return Promise.all(ids.map((id) => tripDto(app.db, id)));
 }
 
 /**
@@ -105,19 +84,7 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
       if (transport.status === 'mantenimiento') throw unprocessable(TRIP_MESSAGES.maintenance(transport.plate), undefined, 'MAINTENANCE');
       if (await openTripOf(tx, transportId)) throw conflict(TRIP_MESSAGES.alreadyDeparted(transport.plate), undefined, 'ALREADY_DEPARTED');
 
-      const load = await tx
-        .select({
-          id: shipments.id,
-          code: shipments.code,
-          status: shipments.status,
-          weightKg: shipments.weightKg,
-          billableWeightKg: shipments.billableWeightKg,
-        })
-        .from(transportAssignments)
-        .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
-        .where(eq(transportAssignments.transportId, transportId))
-        .orderBy(asc(shipments.id))
-        .for('update', { of: shipments });
+      const load = await lockLoad(tx, transportId);
       if (load.length === 0) throw unprocessable(TRIP_MESSAGES.emptyLoad, undefined, 'EMPTY_LOAD');
       const stuck = load.find((s) => !canTransition(s.status as ShipmentStatus, 'En tránsito', 'trip'));
       if (stuck) throw unprocessable(TRIP_MESSAGES.notCreated(stuck.code, stuck.status), undefined, 'NOT_DEPARTABLE');
@@ -131,9 +98,10 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
 
       const now = app.now();
       const destination = await branchName(tx, transport.destinationBranchId);
-      const [trip] = await tx
-        .insert(trips)
-        .values({
+      const ids = load.map((s) => s.id);
+      const tripId = await insertTrip(
+        tx,
+        {
           transportId,
           plate: transport.plate,
           originBranchId: transport.originBranchId,
@@ -145,28 +113,27 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
           departedAt: now,
           departedBy: actor.id,
           departedByName: displayName(actor),
-        })
-        .returning({ id: trips.id });
-      const ids = load.map((s) => s.id);
-      await tx.insert(tripShipments).values(ids.map((shipmentId) => ({ tripId: trip!.id, shipmentId })));
+        },
+        ids,
+      );
       for (const s of load) {
         await changeShipmentStatus(tx, actor, now, s, {
           to: 'En tránsito',
           via: 'trip',
           event: { name: departedEventName(transport.plate, destination) },
-          audit: { action: 'trip.depart', after: { tripId: trip!.id, plate: transport.plate } },
+          audit: { action: 'trip.depart', after: { tripId: tripId, plate: transport.plate } },
         });
       }
-      await tx.update(transports).set({ status: 'en_ruta', updatedAt: now }).where(eq(transports.id, transportId));
+      await setTransportStatus(tx, transportId, 'en_ruta', now);
       await audit(tx, {
         userId: actor.id,
         entity: 'trip',
-        entityId: trip!.id,
+        entityId: tripId,
         action: 'depart',
         before: { transportStatus: transport.status },
         after: { transportId, plate: transport.plate, shipmentIds: ids, overloaded },
       });
-      return tripDto(tx, trip!.id);
+      return tripDto(tx, tripId);
     })
     .catch((err: unknown) => {
       if (isUniqueViolation(err)) throw conflict(TRIP_MESSAGES.alreadyDeparted(''), undefined, 'ALREADY_DEPARTED');
@@ -190,13 +157,7 @@ async function lockOpenTrip(tx: Tx, actor: SessionUser, transportId: number) {
 export async function arrive(app: FastifyInstance, actor: SessionUser, transportId: number, receive: 'all' | 'scanned'): Promise<Trip> {
   return app.db.transaction(async (tx) => {
     const { transport, trip } = await lockOpenTrip(tx, actor, transportId);
-    const carried = await tx
-      .select({ id: shipments.id, status: shipments.status, scannedAt: tripShipments.scannedAt })
-      .from(tripShipments)
-      .innerJoin(shipments, eq(shipments.id, tripShipments.shipmentId))
-      .where(eq(tripShipments.tripId, trip.id))
-      .orderBy(asc(shipments.id))
-      .for('update', { of: shipments });
+    const carried = await lockCarried(tx, trip.id);
     const now = app.now();
     const destination = await branchName(tx, trip.destinationBranchId);
     const arrived = receive === 'all' ? carried : carried.filter((s) => s.scannedAt !== null);
@@ -212,33 +173,26 @@ export async function arrive(app: FastifyInstance, actor: SessionUser, transport
       });
     }
     for (const s of missing) {
-      const [incident] = await tx
-        .insert(incidents)
-        .values({
-          shipmentId: s.id,
-          reason: 'faltante en desembarque',
-          note: missingOnUnloadNote(transport.plate),
-          tripId: trip.id,
-          createdAt: now,
-          createdBy: actor.id,
-          createdByName: displayName(actor),
-        })
-        .returning({ id: incidents.id });
+      const incidentId = await insertIncident(tx, {
+        shipmentId: s.id,
+        reason: 'faltante en desembarque',
+        note: missingOnUnloadNote(transport.plate),
+        tripId: trip.id,
+        createdAt: now,
+        createdBy: actor.id,
+        createdByName: displayName(actor),
+      });
       await recordShipmentEvent(
         tx,
         actor,
         now,
         s.id,
         { kind: 'incident', name: `Incidencia: faltante en desembarque (${transport.plate})` },
-        { action: 'incident.create', after: { incidentId: incident!.id, reason: 'faltante en desembarque', tripId: trip.id } },
+        { action: 'incident.create', after: { incidentId, reason: 'faltante en desembarque', tripId: trip.id } },
       );
     }
-    await tx.delete(transportAssignments).where(eq(transportAssignments.transportId, transportId));
-    await tx
-      .update(trips)
-      .set({ arrivedAt: now, arrivedBy: actor.id, arrivedByName: displayName(actor) })
-      .where(eq(trips.id, trip.id));
-    await tx.update(transports).set({ status: 'disponible', updatedAt: now }).where(eq(transports.id, transportId));
+    await closeTrip(tx, trip.id, transportId, { at: now, by: actor.id, byName: displayName(actor) });
+    await setTransportStatus(tx, transportId, 'disponible', now);
     await audit(tx, {
       userId: actor.id,
       entity: 'trip',
@@ -261,32 +215,9 @@ export async function scanToLoad(
   code: string,
   confirmOverload = false,
 ): Promise<ScanAnswer> {
-  const [transport] = await app.db
-    .select({
-      plate: transports.platePrimary,
-      destinationBranchId: transports.destinationBranchId,
-      destinationName: destinationBranch.name,
-      capacityKg: transports.capacityKg,
-    })
-    .from(transports)
-    .leftJoin(destinationBranch, eq(destinationBranch.id, transports.destinationBranchId))
-    .where(eq(transports.id, transportId));
+  const transport = await scanTransport(app.db, transportId);
   if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
-  const [shipment] = await app.db
-    .select({
-      id: shipments.id,
-      code: shipments.code,
-      originBranchId: shipments.originBranchId,
-      destinationBranchId: shipments.destinationBranchId,
-      destinationName: branches.name,
-      status: shipments.status,
-      weightKg: shipments.weightKg,
-      onTransport: transportAssignments.transportId,
-    })
-    .from(shipments)
-    .innerJoin(branches, eq(branches.id, shipments.destinationBranchId))
-    .leftJoin(transportAssignments, eq(transportAssignments.shipmentId, shipments.id))
-    .where(eq(shipments.code, code));
+  const shipment = await scanShipment(app.db, code);
   if (!shipment) throw notFound(TRIP_MESSAGES.unknownCode(code));
   if (!canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
   if (shipment.onTransport === transportId) {
@@ -333,23 +264,12 @@ export async function scanToLoad(
 
 /** Expected, scanned, missing and extra of the open trip's unload check (desembarque). */
 export async function unloadCheck(db: Db | Tx, actor: SessionUser, transportId: number): Promise<UnloadCheck> {
-  const [transport] = await db.select({ plate: transports.platePrimary }).from(transports).where(eq(transports.id, transportId));
-  if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
+  const plate = await transportPlate(db, transportId);
+  if (plate === null) throw notFound(FLEET_MESSAGES.transportNotFound);
   const open = await openTripOf(db, transportId);
-  if (!open) throw unprocessable(TRIP_MESSAGES.notDeparted(transport.plate), undefined, 'NOT_DEPARTED');
+  if (!open) throw unprocessable(TRIP_MESSAGES.notDeparted(plate), undefined, 'NOT_DEPARTED');
   if (actor.role !== 'admin' && actor.branchId !== open.destinationBranchId) throw forbidden(TRIP_MESSAGES.destinationOnly);
-  const rows = await db
-    .select({ shipmentId: shipments.id, code: shipments.code, recipientName: shipments.recipientName, scannedAt: tripShipments.scannedAt })
-    .from(tripShipments)
-    .innerJoin(shipments, eq(shipments.id, tripShipments.shipmentId))
-    .where(eq(tripShipments.tripId, open.id))
-    .orderBy(asc(shipments.code));
-  const extras = await db
-    .select({ shipmentId: tripExtraScans.shipmentId, code: tripExtraScans.code, recipientName: shipments.recipientName })
-    .from(tripExtraScans)
-    .leftJoin(shipments, eq(shipments.id, tripExtraScans.shipmentId))
-    .where(eq(tripExtraScans.tripId, open.id))
-    .orderBy(asc(tripExtraScans.scannedAt), asc(tripExtraScans.code));
+  const { carried: rows, extras } = await unloadRows(db, open.id);
   const row = (r: { shipmentId: number | null; code: string; recipientName: string | null }) => ({
     shipmentId: r.shipmentId,
     code: r.code,
@@ -368,11 +288,7 @@ export async function unloadCheck(db: Db | Tx, actor: SessionUser, transportId: 
 export async function unloadScan(app: FastifyInstance, actor: SessionUser, transportId: number, code: string) {
   return app.db.transaction(async (tx) => {
     const { trip } = await lockOpenTrip(tx, actor, transportId);
-    const [onTrip] = await tx
-      .select({ shipmentId: tripShipments.shipmentId, scannedAt: tripShipments.scannedAt })
-      .from(tripShipments)
-      .innerJoin(shipments, eq(shipments.id, tripShipments.shipmentId))
-      .where(and(eq(tripShipments.tripId, trip.id), eq(shipments.code, code)));
+    const onTrip = await findOnTrip(tx, trip.id, code);
     const now = app.now();
     let outcome: 'scanned' | 'already' | 'extra';
     let message: string;
@@ -380,19 +296,12 @@ export async function unloadScan(app: FastifyInstance, actor: SessionUser, trans
       outcome = 'already';
       message = `${code} ya fue escaneado.`;
     } else if (onTrip) {
-      await tx
-        .update(tripShipments)
-        .set({ scannedAt: now })
-        .where(and(eq(tripShipments.tripId, trip.id), eq(tripShipments.shipmentId, onTrip.shipmentId), isNull(tripShipments.scannedAt)));
+      await markScanned(tx, trip.id, onTrip.shipmentId, now);
       await audit(tx, { userId: actor.id, entity: 'trip', entityId: trip.id, action: 'unload.scan', after: { shipmentId: onTrip.shipmentId } });
       outcome = 'scanned';
       message = `${code} bajó del transporte.`;
     } else {
-      const [known] = await tx.select({ id: shipments.id }).from(shipments).where(eq(shipments.code, code));
-      await tx
-        .insert(tripExtraScans)
-        .values({ tripId: trip.id, code, shipmentId: known?.id ?? null, scannedAt: now })
-        .onConflictDoNothing();
+      await addExtraScan(tx, trip.id, code, now);
       await audit(tx, { userId: actor.id, entity: 'trip', entityId: trip.id, action: 'unload.extra', after: { code } });
       outcome = 'extra';
       message = TRIP_MESSAGES.notOnTrip(code);
