@@ -31,6 +31,7 @@ const MATRIX: Record<string, Rule> = {
   'PUT /api/users/{id}': { roles: ADMIN },
   'DELETE /api/users/{id}': { roles: ADMIN },
   'POST /api/users/{id}/reset-password': { roles: ADMIN },
+  'POST /api/users/{id}/unlock': { roles: ADMIN },
   // Every screen's branch selects read the list; changing branches is for admins.
   'GET /api/branches': { roles: ALL },
   'POST /api/branches': { roles: ADMIN },
