@@ -57,7 +57,8 @@ test('the label QR opens the public page on a 360 px phone: masked names, timeli
   const qr = page.getByRole('dialog').getByTestId('tracking-qr');
   await expect(qr).toBeVisible();
   const url = await qr.getAttribute('data-url');
-  expect(url).toMatch(new RegExp(`/seguimiento/${shipment.code}$`));
+  // With the link's key (issue 31): the code alone shows only the status.
+  expect(url).toMatch(new RegExp(`/seguimiento/${shipment.code}\\?k=[A-Za-z0-9_-]{10}$`));
   // The detail page carries the same link for the counter to share.
   await page.keyboard.press('Escape');
   await expect(page.getByRole('link', { name: url! })).toBeVisible();
@@ -84,6 +85,24 @@ test('the label QR opens the public page on a 360 px phone: masked names, timeli
   // Nothing wider than the phone.
   expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await customer.screenshot({ path: 'test-results/public-tracking-360.png', fullPage: true });
+
+  // The code typed alone (codes are sequential): the status, and the document digits open the rest.
+  await customer.goto(`/seguimiento/${shipment.code}`);
+  await expect(card.locator('.chip')).toHaveText('Creado');
+  await expect(card).not.toContainText('Lima → Arequipa');
+  await expect(card).not.toContainText('M**** P*** C****');
+  const digits = card.getByRole('textbox', { name: 'Últimos 3 dígitos del documento' });
+  await expect(digits).toBeFocused();
+  await customer.screenshot({ path: 'test-results/public-tracking-360-no-key.png', fullPage: true });
+  await digits.fill('611');
+  await digits.press('Enter');
+  await expect(card.getByRole('alert')).toHaveText('Los dígitos no coinciden con el documento del destinatario.');
+  await digits.fill('612');
+  await digits.press('Enter');
+  await expect(customer.locator('article.card')).toContainText('Lima → Arequipa');
+  await expect(customer.locator('article.card')).toContainText('M**** P*** C****');
+  await expect(customer.locator('article.card').getByRole('listitem')).toHaveText([/Creado/]);
+
   // Its own bundle: no staff app, and well under 60 kB of compressed JavaScript.
   const scripts = await customer.evaluate(() =>
     performance
@@ -167,6 +186,10 @@ test('a delivery with a photo and a drawn signature gives a POD PDF with both im
   const customer = await phone.newPage();
   await customer.goto(`/seguimiento/${shipment.code}`);
   await expect(customer.locator('.chip')).toHaveText('Entregado');
+  await expect(customer.getByRole('link', { name: 'Descargar constancia' })).toHaveCount(0);
+  const digits = customer.getByRole('textbox', { name: 'Últimos 3 dígitos del documento' });
+  await digits.fill('612');
+  await digits.press('Enter');
   const [publicCopy] = await Promise.all([customer.waitForEvent('download'), customer.getByRole('link', { name: 'Descargar constancia' }).click()]);
   const publicPdf = path.join(os.tmpdir(), `tramo-pod-public-${Date.now()}.pdf`);
   await publicCopy.saveAs(publicPdf);

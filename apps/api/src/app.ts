@@ -18,6 +18,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { loadSecretCodeKey, secretCodes } from './lib/secret-codes.ts';
 import { loadSigningSecret } from './lib/signing-secret.ts';
+import { trackingLinks } from './lib/tracking-links.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 import type { App } from './types.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -76,7 +77,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('dbKind', database.kind);
   app.decorate('config', config);
   app.decorate('now', options.now ?? (() => new Date()));
-  app.decorate('secretCodes', secretCodes(loadSecretCodeKey(config)));
+  const secretCodeKey = loadSecretCodeKey(config);
+  app.decorate('secretCodes', secretCodes(secretCodeKey));
+  app.decorate('trackingLinks', trackingLinks(secretCodeKey));
   app.decorate('providers', { ...createProviders(config), ...options.providers });
   const sessions = new SessionCache();
   await sessions.start(database);

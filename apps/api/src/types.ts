@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Role } from '@tramo/domain';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/client.ts';
+import type { TrackingLinks } from './lib/tracking-links.ts';
 import type { SecretCodes } from './lib/secret-codes.ts';
 import type { SessionTokens } from './plugins/auth.ts';
 import type { ReferenceCache } from './plugins/reference-cache.ts';
@@ -35,6 +36,8 @@ declare module 'fastify' {
     providers: Providers;
     /** Hashes and checks shipment secret codes with the server's key (never in the database). */
     secretCodes: SecretCodes;
+    /** Keys of the public tracking links (the label's QR, the messages): lib/tracking-links.ts. */
+    trackingLinks: TrackingLinks;
     /** Session users by id, evicted across processes by LISTEN/NOTIFY (plugins/session-cache.ts). */
     sessions: SessionCache;
     /** Branches and route price tables a creation reads, evicted across processes by LISTEN/NOTIFY (plugins/reference-cache.ts). */

@@ -71,6 +71,8 @@ describe.each(engines)('auth (%s)', (engine) => {
     for (let i = 0; i < 10; i++) {
       const res = await t.call('POST', '/api/auth/login', { body: { username: 'REPARTIDOR1', password: 'wrong-pass' } });
       expect(res.statusCode).toBe(401);
+      // Past each wait the failures earn (issue 31, F9): the lock is what this test is about.
+      t.clock.advance(61_000);
     }
     const blocked = await t.call('POST', '/api/auth/login', { body: { username: 'REPARTIDOR1', password: 'reparto123' } });
     expect(blocked.statusCode).toBe(429);
@@ -78,6 +80,64 @@ describe.each(engines)('auth (%s)', (engine) => {
     t.clock.advance(15 * 60_000 + 1000);
     const after = await t.call('POST', '/api/auth/login', { body: { username: 'REPARTIDOR1', password: 'reparto123' } });
     expect(after.statusCode).toBe(200);
+  });
+
+  it('slows a username from its 3rd failure: 429 with Retry-After, growing, uncounted while waiting (issue 31, F9)', async () => {
+    t.clock.advance(16 * 60_000);
+    const login = (password: string) => t.call('POST', '/api/auth/login', { body: { username: 'AGENTE2', password } });
+    for (let i = 0; i < 3; i++) expect((await login('wrong-pass')).statusCode).toBe(401);
+    // 3 failures: the next attempt waits 1 s after the last, then 2, 4, 8…, the right password too.
+    for (const [failures, wait] of [
+      [3, 1],
+      [4, 2],
+      [5, 4],
+      [6, 8],
+    ] as const) {
+      const early = await login('agente123');
+      expect(early.statusCode, `after ${failures} failures`).toBe(429);
+      expect(early.json()).toEqual({ error: `Demasiados intentos. Espera ${wait} ${wait === 1 ? 'segundo' : 'segundos'}.`, code: 'LOGIN_SLOWED' });
+      expect(early.headers.get('retry-after')).toBe(String(wait));
+      // Asking again while waiting does not lengthen the wait.
+      t.clock.advance(wait * 1000 - 500);
+      expect((await login('wrong-pass')).headers.get('retry-after')).toBe('1');
+      t.clock.advance(500);
+      expect((await login('wrong-pass')).statusCode).toBe(401);
+    }
+    const failures = await t.database.db.execute(sql`select failures from login_throttle where key = 'user:AGENTE2'`);
+    expect(failures.rows).toEqual([{ failures: 7 }]);
+    t.clock.advance(16_000);
+    expect((await login('agente123')).statusCode).toBe(200);
+    expect((await t.database.db.execute(sql`select * from login_throttle where key = 'user:AGENTE2'`)).rows).toEqual([]);
+  });
+
+  it('an admin sees who is locked out and lifts the lock at once, audited; only an admin may (issue 31, F9)', async () => {
+    t.clock.advance(16 * 60_000);
+    const admin = await t.login('ADMIN');
+    const agent = await t.login('AGENTE1');
+    for (let i = 0; i < 10; i++) {
+      expect((await t.call('POST', '/api/auth/login', { body: { username: 'ADMIN', password: 'wrong-pass' } })).statusCode).toBe(401);
+      t.clock.advance(61_000);
+    }
+    expect((await t.call('POST', '/api/auth/login', { body: { username: 'ADMIN', password: 'admin123' } })).json().code).toBe('LOGIN_THROTTLED');
+    const list = (await t.call('GET', '/api/users', { token: admin })).json() as { id: number; username: string; lockedUntil: string | null }[];
+    const locked = list.find((u) => u.username === 'ADMIN')!;
+    expect(new Date(locked.lockedUntil!).getTime()).toBeGreaterThan(t.clock.now().getTime());
+    expect(list.filter((u) => u.lockedUntil !== null).map((u) => u.username)).toEqual(['ADMIN']);
+
+    expect((await t.call('POST', `/api/users/${locked.id}/unlock`, { token: agent })).statusCode).toBe(403);
+    expect((await t.call('POST', '/api/users/999999/unlock', { token: admin })).statusCode).toBe(404);
+    const unlocked = await t.call('POST', `/api/users/${locked.id}/unlock`, { token: admin });
+    expect(unlocked.statusCode).toBe(200);
+    expect(unlocked.json()).toMatchObject({ username: 'ADMIN', lockedUntil: null });
+    const audited = await t.database.db.execute(
+      sql`select before, after from audit_log where entity = 'user' and action = 'unlock' and entity_id = ${String(locked.id)}`,
+    );
+    // The 10 failures and the refused attempt after them.
+    expect(audited.rows).toEqual([{ before: { failures: 11 }, after: { failures: 0 } }]);
+    expect(
+      (await t.call('GET', '/api/users', { token: admin })).json().find((u: { username: string }) => u.username === 'ADMIN').lockedUntil,
+    ).toBeNull();
+    expect((await t.call('POST', '/api/auth/login', { body: { username: 'ADMIN', password: 'admin123' } })).statusCode).toBe(200);
   });
 
   it('throttles a client address after 30 failures whatever the usernames', async () => {

@@ -31,6 +31,7 @@ const MATRIX: Record<string, Rule> = {
   'PUT /api/users/{id}': { roles: ADMIN },
   'DELETE /api/users/{id}': { roles: ADMIN },
   'POST /api/users/{id}/reset-password': { roles: ADMIN },
+  'POST /api/users/{id}/unlock': { roles: ADMIN },
   // Every screen's branch selects read the list; changing branches is for admins.
   'GET /api/branches': { roles: ALL },
   'POST /api/branches': { roles: ADMIN },
@@ -132,6 +133,7 @@ const MATRIX: Record<string, Rule> = {
   // The customer's side (issue 18): no token; an unknown code is a 404.
   'GET /api/public/tracking/{code}': { roles: PUBLIC },
   'GET /api/public/tracking/{code}/proof.pdf': { roles: PUBLIC },
+  'GET /api/tracking-links/{code}': { roles: ALL },
   // Proof of delivery (issue 18): read by the shipment's branches; the company rule is the admin's.
   'GET /api/deliveries/settings': { roles: ALL },
   'PUT /api/deliveries/settings': { roles: ADMIN },

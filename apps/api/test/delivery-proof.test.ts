@@ -165,7 +165,11 @@ describe.each(engines)('proof of delivery (%s)', (engine) => {
       // The photo and the signature (pdfkit adds the PNG's transparency as a mask image of its own).
       expect(images.filter((line) => !/\bsmask\b/.test(line))).toHaveLength(2);
 
-      const pub = await fetch(`${t.baseUrl}/api/public/tracking/${s.code}/proof.pdf`, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      // Without the link's key or the recipient's document digits, not even the masked copy (issue 31, F10).
+      const url = `${t.baseUrl}/api/public/tracking/${s.code}/proof.pdf`;
+      const codeAlone = await fetch(url, { headers: { 'x-forwarded-for': '198.51.100.7' } });
+      expect(codeAlone.status).toBe(403);
+      const pub = await fetch(`${url}?k=${t.app.trackingLinks.key(s.code)}`, { headers: { 'x-forwarded-for': '198.51.100.7' } });
       expect(pub.status).toBe(200);
       fs.writeFileSync(path.join(dir, 'public.pdf'), Buffer.from(await pub.arrayBuffer()));
       const publicText = execFileSync('pdftotext', [path.join(dir, 'public.pdf'), '-'], { encoding: 'utf8' });

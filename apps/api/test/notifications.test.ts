@@ -134,6 +134,8 @@ describe.each(engines)('notifications (%s)', (engine) => {
     expect(mail?.raw).toMatch(/Subject: =?.*/);
     const wa = whatsapp.messages.filter((m) => m.body.text.body.includes(s.code));
     expect(wa.map((m) => m.body.to).sort()).toEqual(['51912345678', '51987654321']);
+    // With the link's key: without it the page shows only the status (issue 31, F10).
+    for (const m of wa) expect(m.body.text.body).toContain(`https://envios.tramo.pe/seguimiento/${s.code}?k=${t.app.trackingLinks.key(s.code)}`);
     expect(wa[0]).toMatchObject({ path: '/v21.0/1234567890/messages', auth: 'Bearer token-de-prueba' });
     expect(wa[0]!.body.text.body).toContain(`registramos tu envío ${s.code} de Lima a Arequipa`);
   });

@@ -2,13 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_TRACKING_LIMIT } from '@tramo/domain';
+import { normalizeShipmentCode, PUBLIC_TRACKING_LIMIT } from '@tramo/domain';
 import { loadConfig } from '../src/config.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 const NOT_FOUND = 'No encontramos ese envío.';
-const KEYS = ['code', 'deliveredAt', 'destination', 'events', 'nextStep', 'origin', 'recipientName', 'registeredAt', 'senderName', 'status', 'tone'];
+const KEYS = [
+  'code',
+  'deliveredAt',
+  'destination',
+  'events',
+  'nextStep',
+  'origin',
+  'recipientName',
+  'registeredAt',
+  'senderName',
+  'status',
+  'tone',
+  'verified',
+];
 
 /** Issue 18: the public tracking read, with no token. */
 describe.each(engines)('public tracking (%s)', (engine) => {
@@ -21,8 +34,9 @@ describe.each(engines)('public tracking (%s)', (engine) => {
   // rate limit of one test never refuses another's lookups.
   let nextAddress = 1;
   const address = () => `203.0.113.${nextAddress++}`;
-  const track = (code: string, from: string) =>
-    t.call('GET', `/api/public/tracking/${encodeURIComponent(code)}`, { headers: { 'x-forwarded-for': from } });
+  // As the label's QR asks (with the link's key, issue 31): `query` '' asks with the code alone.
+  const track = (code: string, from: string, query = `?k=${t.app.trackingLinks.key(normalizeShipmentCode(code) ?? code)}`) =>
+    t.call('GET', `/api/public/tracking/${encodeURIComponent(code)}${query}`, { headers: { 'x-forwarded-for': from } });
 
   let webDist: string;
 
@@ -162,6 +176,59 @@ describe.each(engines)('public tracking (%s)', (engine) => {
     );
     expect(statuses.filter((c) => c === 404)).toHaveLength(PUBLIC_TRACKING_LIMIT.maxPerWindow);
     expect(statuses.filter((c) => c === 429)).toHaveLength(10);
+  });
+
+  it('a code alone shows only the status (issue 31, F10): codes are sequential, the key or the document digits open the rest', async () => {
+    const s = await create();
+    const from = address();
+    const alone = await track(s.code, from, '');
+    expect(alone.statusCode).toBe(200);
+    expect(alone.json()).toEqual({ code: s.code, status: 'Creado', tone: 'created', verified: false });
+    for (const query of ['?k=', '?k=AAAAAAAAAA', `?k=${t.app.trackingLinks.key('TMT-000001')}`]) {
+      expect((await track(s.code, from, query)).json()).toEqual({ code: s.code, status: 'Creado', tone: 'created', verified: false });
+    }
+    const keyed = await track(s.code, from);
+    expect(keyed.json()).toMatchObject({ verified: true, recipientName: 'M**** P*** C****', origin: { name: 'Lima' } });
+    // The recipient's document is 45879612.
+    const digits = await track(s.code, from, '?doc=612');
+    expect(digits.json()).toEqual(keyed.json());
+    for (const doc of ['12', '6123', 'abc']) {
+      const malformed = await track(s.code, from, `?doc=${doc}`);
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json().fields).toEqual({ doc: 'Ingresa los 3 últimos dígitos del documento del destinatario.' });
+    }
+    const wrong = await track(s.code, from, '?doc=611');
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json()).toEqual({
+      error: 'Los dígitos no coinciden con el documento del destinatario.',
+      code: 'DOCUMENT_MISMATCH',
+      fields: { doc: 'Los dígitos no coinciden con el documento del destinatario.' },
+    });
+    expect(wrong.body).not.toContain('Lima');
+  });
+
+  it('wrong document digits weigh on the address limit: a handful of guesses a minute', async () => {
+    const s = await create();
+    const from = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await track(s.code, from, `?doc=${String(100 + i)}`)).statusCode);
+    // Each wrong guess counts its lookup and 5 more: 5 guesses fill the 30 lookups of a minute.
+    const guesses = Math.floor(PUBLIC_TRACKING_LIMIT.maxPerWindow / (1 + PUBLIC_TRACKING_LIMIT.wrongDocumentWeight));
+    expect(guesses).toBe(5);
+    expect(statuses).toEqual([...Array(guesses).fill(422), ...Array(10 - guesses).fill(429)]);
+    expect((await track(s.code, from, '?doc=612')).statusCode).toBe(429);
+  });
+
+  it('staff get the keyed link for the label and the messages carry it; the public proof needs it', async () => {
+    const s = await create();
+    const link = await t.call('GET', `/api/tracking-links/${s.code.toLowerCase()}`, { token: courierArequipa });
+    expect(link.statusCode).toBe(200);
+    const { path: keyed } = link.json() as { path: string };
+    expect(keyed).toMatch(new RegExp(`^/seguimiento/${s.code}\\?k=[A-Za-z0-9_-]{10}$`));
+    expect((await t.call('GET', `/api/tracking-links/${s.code}`)).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/tracking-links/hola', { token: courierArequipa })).statusCode).toBe(404);
+    const key = new URL(keyed, 'http://x').searchParams.get('k')!;
+    expect((await track(s.code, address(), `?k=${key}`)).json().verified).toBe(true);
   });
 
   it('serves the public page, not the staff app, at /seguimiento and /seguimiento/{code}', async () => {

@@ -29,6 +29,7 @@ describe.each(engines)('users (%s)', (engine) => {
       ['PUT', '/api/users/2', { username: 'XXX', role: 'agent', branchId: 1 }],
       ['DELETE', '/api/users/2'],
       ['POST', '/api/users/2/reset-password'],
+      ['POST', '/api/users/2/unlock'],
     ];
     for (const [method, url, body] of calls) {
       expect((await t.call(method, url, { body })).statusCode, `${method} ${url}`).toBe(401);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { ModalsProvider } from '@mantine/modals';
 import type { User } from '@tramo/domain';
 import { sessionStore } from '../src/lib/session.ts';
 import UsersPage from '../src/features/users/UsersPage.tsx';
@@ -49,6 +50,41 @@ describe('UsersPage', { timeout: 30_000 }, () => {
     const other = within(await rowOf('AGENTE1'));
     expect(other.getByRole('button', { name: 'Restablecer contraseña' })).toBeEnabled();
     expect(other.getByRole('button', { name: 'Eliminar' })).toBeEnabled();
+  });
+});
+
+describe('UsersPage login locks (issue 31)', { timeout: 30_000 }, () => {
+  it("shows who is locked out and lifts the lock with 'Desbloquear' after a confirmation", async () => {
+    const locked = { ...agent, lockedUntil: '2026-11-26T15:30:00.000Z' };
+    const server = fakeServer({
+      'GET /api/users': [200, [{ ...admin, lockedUntil: null }, locked]],
+      'POST /api/users/2/unlock': [200, { ...locked, lockedUntil: null }],
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    sessionStore.set({ user: admin, token: 'tok' });
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: (
+            <ModalsProvider>
+              <UsersPage />
+            </ModalsProvider>
+          ),
+        },
+      ],
+      '/',
+    );
+
+    const row = within((await screen.findByText('AGENTE1', {}, { timeout: 5000 })).closest('tr')!);
+    expect(row.getByText('Bloqueado')).toBeInTheDocument();
+    expect(within(screen.getByText('ADMIN').closest('tr')!).queryByRole('button', { name: 'Desbloquear' })).toBeNull();
+    await userEvent.click(row.getByRole('button', { name: 'Desbloquear' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Desbloquear usuario' });
+    expect(server.calls.some((c) => c.method === 'POST')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Desbloquear' }));
+    expect(await screen.findByText('Usuario desbloqueado.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(server.calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/users/2/unlock']);
   });
 });
 

@@ -178,6 +178,8 @@ export const userAnswerSchema = z.object({
   branchId: z.number().nullable(),
   branchName: z.string().nullable(),
   mustChangePassword: z.boolean(),
+  /** In the users list: until when wrong passwords lock the user out of login (issue 31), null = not locked. */
+  lockedUntil: z.string().nullable().optional(),
 });
 export const createdUserSchema = z.object({ user: userAnswerSchema, tempPassword: z.string() });
 export const tempPasswordSchema = z.object({ tempPassword: z.string() });

@@ -54,4 +54,22 @@ export const AUTH_MESSAGES = {
  * Login throttling inside a 15-minute window: 10 failures lock a username; a client address gets
  * more room because a whole branch's counter PCs may share one public address.
  */
-export const LOGIN_THROTTLE = { maxFailuresPerUser: 10, maxFailuresPerAddress: 30, windowMinutes: 15 } as const;
+export const LOGIN_THROTTLE = {
+  maxFailuresPerUser: 10,
+  maxFailuresPerAddress: 30,
+  windowMinutes: 15,
+  delayFromFailures: 3,
+  maxDelaySeconds: 60,
+} as const;
+
+/**
+ * Issue 31, F9: before they lock, a username's failures slow it down. From the 3rd failure in a
+ * row the next attempt waits 1 s after the last one, then 2, 4, 8… (at most 60 s), so a guesser
+ * gets a handful of tries a minute while its owner, mistyping twice, is not held up.
+ */
+export function loginDelaySeconds(failures: number): number {
+  if (failures < LOGIN_THROTTLE.delayFromFailures) return 0;
+  return Math.min(2 ** (failures - LOGIN_THROTTLE.delayFromFailures), LOGIN_THROTTLE.maxDelaySeconds);
+}
+
+export const loginWaitMessage = (seconds: number) => `Demasiados intentos. Espera ${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}.`;

@@ -9,10 +9,22 @@ import { z } from 'zod';
 export const PUBLIC_TRACKING_MESSAGES = {
   notFound: 'No encontramos ese envío.',
   tooManyRequests: 'Demasiadas consultas desde tu conexión. Espera un minuto y vuelve a intentarlo.',
+  documentFormat: 'Ingresa los 3 últimos dígitos del documento del destinatario.',
+  documentWrong: 'Los dígitos no coinciden con el documento del destinatario.',
 } as const;
 
-/** Lookups per client address and window: plenty for a person, too few to walk the code space. */
-export const PUBLIC_TRACKING_LIMIT = { maxPerWindow: 30, windowSeconds: 60 } as const;
+/**
+ * Lookups per client address and window: plenty for a person, too few to walk the code space. A
+ * wrong guess of the recipient's document digits counts as `wrongDocumentWeight` lookups, so an
+ * address gets a handful of guesses a minute at the thousand possible digits.
+ */
+export const PUBLIC_TRACKING_LIMIT = { maxPerWindow: 30, windowSeconds: 60, wrongDocumentWeight: 5 } as const;
+
+/** The `doc` of a public lookup: the last 3 digits of the recipient's document. */
+export const documentDigitsSchema = z
+  .string()
+  .regex(/^\d{3}$/, PUBLIC_TRACKING_MESSAGES.documentFormat)
+  .optional();
 
 /** 'Luis Mendoza' → 'L*** M******': the initial of every word, the rest starred (letters counted, not bytes). */
 export function maskName(name: string): string {
@@ -66,25 +78,32 @@ export function nextStep(status: string, destination: string): string | null {
 
 const place = z.object({ name: z.string(), city: z.string().nullable() });
 
-/** GET /public/tracking/{code}: exactly these keys, nothing else. */
+/**
+ * GET /public/tracking/{code}: exactly these keys, nothing else. Codes are sequential, so a code
+ * alone shows only the status (issue 31, F10); the rest needs the link's key (`k`, on the label's
+ * QR and in the messages) or the last 3 digits of the recipient's document (`doc`).
+ */
 export const publicTrackingSchema = z.object({
   code: z.string(),
   status: z.string(),
   /** The chip colour of the status (the staff screens' rule), so the public page carries no rules. */
   tone: z.enum(['delivered', 'atAgency', 'inTransit', 'returned', 'cancelled', 'created']),
-  origin: place,
-  destination: place,
-  senderName: z.string(),
-  recipientName: z.string(),
-  registeredAt: z.string(),
-  deliveredAt: z.string().nullable(),
-  nextStep: z.string().nullable(),
-  events: z.array(z.object({ name: z.string(), at: z.string() })),
+  /** false: the status only; the page asks for the document digits to show the rest. */
+  verified: z.boolean(),
+  origin: place.optional(),
+  destination: place.optional(),
+  senderName: z.string().optional(),
+  recipientName: z.string().optional(),
+  registeredAt: z.string().optional(),
+  deliveredAt: z.string().nullable().optional(),
+  nextStep: z.string().nullable().optional(),
+  events: z.array(z.object({ name: z.string(), at: z.string() })).optional(),
 });
 export type PublicTracking = z.infer<typeof publicTrackingSchema>;
 
-/** The path of a shipment's public page; the label's QR carries `PUBLIC_URL` + this. */
-export const publicTrackingPath = (code: string) => `/seguimiento/${encodeURIComponent(code)}`;
+/** The path of a shipment's public page; the label's QR and the messages carry `PUBLIC_URL` + this with the link's key. */
+export const publicTrackingPath = (code: string, key?: string) =>
+  `/seguimiento/${encodeURIComponent(code)}${key ? `?k=${encodeURIComponent(key)}` : ''}`;
 
 /**
  * What a camera read of a label means as a code: the barcode carries the shipment code itself, the

@@ -48,6 +48,8 @@ export interface User {
   branchId: number | null;
   branchName: string | null;
   mustChangePassword: boolean;
+  /** In the users list: until when wrong passwords lock the user out of login (issue 31), null = not locked. */
+  lockedUntil?: string | null;
 }
 
 export function displayName(u: { firstName?: string | null; lastName?: string | null; username: string }): string {

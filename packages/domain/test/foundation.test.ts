@@ -6,7 +6,9 @@ import {
   limaDay,
   limaDayEnd,
   limaDayStart,
+  loginDelaySeconds,
   loginSchema,
+  loginWaitMessage,
   menuFor,
   normalizeUsername,
   userSchema,
@@ -115,5 +117,13 @@ describe('Lima calendar days', () => {
     expect(isIsoDay('2026-02-28')).toBe(true);
     expect(isIsoDay('2026-02-30')).toBe(false);
     expect(isIsoDay('22/11/2026')).toBe(false);
+  });
+});
+
+describe('loginDelaySeconds: the wait repeated wrong passwords earn (issue 31)', () => {
+  it('none for the first two failures, then 1 s doubling up to 60 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 8, 9, 10, 30].map(loginDelaySeconds)).toEqual([0, 0, 0, 1, 2, 4, 32, 60, 60, 60]);
+    expect(loginWaitMessage(1)).toBe('Demasiados intentos. Espera 1 segundo.');
+    expect(loginWaitMessage(8)).toBe('Demasiados intentos. Espera 8 segundos.');
   });
 });

@@ -93,6 +93,8 @@ export const loginThrottle = pgTable('login_throttle', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull().default(0),
   windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  /** The last attempt counted: repeated failures wait longer after it before the next (issue 31, F9). */
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
 });
 
 /** Key/value settings that must survive restarts (the demo-mode signing secret). */

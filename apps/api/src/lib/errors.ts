@@ -5,6 +5,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,
+    /** Sent as `Retry-After` (a 429 that says when to come back). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -16,7 +18,8 @@ export const forbidden = (message: string, code = 'FORBIDDEN') => new AppError(4
 export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
 export const conflict = (message: string, fields?: Record<string, string>, code = 'CONFLICT') => new AppError(409, code, message, fields);
 export const unprocessable = (message: string, fields?: Record<string, string>, code = 'BUSINESS_RULE') => new AppError(422, code, message, fields);
-export const tooManyRequests = (message: string, code = 'TOO_MANY_REQUESTS') => new AppError(429, code, message);
+export const tooManyRequests = (message: string, code = 'TOO_MANY_REQUESTS', retryAfterSeconds?: number) =>
+  new AppError(429, code, message, undefined, retryAfterSeconds);
 
 interface PgErrorLike {
   code?: string;

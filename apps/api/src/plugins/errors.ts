@@ -12,6 +12,7 @@ function fieldName(instancePath: string): string {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
       return reply.status(err.statusCode).send({ error: err.message, code: err.code, fields: err.fields });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

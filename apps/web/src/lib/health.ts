@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { publicTrackingPath } from '@tramo/domain';
 import { api } from './api.ts';
 
 export interface Health {
@@ -18,12 +17,22 @@ export const healthQuery = queryOptions({
 
 export const useHealth = () => useQuery(healthQuery);
 
+/** The public page's path for a code with its link's key (`?k=`), which only the server can sign (issue 31). */
+const trackingLinkQuery = (code: string) =>
+  queryOptions({
+    queryKey: ['tracking-link', code],
+    queryFn: () => api.get<{ path: string }>(`/tracking-links/${encodeURIComponent(code)}`),
+    staleTime: Infinity,
+  });
+
 /**
  * The public tracking page of a shipment (the label's QR): PUBLIC_URL when set, else the address
- * this app is opened at. Null until the server has said which, so nothing prints a wrong origin.
+ * this app is opened at, and the link's key without which the page shows only the status. Null
+ * until the server has said both, so nothing prints a wrong origin or a link without its key.
  */
 export function usePublicTrackingUrl(code: string): string | null {
   const { data } = useHealth();
-  if (!data) return null;
-  return `${data.publicUrl ?? window.location.origin}${publicTrackingPath(code)}`;
+  const link = useQuery(trackingLinkQuery(code));
+  if (!data || !link.data) return null;
+  return `${data.publicUrl ?? window.location.origin}${link.data.path}`;
 }

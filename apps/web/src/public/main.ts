@@ -9,6 +9,20 @@ import { limaDateTime } from '@tramo/domain/dates';
 import './public.css';
 
 type Answer = { ok: true; tracking: PublicTracking } | { ok: false; message: string };
+type Verified = PublicTracking & Required<Omit<PublicTracking, 'deliveredAt' | 'nextStep'>>;
+
+/**
+ * What opens more than the status (issue 31): the key of the label's QR or of a message's link
+ * (`?k=`), else the last 3 digits of the recipient's document, typed here.
+ */
+interface Access {
+  k?: string;
+  doc?: string;
+}
+const accessQuery = (access: Access) => {
+  const query = new URLSearchParams(Object.entries(access).filter((entry): entry is [string, string] => !!entry[1])).toString();
+  return query ? `?${query}` : '';
+};
 
 const FALLBACK_ERROR = 'No pudimos consultar el envío. Revisa tu conexión e inténtalo de nuevo.';
 const root = document.getElementById('root')!;
@@ -25,16 +39,16 @@ function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
-const place = (p: PublicTracking['origin']) => (p.city && p.city !== p.name ? `${p.name} (${p.city})` : p.name);
+const place = (p: Verified['origin']) => (p.city && p.city !== p.name ? `${p.name} (${p.city})` : p.name);
 
 function codeFromPath(): string | null {
   const match = /^\/seguimiento\/([^/]+)\/?$/.exec(location.pathname);
   return match ? decodeURIComponent(match[1]!) : null;
 }
 
-async function fetchTracking(code: string): Promise<Answer> {
+async function fetchTracking(code: string, access: Access): Promise<Answer> {
   try {
-    const res = await fetch(`/api/public/tracking/${encodeURIComponent(code)}`, { headers: { accept: 'application/json' } });
+    const res = await fetch(`/api/public/tracking/${encodeURIComponent(code)}${accessQuery(access)}`, { headers: { accept: 'application/json' } });
     const body: unknown = await res.json().catch(() => null);
     if (res.ok) return { ok: true, tracking: body as PublicTracking };
     const error = (body as { error?: unknown } | null)?.error;
@@ -77,7 +91,7 @@ function searchForm(initial = ''): HTMLFormElement {
   return form;
 }
 
-function timeline(events: PublicTracking['events']): HTMLElement {
+function timeline(events: Verified['events']): HTMLElement {
   const list = h('ol', { class: 'timeline' });
   // Newest first: what the customer wants to know is the last thing that happened.
   for (const event of [...events].reverse()) {
@@ -86,7 +100,48 @@ function timeline(events: PublicTracking['events']): HTMLElement {
   return list;
 }
 
-function trackingView(t: PublicTracking): HTMLElement {
+/** The status alone, and the document digits that open the rest. */
+function statusView(t: PublicTracking): HTMLElement {
+  const input = h('input', { id: 'doc', type: 'text', 'aria-label': 'Últimos 3 dígitos del documento' });
+  input.inputMode = 'numeric';
+  input.maxLength = 3;
+  input.pattern = '[0-9]{3}';
+  input.placeholder = '123';
+  input.autocomplete = 'off';
+  input.required = true;
+  const error = h('p', { class: 'error', role: 'alert' });
+  error.hidden = true;
+  const form = h(
+    'form',
+    { class: 'search verify' },
+    h('label', { class: 'label' }, 'Para ver el recorrido, ingresa los 3 últimos dígitos del documento del destinatario'),
+    h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Ver recorrido')),
+    error,
+  );
+  form.querySelector('label')!.htmlFor = 'doc';
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void (async () => {
+      const access = { doc: input.value.trim() };
+      const answer = await fetchTracking(t.code, access);
+      if (answer.ok && answer.tracking.verified) {
+        form.closest('article')!.replaceWith(trackingView(answer.tracking as Verified, access));
+        return;
+      }
+      error.textContent = answer.ok ? 'Los dígitos no coinciden con el documento del destinatario.' : answer.message;
+      error.hidden = false;
+      input.select();
+    })();
+  });
+  return h(
+    'article',
+    { class: 'card', 'aria-live': 'polite' },
+    h('div', { class: 'title' }, h('h1', {}, t.code), h('span', { class: `chip ${t.tone}` }, t.status)),
+    form,
+  );
+}
+
+function trackingView(t: Verified, access: Access): HTMLElement {
   const facts = h(
     'dl',
     { class: 'facts' },
@@ -120,7 +175,11 @@ function trackingView(t: PublicTracking): HTMLElement {
       t.deliveredAt
         ? h(
             'a',
-            { class: 'button', href: `/api/public/tracking/${encodeURIComponent(t.code)}/proof.pdf`, download: `constancia-${t.code}.pdf` },
+            {
+              class: 'button',
+              href: `/api/public/tracking/${encodeURIComponent(t.code)}/proof.pdf${accessQuery(access)}`,
+              download: `constancia-${t.code}.pdf`,
+            },
             'Descargar constancia',
           )
         : null,
@@ -140,9 +199,17 @@ async function render(): Promise<void> {
   }
   document.title = `${code} · Seguimiento Tramo`;
   body.append(h('p', { class: 'hint', role: 'status' }, 'Buscando…'));
-  const answer = await fetchTracking(code);
+  // The key belongs to the code of the link it came with, not to one typed in the search box.
+  const k = new URLSearchParams(location.search).get('k');
+  const access: Access = k ? { k } : {};
+  const answer = await fetchTracking(code, access);
   if (codeFromPath() !== code) return;
-  body.replaceChildren(answer.ok ? trackingView(answer.tracking) : h('p', { class: 'error', role: 'alert' }, answer.message));
+  if (!answer.ok) body.replaceChildren(h('p', { class: 'error', role: 'alert' }, answer.message));
+  else if (answer.tracking.verified) body.replaceChildren(trackingView(answer.tracking as Verified, access));
+  else {
+    body.replaceChildren(statusView(answer.tracking));
+    root.querySelector<HTMLInputElement>('#doc')!.focus();
+  }
 }
 
 window.addEventListener('popstate', () => void render());

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { AUTH_MESSAGES, normalizeUsername, type ChangePasswordInput, type LoginInput } from '@tramo/domain';
+import { AUTH_MESSAGES, loginWaitMessage, normalizeUsername, type ChangePasswordInput, type LoginInput } from '@tramo/domain';
 import { users } from '../../db/schema.ts';
 import { badRequest, tooManyRequests, unauthorized, unprocessable } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -19,7 +19,9 @@ const decoy = () => (decoyHash ??= hashPassword('tramo-decoy-password'));
 export async function login(app: FastifyInstance, input: LoginInput, ip: string) {
   const username = normalizeUsername(input.username);
   const keys = throttleKeys(username, ip);
-  if (!(await countAttempt(app.db, keys, app.now()))) throw tooManyRequests(AUTH_MESSAGES.throttled, 'LOGIN_THROTTLED');
+  const verdict = await countAttempt(app.db, keys, app.now());
+  if (verdict.kind === 'locked') throw tooManyRequests(AUTH_MESSAGES.throttled, 'LOGIN_THROTTLED');
+  if (verdict.kind === 'wait') throw tooManyRequests(loginWaitMessage(verdict.seconds), 'LOGIN_SLOWED', verdict.seconds);
 
   const [row] = await app.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, username));
   const ok = await verifyPassword(row?.passwordHash ?? (await decoy()), input.password);

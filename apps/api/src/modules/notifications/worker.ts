@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
-import { NOTIFICATION_RETRY, notificationRetryDelayMs } from '@tramo/domain';
+import { codeFromScan, NOTIFICATION_RETRY, notificationRetryDelayMs } from '@tramo/domain';
 import { notificationOutbox } from '../../db/schema.ts';
 import { loggableError } from '../../plugins/logging.ts';
 
@@ -12,6 +12,14 @@ type Row = typeof notificationOutbox.$inferSelect;
 /** The origin of the links in messages: PUBLIC_URL, else the server's own address. */
 export function linkOrigin(app: FastifyInstance): string {
   return app.config.publicUrl ?? `http://${app.config.host}:${app.config.port}`;
+}
+
+/**
+ * The outbox keeps the page's path (`/seguimiento/{code}`); the message carries it with the link's
+ * key, without which the page shows only the status (issue 31, F10).
+ */
+function keyedLink(app: FastifyInstance, link: string): string {
+  return app.trackingLinks.path(codeFromScan(link));
 }
 
 /**
@@ -68,7 +76,7 @@ export async function deliverDueNotifications(app: FastifyInstance, limit = 50):
         channel: row.channel as 'email' | 'whatsapp',
         address: row.address,
         subject: row.subject,
-        body: `${row.body}\nSíguelo en: ${linkOrigin(app)}${row.link}`,
+        body: `${row.body}\nSíguelo en: ${linkOrigin(app)}${keyedLink(app, row.link)}`,
         idempotencyKey: row.idempotencyKey,
       });
       await settle(app, row, { status: 'enviado', sentAt: app.now(), lastError: null });

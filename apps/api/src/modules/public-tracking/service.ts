@@ -12,7 +12,7 @@ import {
   type PublicTracking,
 } from '@tramo/domain';
 import { publicRateLimits } from '../../db/schema.ts';
-import { notFound, tooManyRequests } from '../../lib/errors.ts';
+import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
 import { findEvents, findRow } from '../shipments/index.ts';
 import { renderProofPdf } from '../deliveries/index.ts';
 
@@ -23,22 +23,22 @@ const windowMs = PUBLIC_TRACKING_LIMIT.windowSeconds * 1000;
  * and refuses past the limit with a 429. A window that has expired starts again at 1; opening a
  * window also clears the addresses whose window ended long ago, so the table stays small.
  */
-async function countLookup(app: FastifyInstance, address: string): Promise<void> {
+async function countLookup(app: FastifyInstance, address: string, weight = 1): Promise<void> {
   const now = app.now();
   const windowOpenedAfter = sql`${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
   const inWindow = sql`${publicRateLimits.windowStart} > ${windowOpenedAfter}`;
   const [counted] = await app.db
     .insert(publicRateLimits)
-    .values({ key: `tracking:${address}`, hits: 1, windowStart: now })
+    .values({ key: `tracking:${address}`, hits: weight, windowStart: now })
     .onConflictDoUpdate({
       target: publicRateLimits.key,
       set: {
-        hits: sql`case when ${inWindow} then ${publicRateLimits.hits} + 1 else 1 end`,
+        hits: sql`case when ${inWindow} then ${publicRateLimits.hits} + ${weight} else ${weight} end`,
         windowStart: sql`case when ${inWindow} then ${publicRateLimits.windowStart} else ${now.toISOString()}::timestamptz end`,
       },
     })
     .returning({ hits: publicRateLimits.hits });
-  if (counted!.hits === 1) {
+  if (counted!.hits === weight) {
     await app.db.delete(publicRateLimits).where(lt(publicRateLimits.windowStart, new Date(now.getTime() - 10 * windowMs)));
   }
   if (counted!.hits > PUBLIC_TRACKING_LIMIT.maxPerWindow) throw tooManyRequests(PUBLIC_TRACKING_MESSAGES.tooManyRequests, 'RATE_LIMITED');
@@ -56,15 +56,35 @@ async function findPublic(app: FastifyInstance, address: string, rawCode: string
   return row;
 }
 
-export async function publicTracking(app: FastifyInstance, address: string, rawCode: string): Promise<PublicTracking> {
+/** What a public lookup brings besides the code: the link's key, or the recipient's document digits. */
+export interface PublicAccess {
+  k?: string | undefined;
+  doc?: string | undefined;
+}
+
+/**
+ * Whether the lookup may see more than the status (issue 31, F10): the link's key, or the last 3
+ * digits of the recipient's document. Wrong digits are a 422, and weigh on the address's limit.
+ */
+async function verified(app: FastifyInstance, address: string, row: { code: string; recipientDoc: string }, access: PublicAccess) {
+  if (app.trackingLinks.verify(row.code, access.k)) return true;
+  if (access.doc === undefined) return false;
+  if (row.recipientDoc.trim().slice(-3) === access.doc) return true;
+  await countLookup(app, address, PUBLIC_TRACKING_LIMIT.wrongDocumentWeight);
+  const message = PUBLIC_TRACKING_MESSAGES.documentWrong;
+  throw unprocessable(message, { doc: message }, 'DOCUMENT_MISMATCH');
+}
+
+export async function publicTracking(app: FastifyInstance, address: string, rawCode: string, access: PublicAccess): Promise<PublicTracking> {
   const row = await findPublic(app, address, rawCode);
+  const status = { code: row.code, status: row.status, tone: statusTone(row.status) };
+  if (!(await verified(app, address, row, access))) return { ...status, verified: false };
   const events = await findEvents(app.db, row.id);
   const destination = row.destinationCity ?? row.destinationName;
   const deliveredAt = (row.deliveredInfo as { deliveredAt?: string } | null)?.deliveredAt ?? null;
   return {
-    code: row.code,
-    status: row.status,
-    tone: statusTone(row.status),
+    ...status,
+    verified: true,
     origin: { name: row.originName, city: row.originCity },
     destination: { name: row.destinationName, city: row.destinationCity },
     senderName: maskName(row.senderName),
@@ -81,11 +101,20 @@ export async function publicTracking(app: FastifyInstance, address: string, rawC
 
 /**
  * The customer's copy of the proof of delivery: masked names, no document, photo or signature.
- * A shipment not delivered answers the same 404 as an unknown code.
+ * A shipment not delivered answers the same 404 as an unknown code; without the link's key or the
+ * document digits, a 403.
  */
-export async function publicProofPdf(app: FastifyInstance, address: string, rawCode: string): Promise<{ pdf: Buffer; code: string }> {
+export async function publicProofPdf(
+  app: FastifyInstance,
+  address: string,
+  rawCode: string,
+  access: PublicAccess,
+): Promise<{ pdf: Buffer; code: string }> {
   const row = await findPublic(app, address, rawCode);
   if (row.status !== 'Entregado' || !row.deliveredInfo) throw notFound(PUBLIC_TRACKING_MESSAGES.notFound);
+  if (!(await verified(app, address, row, access))) {
+    throw forbidden(PUBLIC_TRACKING_MESSAGES.documentFormat, 'VERIFICATION_REQUIRED');
+  }
   const shipment = { ...row, deliveredInfo: row.deliveredInfo as DeliveredInfo };
   const pdf = await renderProofPdf({ shipment, photo: null, signature: null }, 'public');
   return { pdf, code: row.code };

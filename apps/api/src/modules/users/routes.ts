@@ -3,7 +3,7 @@ import { answers, createdUserSchema, noContentSchema, searchTerm, tempPasswordSc
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
-import { createUser, deleteUser, listUsers, resetPassword, updateUser } from './service.ts';
+import { createUser, deleteUser, listUsers, resetPassword, unlockUser, updateUser } from './service.ts';
 
 export default async function userRoutes(app: App) {
   const adminOnly = guard(app, { roles: ['admin'] });
@@ -63,5 +63,18 @@ export default async function userRoutes(app: App) {
       preHandler: adminOnly,
     },
     async (request) => resetPassword(app, currentUser(request), request.params.id),
+  );
+  app.post(
+    '/users/:id/unlock',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: userAnswerSchema }),
+        summary: 'Desbloquear el inicio de sesión (tras intentos fallidos)',
+        params: idParams,
+      },
+      preHandler: adminOnly,
+    },
+    async (request) => unlockUser(app, currentUser(request), request.params.id),
   );
 }

@@ -10,6 +10,7 @@ import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
 import { sessionChanged } from '../../plugins/session-cache.ts';
 import type { SessionUser } from '../../types.ts';
 import { toUserDto } from './dto.ts';
+import { clearLogin, lockedUntil } from '../auth/index.ts';
 
 const userColumns = {
   id: users.id,
@@ -44,12 +45,13 @@ export async function listUsers(app: FastifyInstance, q: string | undefined) {
       )
     : undefined;
   const rows = await app.db
-    .select(userColumns)
+    .select({ ...userColumns, lockedUntil: lockedUntil(users.username, app.now()) })
     .from(users)
     .leftJoin(branches, eq(branches.id, users.branchId))
     .where(where)
     .orderBy(asc(users.username));
-  return rows.map(dto);
+  // Who is locked out of login (issue 31, F9): the admin sees it here and may lift it.
+  return rows.map(({ lockedUntil: until, ...row }) => ({ ...dto(row), lockedUntil: until === null ? null : new Date(until).toISOString() }));
 }
 
 async function getUser(tx: Tx | FastifyInstance['db'], id: number) {
@@ -174,4 +176,18 @@ export async function resetPassword(app: FastifyInstance, actor: SessionUser, id
   });
   app.sessions.evict(id);
   return { tempPassword };
+}
+
+/**
+ * Lifts a login lock (issue 31, F9): 10 wrong passwords lock a username for 15 minutes, and anyone
+ * may type them, an administrator's included; another admin gives the owner the way back at once.
+ * Clears the wait between attempts too. Audited with the failures it cleared.
+ */
+export async function unlockUser(app: FastifyInstance, actor: SessionUser, id: number) {
+  return app.db.transaction(async (tx) => {
+    const user = await getUser(tx, id);
+    const failures = await clearLogin(tx, user.username);
+    await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'unlock', before: { failures }, after: { failures: 0 } });
+    return { ...user, lockedUntil: null };
+  });
 }

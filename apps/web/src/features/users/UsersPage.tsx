@@ -7,11 +7,13 @@ import { Pager } from '../../components/ui/Pager.tsx';
 import { EditDeleteActions, RecordsTable, type RecordColumn } from '../../components/ui/RecordsTable.tsx';
 import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { useClientPaging } from '../../components/ui/useClientPaging.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { notify } from '../../lib/notify.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteUser } from './api/delete-user.ts';
 import { useUsers } from './api/get-users.ts';
 import { useResetPassword } from './api/reset-password.ts';
+import { useUnlockUser } from './api/unlock-user.ts';
 import { TempPasswordModal } from './components/TempPasswordModal.tsx';
 import { UserForm } from './components/UserForm.tsx';
 
@@ -28,6 +30,11 @@ const columns: RecordColumn<User>[] = [
         {u.mustChangePassword && (
           <Badge size="xs" color="orange" variant="light">
             Cambio pendiente
+          </Badge>
+        )}
+        {u.lockedUntil && (
+          <Badge size="xs" color="red" variant="light" title={`Hasta las ${formatDateTime(u.lockedUntil)}`}>
+            Bloqueado
           </Badge>
         )}
       </>
@@ -52,6 +59,7 @@ export default function UsersPage() {
   const users = useUsers(q);
   const remove = useDeleteUser();
   const reset = useResetPassword();
+  const unlock = useUnlockUser();
   const paging = useClientPaging(users.data ?? [], 10);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [shown, setShown] = useState<{ username: string; password: string } | null>(null);
@@ -80,6 +88,19 @@ export default function UsersPage() {
     });
   };
 
+  const onUnlock = (user: User) =>
+    confirmThenMutate(
+      {
+        title: 'Desbloquear usuario',
+        message: `${user.username} quedó bloqueado por contraseñas incorrectas. ¿Permitirle iniciar sesión de nuevo ahora?`,
+        confirmLabel: 'Desbloquear',
+        color: 'teal',
+        success: 'Usuario desbloqueado.',
+      },
+      unlock.mutate,
+      user.id,
+    );
+
   return (
     <>
       <PageHeader title="Usuarios" description="Personal con acceso a Tramo">
@@ -104,6 +125,11 @@ export default function UsersPage() {
         actionsWidth={300}
         actions={(u) => (
           <EditDeleteActions onEdit={() => setEditing(u)} onDelete={() => onDelete(u)} deleteDisabled={u.id === me.id}>
+            {u.lockedUntil && (
+              <Button size="compact-sm" variant="subtle" color="red" onClick={() => onUnlock(u)}>
+                Desbloquear
+              </Button>
+            )}
             {/* Your own reset would revoke this session before the temporary password shows; use Cambiar contraseña. */}
             <Button
               size="compact-sm"

@@ -1,0 +1,1 @@
+ALTER TABLE "login_throttle" ADD COLUMN "last_attempt_at" timestamp with time zone;

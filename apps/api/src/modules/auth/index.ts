@@ -1,0 +1,1 @@
+export { clearLogin, lockedUntil } from './throttle.ts';
