@@ -4,7 +4,9 @@
 -- charged and declared. The API refuses first with a friendly 409; this is the last word for
 -- every writer (another code path, an operator's SQL). The message travels as
 -- 'TRAMO_CONFLICT:<Spanish message>' with SQLSTATE P0001, which plugins/errors.ts answers as that 409.
-CREATE FUNCTION tramo_shipment_has_live_charge(sid integer) RETURNS boolean LANGUAGE sql STABLE AS $$
+-- VOLATILE, not STABLE: a STABLE function reads with the snapshot its calling statement began with,
+-- so a cancellation could miss a payment committed while it waited for the shipment's row lock.
+CREATE FUNCTION tramo_shipment_has_live_charge(sid integer) RETURNS boolean LANGUAGE sql VOLATILE AS $$
   SELECT EXISTS (SELECT 1 FROM payments p WHERE p.shipment_id = sid AND p.status IN ('pending', 'paid'))
       OR EXISTS (SELECT 1 FROM document_shipments ds JOIN documents d ON d.id = ds.document_id
                   WHERE ds.shipment_id = sid AND d.status NOT IN ('anulado', 'rechazado'))
