@@ -26,6 +26,17 @@ export interface SessionUser {
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
+/**
+ * What a service needs of the server (DESIGN.md 2): the database, the clock, the log, the
+ * configuration, the providers and the caches; not the HTTP instance, so a use case cannot register
+ * a route or a hook, and a script or a test can build one without Fastify. The app has all of these,
+ * so a route hands its `app` over as it is.
+ */
+export type ServiceContext = Pick<
+  App,
+  'db' | 'dbKind' | 'now' | 'log' | 'config' | 'providers' | 'references' | 'sessions' | 'sessionTokens' | 'secretCodes' | 'trackingLinks'
+>;
+
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;

@@ -18,7 +18,7 @@ export interface GuardOptions {
   allowMustChange?: boolean;
 }
 
-export async function loadSessionUser(app: FastifyInstance, id: number): Promise<SessionUser | null> {
+export async function loadSessionUser(app: Pick<FastifyInstance, 'db'>, id: number): Promise<SessionUser | null> {
   const [row] = await app.db
     .select({
       id: users.id,
@@ -98,7 +98,7 @@ export function registerAuth(app: FastifyInstance, secret: string) {
   authenticateFirst(app);
 }
 
-export function signToken(app: FastifyInstance, user: Pick<SessionUser, 'id' | 'tokenVersion'>): string {
+export function signToken(app: Pick<FastifyInstance, 'sessionTokens'>, user: Pick<SessionUser, 'id' | 'tokenVersion'>): string {
   return app.sessionTokens.sign({ sub: user.id, tv: user.tokenVersion });
 }
 

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES, loginWaitMessage, normalizeUsername, type ChangePasswordInput, type LoginInput } from '@tramo/domain';
 import { users } from '../../db/schema.ts';
@@ -7,7 +6,7 @@ import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { audit } from '../../lib/audit.ts';
 import { loadSessionUser, signToken } from '../../plugins/auth.ts';
 import { sessionChanged } from '../../plugins/session-cache.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { toUserDto } from '../users/index.ts';
 import { countAttempt, countSuccess, throttleKeys } from './throttle.ts';
 
@@ -16,28 +15,28 @@ import { countAttempt, countSuccess, throttleKeys } from './throttle.ts';
 let decoyHash: Promise<string> | null = null;
 const decoy = () => (decoyHash ??= hashPassword('tramo-decoy-password'));
 
-export async function login(app: FastifyInstance, input: LoginInput, ip: string) {
+export async function login(ctx: ServiceContext, input: LoginInput, ip: string) {
   const username = normalizeUsername(input.username);
   const keys = throttleKeys(username, ip);
-  const verdict = await countAttempt(app.db, keys, app.now());
+  const verdict = await countAttempt(ctx.db, keys, ctx.now());
   if (verdict.kind === 'locked') throw tooManyRequests(AUTH_MESSAGES.throttled, 'LOGIN_THROTTLED');
   if (verdict.kind === 'wait') throw tooManyRequests(loginWaitMessage(verdict.seconds), 'LOGIN_SLOWED', verdict.seconds);
 
-  const [row] = await app.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, username));
+  const [row] = await ctx.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.username, username));
   const ok = await verifyPassword(row?.passwordHash ?? (await decoy()), input.password);
   if (!row || !ok) throw unauthorized(AUTH_MESSAGES.badCredentials);
-  await countSuccess(app.db, keys);
-  const user = await loadSessionUser(app, row.id);
+  await countSuccess(ctx.db, keys);
+  const user = await loadSessionUser(ctx, row.id);
   if (!user) throw unauthorized(AUTH_MESSAGES.badCredentials);
-  return { user: toUserDto(user), token: signToken(app, user) };
+  return { user: toUserDto(user), token: signToken(ctx, user) };
 }
 
 /**
  * Sets a new password, clears the must-change flag and bumps the token version, which revokes
  * every other session; the caller gets a fresh token for this one.
  */
-export async function changePassword(app: FastifyInstance, me: SessionUser, input: ChangePasswordInput) {
-  const [row] = await app.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, me.id));
+export async function changePassword(ctx: ServiceContext, me: SessionUser, input: ChangePasswordInput) {
+  const [row] = await ctx.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, me.id));
   if (!row) throw unauthorized(AUTH_MESSAGES.sessionExpired);
   if (!me.mustChangePassword) {
     if (!input.currentPassword) {
@@ -51,16 +50,16 @@ export async function changePassword(app: FastifyInstance, me: SessionUser, inpu
     throw unprocessable(AUTH_MESSAGES.samePassword, { newPassword: AUTH_MESSAGES.samePassword });
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await app.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({ passwordHash, mustChangePassword: false, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: app.now() })
+      .set({ passwordHash, mustChangePassword: false, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: ctx.now() })
       .where(eq(users.id, me.id));
     await audit(tx, { userId: me.id, entity: 'user', entityId: me.id, action: 'change-password' });
     await sessionChanged(tx, me.id);
   });
-  app.sessions.evict(me.id);
-  const user = await loadSessionUser(app, me.id);
+  ctx.sessions.evict(me.id);
+  const user = await loadSessionUser(ctx, me.id);
   if (!user) throw unauthorized(AUTH_MESSAGES.sessionExpired);
-  return { user: toUserDto(user), token: signToken(app, user) };
+  return { user: toUserDto(user), token: signToken(ctx, user) };
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { asc, count, eq, ilike, or } from 'drizzle-orm';
 import { containsPattern } from '../../lib/sql.ts';
 import type { z } from 'zod';
@@ -8,7 +7,7 @@ import { branches, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import { sessionChanged } from '../../plugins/session-cache.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { refreshRoutesOf } from '../fleet/index.ts';
 
 type BranchData = z.output<typeof branchSchema>;
@@ -22,15 +21,15 @@ const columns = {
   establishmentCode: branches.establishmentCode,
 };
 
-export async function listBranches(app: FastifyInstance, q: string | undefined, page?: number, pageSize?: number) {
+export async function listBranches(ctx: ServiceContext, q: string | undefined, page?: number, pageSize?: number) {
   const term = q?.trim();
   const pattern = term ? containsPattern(term) : '';
   const where = term ? or(ilike(branches.name, pattern), ilike(branches.city, pattern), ilike(branches.address, pattern)) : undefined;
-  const query = app.db.select(columns).from(branches).where(where).orderBy(asc(branches.name), asc(branches.id));
+  const query = ctx.db.select(columns).from(branches).where(where).orderBy(asc(branches.name), asc(branches.id));
   const size = pageSize ?? (page ? 10 : undefined);
   const [items, [totalRow]] = await Promise.all([
     size ? query.limit(size).offset(((page ?? 1) - 1) * size) : query,
-    app.db.select({ total: count() }).from(branches).where(where),
+    ctx.db.select({ total: count() }).from(branches).where(where),
   ]);
   return { items: items as Branch[], total: totalRow?.total ?? 0 };
 }
@@ -46,9 +45,9 @@ function duplicate(err: unknown): never {
   throw err;
 }
 
-export function createBranch(app: FastifyInstance, actor: SessionUser, data: BranchData) {
+export function createBranch(ctx: ServiceContext, actor: SessionUser, data: BranchData) {
   return (
-    app.db
+    ctx.db
       .transaction(async (tx) => {
         const [created] = await tx.insert(branches).values(data).returning(columns);
         await audit(tx, { userId: actor.id, entity: 'branch', entityId: created!.id, action: 'create', after: created });
@@ -56,17 +55,17 @@ export function createBranch(app: FastifyInstance, actor: SessionUser, data: Bra
       })
       .catch(duplicate)
       // The trigger's notice evicts every process at commit; this one's own next request must not run ahead of it.
-      .finally(() => app.references.evictAll())
+      .finally(() => ctx.references.evictAll())
   );
 }
 
-export function updateBranch(app: FastifyInstance, actor: SessionUser, id: number, data: BranchData) {
-  return app.db
+export function updateBranch(ctx: ServiceContext, actor: SessionUser, id: number, data: BranchData) {
+  return ctx.db
     .transaction(async (tx) => {
       const before = await getBranch(tx, id);
       const [after] = await tx
         .update(branches)
-        .set({ ...data, updatedAt: app.now() })
+        .set({ ...data, updatedAt: ctx.now() })
         .where(eq(branches.id, id))
         .returning(columns);
       if (before.name !== after!.name) await refreshRoutesOf(tx, id);
@@ -77,14 +76,14 @@ export function updateBranch(app: FastifyInstance, actor: SessionUser, id: numbe
     })
     .catch(duplicate)
     .finally(() => {
-      app.sessions.evictAll();
-      app.references.evictAll();
+      ctx.sessions.evictAll();
+      ctx.references.evictAll();
     });
 }
 
 /** Refused while anything references the branch: its users by name, anything else by the foreign key. */
-export async function deleteBranch(app: FastifyInstance, actor: SessionUser, id: number) {
-  await app.db
+export async function deleteBranch(ctx: ServiceContext, actor: SessionUser, id: number) {
+  await ctx.db
     .transaction(async (tx) => {
       const before = await getBranch(tx, id);
       const [staff] = await tx.select({ n: count() }).from(users).where(eq(users.branchId, id));
@@ -96,5 +95,5 @@ export async function deleteBranch(app: FastifyInstance, actor: SessionUser, id:
       if (isForeignKeyViolation(err)) throw conflict(BRANCH_MESSAGES.inUse, undefined, 'IN_USE');
       throw err;
     })
-    .finally(() => app.references.evictAll());
+    .finally(() => ctx.references.evictAll());
 }

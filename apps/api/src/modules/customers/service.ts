@@ -6,14 +6,14 @@ import { customers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import type { LookupKind } from '../../providers/lookup/index.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { findCustomer, searchCustomers } from './repository.ts';
 
 /** Without paging parameters the list answers its first 50 rows; the screen asks for up to 1000. */
 export const DEFAULT_PAGE_SIZE = 50;
 
-export async function listCustomers(app: FastifyInstance, q: string | undefined, page = 1, pageSize = DEFAULT_PAGE_SIZE) {
-  const { items, total } = await searchCustomers(app.db, q?.trim(), page, pageSize);
+export async function listCustomers(ctx: ServiceContext, q: string | undefined, page = 1, pageSize = DEFAULT_PAGE_SIZE) {
+  const { items, total } = await searchCustomers(ctx.db, q?.trim(), page, pageSize);
   return { items, total, page, pageSize };
 }
 
@@ -23,7 +23,7 @@ async function getOrFail(tx: Tx | FastifyInstance['db'], id: number): Promise<Cu
   return customer;
 }
 
-export const getCustomer = (app: FastifyInstance, id: number) => getOrFail(app.db, id);
+export const getCustomer = (ctx: ServiceContext, id: number) => getOrFail(ctx.db, id);
 
 const columnsOf = (data: CustomerData) => ({
   firstName: data.firstName,
@@ -44,8 +44,8 @@ function duplicateDocument(err: unknown): never {
   throw err;
 }
 
-export function createCustomer(app: FastifyInstance, actor: SessionUser, data: CustomerData) {
-  return app.db
+export function createCustomer(ctx: ServiceContext, actor: SessionUser, data: CustomerData) {
+  return ctx.db
     .transaction(async (tx) => {
       const [row] = await tx.insert(customers).values(columnsOf(data)).returning({ id: customers.id });
       const created = await getOrFail(tx, row!.id);
@@ -55,13 +55,13 @@ export function createCustomer(app: FastifyInstance, actor: SessionUser, data: C
     .catch(duplicateDocument);
 }
 
-export function updateCustomer(app: FastifyInstance, actor: SessionUser, id: number, data: CustomerData) {
-  return app.db
+export function updateCustomer(ctx: ServiceContext, actor: SessionUser, id: number, data: CustomerData) {
+  return ctx.db
     .transaction(async (tx) => {
       const before = await getOrFail(tx, id);
       await tx
         .update(customers)
-        .set({ ...columnsOf(data), updatedAt: app.now() })
+        .set({ ...columnsOf(data), updatedAt: ctx.now() })
         .where(eq(customers.id, id));
       const after = await getOrFail(tx, id);
       await audit(tx, { userId: actor.id, entity: 'customer', entityId: id, action: 'update', before, after });
@@ -71,8 +71,8 @@ export function updateCustomer(app: FastifyInstance, actor: SessionUser, id: num
 }
 
 /** Shipments and payments reference customers by foreign key; while they do, the delete is refused. */
-export async function deleteCustomer(app: FastifyInstance, actor: SessionUser, id: number) {
-  await app.db
+export async function deleteCustomer(ctx: ServiceContext, actor: SessionUser, id: number) {
+  await ctx.db
     .transaction(async (tx) => {
       const before = await getOrFail(tx, id);
       await tx.delete(customers).where(eq(customers.id, id));
@@ -85,10 +85,10 @@ export async function deleteCustomer(app: FastifyInstance, actor: SessionUser, i
 }
 
 /** Validates the number (RUC check digit included) before any provider is asked. */
-export async function lookupDocument(app: FastifyInstance, kind: LookupKind, number: string): Promise<LookupResult> {
+export async function lookupDocument(ctx: ServiceContext, kind: LookupKind, number: string): Promise<LookupResult> {
   const problem = kind === 'dni' ? dniError(number) : rucError(number);
   if (problem) throw badRequest(problem, { number: problem });
-  const result = await app.providers.lookup.find(kind, number, { db: app.db, now: app.now });
+  const result = await ctx.providers.lookup.find(kind, number, { db: ctx.db, now: ctx.now });
   if (!result) throw notFound(CUSTOMER_MESSAGES.lookupNotFound);
   return result;
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and } from 'drizzle-orm';
 import {
   addDays,
@@ -16,7 +15,7 @@ import {
   type ShipmentStatus,
 } from '@tramo/domain';
 import { badRequest } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import {
   branchScope,
   countByDayAndStatusUpTo,
@@ -60,11 +59,11 @@ function openSpan(query: DashboardQuery, today: string, days: { first: string; l
  * start at the first shipment (at least 30 days back). Long spans are grouped by week, month or
  * year so the chart keeps a readable number of bars.
  */
-export async function dashboard(app: FastifyInstance, actor: SessionUser, query: DashboardQuery) {
+export async function dashboard(ctx: ServiceContext, actor: SessionUser, query: DashboardQuery) {
   if (query.dateFrom && query.dateTo && query.dateFrom > query.dateTo) {
     throw badRequest(SHIPMENT_MESSAGES.invalidRange, { dateTo: SHIPMENT_MESSAGES.invalidRange });
   }
-  const today = limaDay(app.now());
+  const today = limaDay(ctx.now());
   // The span and bars are known before reading the counts: with both bounds (as the Panel always
   // asks) from the bounds, with an open end from the first and last day the counters hold. The
   // database then adds the counts up by bar: a few hundred rows instead of a row per day and
@@ -74,13 +73,13 @@ export async function dashboard(app: FastifyInstance, actor: SessionUser, query:
   let capped = false;
   let span: ReturnType<typeof chartSpan>;
   if (query.q) {
-    ({ counts, capped } = await countByDayAndStatusUpTo(app.db, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP));
+    ({ counts, capped } = await countByDayAndStatusUpTo(ctx.db, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP));
     const days = counts.map((c) => c.day).sort();
     span = openSpan(query, today, days.length > 0 ? { first: days[0]!, last: days.at(-1)! } : null);
   } else {
     span =
-      query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : openSpan(query, today, await dailyCountDays(app.db, actor, query));
-    counts = await dailyCountsByBucket(app.db, actor, query, span.bucket, span.dateFrom);
+      query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : openSpan(query, today, await dailyCountDays(ctx.db, actor, query));
+    counts = await dailyCountsByBucket(ctx.db, actor, query, span.bucket, span.dateFrom);
   }
 
   const zero = () => ({ ...NO_SHIPMENTS });

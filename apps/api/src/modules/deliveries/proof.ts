@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import {
   canSee,
@@ -15,7 +14,7 @@ import { deliveryProofs, settings, shipments } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { reencodeImage } from '../../lib/images.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 
 /** Proof of delivery (issue 18): the photo and signature taken at the handover, and the company's rule about them. */
 
@@ -68,12 +67,12 @@ export async function storeProof(tx: Tx, shipmentId: number, photo: ProofImage |
   });
 }
 
-export async function getDeliverySettings(app: FastifyInstance): Promise<DeliverySettings> {
-  return { proofRequired: await proofRequired(app.db) };
+export async function getDeliverySettings(ctx: ServiceContext): Promise<DeliverySettings> {
+  return { proofRequired: await proofRequired(ctx.db) };
 }
 
-export async function updateDeliverySettings(app: FastifyInstance, actor: SessionUser, input: DeliverySettings): Promise<DeliverySettings> {
-  return app.db.transaction(async (tx) => {
+export async function updateDeliverySettings(ctx: ServiceContext, actor: SessionUser, input: DeliverySettings): Promise<DeliverySettings> {
+  return ctx.db.transaction(async (tx) => {
     const before = await proofRequired(tx);
     const value = String(input.proofRequired);
     await tx.insert(settings).values({ key: PROOF_REQUIRED_KEY, value }).onConflictDoUpdate({ target: settings.key, set: { value } });
@@ -109,8 +108,8 @@ const image = (bytes: Uint8Array | null, type: string | null): ProofImage | null
  * A delivered shipment's proof, for staff who may see the shipment (admin, or its origin or
  * destination branch): another branch's agent or courier gets a 403, a shipment not delivered a 404.
  */
-export async function loadProof(app: FastifyInstance, actor: SessionUser, id: number): Promise<StoredProof> {
-  const [row] = await app.db
+export async function loadProof(ctx: ServiceContext, actor: SessionUser, id: number): Promise<StoredProof> {
+  const [row] = await ctx.db
     .select({
       id: shipments.id,
       code: shipments.code,
@@ -145,7 +144,7 @@ export async function loadProof(app: FastifyInstance, actor: SessionUser, id: nu
 
 const dataUrl = (img: ProofImage | null) => (img ? `data:${img.type};base64,${img.bytes.toString('base64')}` : null);
 
-export async function getProof(app: FastifyInstance, actor: SessionUser, id: number): Promise<DeliveryProof> {
-  const proof = await loadProof(app, actor, id);
+export async function getProof(ctx: ServiceContext, actor: SessionUser, id: number): Promise<DeliveryProof> {
+  const proof = await loadProof(ctx, actor, id);
   return { photo: dataUrl(proof.photo), signature: dataUrl(proof.signature) };
 }

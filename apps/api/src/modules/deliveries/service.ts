@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { asc, eq, inArray } from 'drizzle-orm';
 import {
   canConfirmDelivery,
@@ -15,7 +14,7 @@ import type { Tx } from '../../db/client.ts';
 import { branches, deliveryAttempts, shipments, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { changeShipmentStatus, findEvents, findRow, toShipmentDto, type ShipmentDto } from '../shipments/index.ts';
 import { checkRequiredProof, decodeProofImage, proofRequired, storeProof } from './proof.ts';
 
@@ -58,11 +57,11 @@ async function countFailure(tx: Tx, shipmentId: number, now: Date): Promise<{ fa
  * secret code, then the state change, history event, audit row and counter reset. Two concurrent
  * deliveries queue on the row lock; the second then sees 'Entregado' and is refused.
  */
-export async function deliverShipment(app: FastifyInstance, actor: SessionUser, id: number, input: Delivery): Promise<ShipmentDto> {
+export async function deliverShipment(ctx: ServiceContext, actor: SessionUser, id: number, input: Delivery): Promise<ShipmentDto> {
   // Before anything is read or written: a bad image is a 400 that changes nothing.
   const photo = await decodeProofImage(input.photo, 'photo');
   const signature = await decodeProofImage(input.signature, 'signature');
-  const outcome = await app.db.transaction(async (tx): Promise<Outcome> => {
+  const outcome = await ctx.db.transaction(async (tx): Promise<Outcome> => {
     const [locked] = await tx
       .select({
         id: shipments.id,
@@ -79,7 +78,7 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
       const message = cannotDeliverFrom(locked.status);
       throw unprocessable(message, { secretCode: message }, 'NOT_DELIVERABLE');
     }
-    const now = app.now();
+    const now = ctx.now();
     const [attempts] = await tx.select().from(deliveryAttempts).where(eq(deliveryAttempts.shipmentId, id));
     if (attempts?.lockedUntil && attempts.lockedUntil.getTime() > now.getTime()) {
       throw tooManyRequests(DELIVERY_MESSAGES.locked, 'DELIVERY_LOCKED');
@@ -87,7 +86,7 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
     // A form missing the proof the company requires is refused before the code is tried (and counted).
     checkRequiredProof(await proofRequired(tx), photo, signature);
 
-    const verified = await app.secretCodes.verify(locked.secretCodeHash, input.secretCode);
+    const verified = await ctx.secretCodes.verify(locked.secretCodeHash, input.secretCode);
     if (!verified.ok) {
       const counted = await countFailure(tx, id, now);
       if (counted.locked) {
@@ -140,8 +139,8 @@ export async function deliverShipment(app: FastifyInstance, actor: SessionUser, 
  * The people offered as 'delivered by': agents and couriers (a courier hands most parcels over),
  * every branch, sorted by username. Admin accounts are back-office and are not offered.
  */
-export async function listDeliveryAgents(app: FastifyInstance): Promise<DeliveryAgent[]> {
-  const rows = await app.db
+export async function listDeliveryAgents(ctx: ServiceContext): Promise<DeliveryAgent[]> {
+  const rows = await ctx.db
     .select({
       id: users.id,
       username: users.username,

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import {
   canSee,
@@ -13,7 +12,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { incidents, shipments } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import { reencodeImage, type StoredImageType } from '../../lib/images.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { branchScope, recordShipmentEvent, shipmentKey } from '../shipments/index.ts';
 
 const columns = {
@@ -59,9 +58,9 @@ async function visibleShipment(db: Db | Tx, actor: SessionUser, idOrCode: string
 }
 
 /** A shipment's incidents, newest first. */
-export async function shipmentIncidents(app: FastifyInstance, actor: SessionUser, idOrCode: string): Promise<Incident[]> {
-  const shipment = await visibleShipment(app.db, actor, idOrCode);
-  const rows = await app.db
+export async function shipmentIncidents(ctx: ServiceContext, actor: SessionUser, idOrCode: string): Promise<Incident[]> {
+  const shipment = await visibleShipment(ctx.db, actor, idOrCode);
+  const rows = await ctx.db
     .select(columns)
     .from(incidents)
     .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
@@ -71,10 +70,10 @@ export async function shipmentIncidents(app: FastifyInstance, actor: SessionUser
 }
 
 /** Open incidents the user may see (the Panel's counter), and the newest of them. */
-export async function openIncidents(app: FastifyInstance, actor: SessionUser) {
+export async function openIncidents(ctx: ServiceContext, actor: SessionUser) {
   const where = and(isNull(incidents.closedAt), branchScope(actor));
-  const [total] = await app.db.select({ n: count() }).from(incidents).innerJoin(shipments, eq(shipments.id, incidents.shipmentId)).where(where);
-  const rows = await app.db
+  const [total] = await ctx.db.select({ n: count() }).from(incidents).innerJoin(shipments, eq(shipments.id, incidents.shipmentId)).where(where);
+  const rows = await ctx.db
     .select(columns)
     .from(incidents)
     .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
@@ -96,16 +95,16 @@ async function storablePhoto(dataUrl: string): Promise<string> {
 }
 
 export async function createIncident(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   actor: SessionUser,
   idOrCode: string,
   data: { reason: IncidentReason; note: string | null; photo: string | null },
 ): Promise<Incident> {
   // Before anything is read or written: a bad image is a 400 that changes nothing.
   const photo = data.photo === null ? null : await storablePhoto(data.photo);
-  return app.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const shipment = await visibleShipment(tx, actor, idOrCode);
-    const now = app.now();
+    const now = ctx.now();
     const [created] = await tx
       .insert(incidents)
       .values({
@@ -136,8 +135,8 @@ export async function createIncident(
   });
 }
 
-export async function closeIncident(app: FastifyInstance, actor: SessionUser, incidentId: number, note: string | null): Promise<Incident> {
-  return app.db.transaction(async (tx) => {
+export async function closeIncident(ctx: ServiceContext, actor: SessionUser, incidentId: number, note: string | null): Promise<Incident> {
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .select({ ...columns, originBranchId: shipments.originBranchId, destinationBranchId: shipments.destinationBranchId })
       .from(incidents)
@@ -147,7 +146,7 @@ export async function closeIncident(app: FastifyInstance, actor: SessionUser, in
     if (!row) throw notFound('Incidencia no encontrada.');
     if (!canSee(actor, row)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
     if (row.closedAt !== null) throw unprocessable('La incidencia ya está cerrada.', undefined, 'ALREADY_CLOSED');
-    const now = app.now();
+    const now = ctx.now();
     await tx
       .update(incidents)
       .set({ closedAt: now, closedBy: actor.id, closedByName: displayName(actor) })

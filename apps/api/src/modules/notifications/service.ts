@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { NOTIFICATION_MESSAGES, type Notification, type NotificationListQuery } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
 import { notFound } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { findMessage, listPage, lockMessage, requeue, type NotificationRow } from './repository.ts';
 
 const toDto = (r: NotificationRow): Notification => ({
@@ -16,17 +15,17 @@ const toDto = (r: NotificationRow): Notification => ({
   createdAt: r.createdAt.toISOString(),
 });
 
-export async function listNotifications(app: FastifyInstance, query: NotificationListQuery) {
-  const { rows, total } = await listPage(app.db, query);
+export async function listNotifications(ctx: ServiceContext, query: NotificationListQuery) {
+  const { rows, total } = await listPage(ctx.db, query);
   return { items: rows.map(toDto), total, page: query.page, pageSize: query.pageSize };
 }
 
 /** Puts a message back in the queue as new (attempts from zero), whatever became of it; audited. */
-export async function resend(app: FastifyInstance, actor: SessionUser, id: number): Promise<Notification> {
-  return app.db.transaction(async (tx) => {
+export async function resend(ctx: ServiceContext, actor: SessionUser, id: number): Promise<Notification> {
+  return ctx.db.transaction(async (tx) => {
     const before = await lockMessage(tx, id);
     if (!before) throw notFound(NOTIFICATION_MESSAGES.notFound);
-    await requeue(tx, id, app.now());
+    await requeue(tx, id, ctx.now());
     await audit(tx, {
       userId: actor.id,
       entity: 'notification',

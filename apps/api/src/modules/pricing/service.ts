@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { aliasedTable, and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
@@ -18,7 +17,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { branches, weightFactorTables, weightFactorTiers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 
 export interface WeightFactorFilters {
   originId?: number;
@@ -81,14 +80,14 @@ async function loadTables(db: Db | Tx, where: SQL | undefined): Promise<WeightFa
   return rows.map((r) => ({ ...r, product_type: r.product_type as ProductType, tiers: byTable.get(r.id) ?? [] }));
 }
 
-export function listWeightFactors(app: FastifyInstance, filters: WeightFactorFilters) {
+export function listWeightFactors(ctx: ServiceContext, filters: WeightFactorFilters) {
   const conditions = [
     filters.originId !== undefined ? eq(weightFactorTables.originBranchId, filters.originId) : undefined,
     filters.destinationId !== undefined ? eq(weightFactorTables.destinationBranchId, filters.destinationId) : undefined,
     filters.productType !== undefined ? eq(weightFactorTables.productType, filters.productType) : undefined,
     filters.active !== undefined ? eq(weightFactorTables.active, filters.active) : undefined,
   ];
-  return loadTables(app.db, and(...conditions));
+  return loadTables(ctx.db, and(...conditions));
 }
 
 async function getTable(db: Db | Tx, id: number): Promise<WeightFactorTable> {
@@ -114,8 +113,8 @@ interface SummaryRow {
  * The screen's summary of active tables in ONE query (tiers aggregated per table); the example
  * prices come from quoteWithTiers, the very function quotes use, so they can never disagree.
  */
-export async function weightFactorSummary(app: FastifyInstance): Promise<WeightFactorSummary[]> {
-  const result = await app.db.execute(sql`
+export async function weightFactorSummary(ctx: ServiceContext): Promise<WeightFactorSummary[]> {
+  const result = await ctx.db.execute(sql`
     select t.id, t.origin_branch_id, t.destination_branch_id, o.name as origin_name, d.name as destination_name,
            t.product_type, t.name, t.currency,
            json_agg(json_build_object(
@@ -173,9 +172,9 @@ async function branchName(tx: Tx, id: number): Promise<string | null> {
 }
 
 /** A new table for a route and class, starting with the default tiers; unique among active tables. */
-export function createWeightFactor(app: FastifyInstance, actor: SessionUser, input: z.output<typeof createWeightFactorSchema>) {
+export function createWeightFactor(ctx: ServiceContext, actor: SessionUser, input: z.output<typeof createWeightFactorSchema>) {
   return (
-    app.db
+    ctx.db
       .transaction(async (tx) => {
         const [origin, destination] = [await branchName(tx, input.origin_branch_id), await branchName(tx, input.destination_branch_id)];
         if (origin === null) throw unprocessable(PRICING_MESSAGES.originNotFound, { origin_branch_id: PRICING_MESSAGES.originNotFound });
@@ -204,7 +203,7 @@ export function createWeightFactor(app: FastifyInstance, actor: SessionUser, inp
         throw err;
       })
       // The trigger's notice evicts every process at commit; this one's own next creation must not run ahead of it.
-      .finally(() => app.references.evictAll())
+      .finally(() => ctx.references.evictAll())
   );
 }
 
@@ -213,7 +212,7 @@ export function createWeightFactor(app: FastifyInstance, actor: SessionUser, inp
  * UPDATE) so concurrent replacements queue up and each leaves a complete list, never a mix.
  */
 export async function replaceTiers(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   actor: SessionUser,
   id: number,
   input: readonly WeightTier[] | readonly Omit<WeightTier, 'sort_order'>[],
@@ -222,7 +221,7 @@ export async function replaceTiers(
   const problem = tierProblem(tiers);
   if (problem === 'invalid') throw unprocessable(PRICING_MESSAGES.invalidTiers, { tiers: PRICING_MESSAGES.invalidTiers }, 'INVALID_TIERS');
   if (problem === 'overlap') throw unprocessable(PRICING_MESSAGES.overlapping, { tiers: PRICING_MESSAGES.overlapping }, 'OVERLAPPING_TIERS');
-  return app.db
+  return ctx.db
     .transaction(async (tx) => {
       const [locked] = await tx
         .select({ id: weightFactorTables.id, active: weightFactorTables.active })
@@ -234,7 +233,7 @@ export async function replaceTiers(
       const before = await tx.select().from(weightFactorTiers).where(eq(weightFactorTiers.tableId, id)).orderBy(asc(weightFactorTiers.fromKg));
       await tx.delete(weightFactorTiers).where(eq(weightFactorTiers.tableId, id));
       await tx.insert(weightFactorTiers).values(tierValues(id, tiers));
-      await tx.update(weightFactorTables).set({ updatedAt: app.now() }).where(eq(weightFactorTables.id, id));
+      await tx.update(weightFactorTables).set({ updatedAt: ctx.now() }).where(eq(weightFactorTables.id, id));
       const table = await getTable(tx, id);
       await audit(tx, {
         userId: actor.id,
@@ -246,5 +245,5 @@ export async function replaceTiers(
       });
       return table;
     })
-    .finally(() => app.references.evictAll());
+    .finally(() => ctx.references.evictAll());
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { lt, sql } from 'drizzle-orm';
 import {
   maskName,
@@ -15,6 +14,7 @@ import { publicRateLimits } from '../../db/schema.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
 import { findEvents, findRow } from '../shipments/index.ts';
 import { renderProofPdf } from '../deliveries/index.ts';
+import type { ServiceContext } from '../../types.ts';
 
 const windowMs = PUBLIC_TRACKING_LIMIT.windowSeconds * 1000;
 
@@ -23,11 +23,11 @@ const windowMs = PUBLIC_TRACKING_LIMIT.windowSeconds * 1000;
  * and refuses past the limit with a 429. A window that has expired starts again at 1; opening a
  * window also clears the addresses whose window ended long ago, so the table stays small.
  */
-async function countLookup(app: FastifyInstance, address: string, weight = 1): Promise<void> {
-  const now = app.now();
+async function countLookup(ctx: ServiceContext, address: string, weight = 1): Promise<void> {
+  const now = ctx.now();
   const windowOpenedAfter = sql`${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
   const inWindow = sql`${publicRateLimits.windowStart} > ${windowOpenedAfter}`;
-  const [counted] = await app.db
+  const [counted] = await ctx.db
     .insert(publicRateLimits)
     .values({ key: `tracking:${address}`, hits: weight, windowStart: now })
     .onConflictDoUpdate({
@@ -39,7 +39,7 @@ async function countLookup(app: FastifyInstance, address: string, weight = 1): P
     })
     .returning({ hits: publicRateLimits.hits });
   if (counted!.hits === weight) {
-    await app.db.delete(publicRateLimits).where(lt(publicRateLimits.windowStart, new Date(now.getTime() - 10 * windowMs)));
+    await ctx.db.delete(publicRateLimits).where(lt(publicRateLimits.windowStart, new Date(now.getTime() - 10 * windowMs)));
   }
   if (counted!.hits > PUBLIC_TRACKING_LIMIT.maxPerWindow) throw tooManyRequests(PUBLIC_TRACKING_MESSAGES.tooManyRequests, 'RATE_LIMITED');
 }
@@ -48,10 +48,10 @@ async function countLookup(app: FastifyInstance, address: string, weight = 1): P
  * A shipment as its sender and recipient may see it. Unknown and malformed codes take the same
  * path to the same 404, so the answer tells nothing about which codes exist or how they look.
  */
-async function findPublic(app: FastifyInstance, address: string, rawCode: string) {
-  await countLookup(app, address);
+async function findPublic(ctx: ServiceContext, address: string, rawCode: string) {
+  await countLookup(ctx, address);
   const code = normalizeShipmentCode(rawCode);
-  const row = code ? await findRow(app.db, { code }) : null;
+  const row = code ? await findRow(ctx.db, { code }) : null;
   if (!row) throw notFound(PUBLIC_TRACKING_MESSAGES.notFound);
   return row;
 }
@@ -66,20 +66,20 @@ export interface PublicAccess {
  * Whether the lookup may see more than the status (issue 31, F10): the link's key, or the last 3
  * digits of the recipient's document. Wrong digits are a 422, and weigh on the address's limit.
  */
-async function verified(app: FastifyInstance, address: string, row: { code: string; recipientDoc: string }, access: PublicAccess) {
-  if (app.trackingLinks.verify(row.code, access.k)) return true;
+async function verified(ctx: ServiceContext, address: string, row: { code: string; recipientDoc: string }, access: PublicAccess) {
+  if (ctx.trackingLinks.verify(row.code, access.k)) return true;
   if (access.doc === undefined) return false;
   if (row.recipientDoc.trim().slice(-3) === access.doc) return true;
-  await countLookup(app, address, PUBLIC_TRACKING_LIMIT.wrongDocumentWeight);
+  await countLookup(ctx, address, PUBLIC_TRACKING_LIMIT.wrongDocumentWeight);
   const message = PUBLIC_TRACKING_MESSAGES.documentWrong;
   throw unprocessable(message, { doc: message }, 'DOCUMENT_MISMATCH');
 }
 
-export async function publicTracking(app: FastifyInstance, address: string, rawCode: string, access: PublicAccess): Promise<PublicTracking> {
-  const row = await findPublic(app, address, rawCode);
+export async function publicTracking(ctx: ServiceContext, address: string, rawCode: string, access: PublicAccess): Promise<PublicTracking> {
+  const row = await findPublic(ctx, address, rawCode);
   const status = { code: row.code, status: row.status, tone: statusTone(row.status) };
-  if (!(await verified(app, address, row, access))) return { ...status, verified: false };
-  const events = await findEvents(app.db, row.id);
+  if (!(await verified(ctx, address, row, access))) return { ...status, verified: false };
+  const events = await findEvents(ctx.db, row.id);
   const destination = row.destinationCity ?? row.destinationName;
   const deliveredAt = (row.deliveredInfo as { deliveredAt?: string } | null)?.deliveredAt ?? null;
   return {
@@ -105,14 +105,14 @@ export async function publicTracking(app: FastifyInstance, address: string, rawC
  * document digits, a 403.
  */
 export async function publicProofPdf(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   address: string,
   rawCode: string,
   access: PublicAccess,
 ): Promise<{ pdf: Buffer; code: string }> {
-  const row = await findPublic(app, address, rawCode);
+  const row = await findPublic(ctx, address, rawCode);
   if (row.status !== 'Entregado' || !row.deliveredInfo) throw notFound(PUBLIC_TRACKING_MESSAGES.notFound);
-  if (!(await verified(app, address, row, access))) {
+  if (!(await verified(ctx, address, row, access))) {
     throw forbidden(PUBLIC_TRACKING_MESSAGES.documentFormat, 'VERIFICATION_REQUIRED');
   }
   const shipment = { ...row, deliveredInfo: row.deliveredInfo as DeliveredInfo };

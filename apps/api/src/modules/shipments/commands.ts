@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import {
   canEdit,
@@ -21,7 +20,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { enqueueNotifications, mayHaveAddressees } from '../notifications/index.ts';
 import { findRouteTables } from '../pricing/index.ts';
 import { loadDto, shipmentKey, snapshot, toCheckpoint, toShipmentDto } from './dto.ts';
@@ -73,8 +72,8 @@ function checkOrigin(actor: SessionUser, originBranchId: number) {
   if (!canEdit(actor, originBranchId)) throw forbidden(SHIPMENT_MESSAGES.originNotOwn);
 }
 
-function addEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId: number, event: ShipmentEventInput, known?: KnownShipment) {
-  return addShipmentEvent(tx, actor, app.now(), shipmentId, event, known);
+function addEvent(tx: Tx, ctx: ServiceContext, actor: SessionUser, shipmentId: number, event: ShipmentEventInput, known?: KnownShipment) {
+  return addShipmentEvent(tx, actor, ctx.now(), shipmentId, event, known);
 }
 
 /** What every new shipment row starts with, a counter's registration or a return leg: Creado, by whom, when. */
@@ -92,11 +91,11 @@ function foreignKeyAsRule(err: unknown): never {
  * the transaction (plugins/reference-cache.ts). Any change to them evicts the cache in every process
  * at its commit; the shipment's foreign keys still refuse a branch deleted meanwhile.
  */
-function routeReferences(app: FastifyInstance, originId: number, destinationId: number) {
+function routeReferences(ctx: ServiceContext, originId: number, destinationId: number) {
   return Promise.all([
-    app.references.get(`branches:${originId}:${destinationId}`, () => findBranches(app.db, [originId, destinationId])),
+    ctx.references.get(`branches:${originId}:${destinationId}`, () => findBranches(ctx.db, [originId, destinationId])),
     // Every class at once: a route's entry serves whatever classes the next creation's lines use.
-    app.references.get(`route:${originId}:${destinationId}`, () => findRouteTables(app.db, originId, destinationId, PRODUCT_TYPES)),
+    ctx.references.get(`route:${originId}:${destinationId}`, () => findRouteTables(ctx.db, originId, destinationId, PRODUCT_TYPES)),
   ]);
 }
 
@@ -107,10 +106,10 @@ function routeReferences(app: FastifyInstance, originId: number, destinationId: 
  * the customer's read, the statement and the outbox's rows share an explicit transaction.
  * Refusals keep their order: branches, sender, prices.
  */
-export async function createShipment(app: FastifyInstance, actor: SessionUser, data: NewShipment) {
+export async function createShipment(ctx: ServiceContext, actor: SessionUser, data: NewShipment) {
   checkOrigin(actor, data.originBranchId);
-  const secretCodeHash = app.secretCodes.hash(data.secretCode);
-  const [found, tables] = await routeReferences(app, data.originBranchId, data.destinationBranchId);
+  const secretCodeHash = ctx.secretCodes.hash(data.secretCode);
+  const [found, tables] = await routeReferences(ctx, data.originBranchId, data.destinationBranchId);
   const { origin, destination } = checkBranches(found, data);
   const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
 
@@ -121,7 +120,7 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
    */
   const insert = async (db: Db | Tx) => {
     const priced = priceWith(tables, data.lines);
-    const now = app.now();
+    const now = ctx.now();
     const values = {
       ...newRow(actor, now),
       ...formColumns(data),
@@ -147,8 +146,8 @@ export async function createShipment(app: FastifyInstance, actor: SessionUser, d
     return { dto: { ...dto, id, code, checkpoints: [toCheckpoint(checkpoint)] }, eventId, now };
   };
 
-  if (!mayHaveAddressees(data)) return insert(app.db).then(({ dto }) => dto, foreignKeyAsRule);
-  return app.db
+  if (!mayHaveAddressees(data)) return insert(ctx.db).then(({ dto }) => dto, foreignKeyAsRule);
+  return ctx.db
     .transaction(async (tx) => {
       await checkSender(tx, data);
       const { dto, eventId, now } = await insert(tx);
@@ -187,9 +186,9 @@ export async function lockForManagement(tx: Tx, actor: SessionUser, idOrCode: st
  * live payment or document keeps them whatever the edit: changing them is refused (409) until the
  * payment is voided, here in words and by the database's guard (migration 0031) as the last word.
  */
-export async function updateShipment(app: FastifyInstance, actor: SessionUser, idOrCode: string, data: ShipmentUpdate) {
-  const secretCodeHash = data.secretCode ? app.secretCodes.hash(data.secretCode) : undefined;
-  return app.db
+export async function updateShipment(ctx: ServiceContext, actor: SessionUser, idOrCode: string, data: ShipmentUpdate) {
+  const secretCodeHash = data.secretCode ? ctx.secretCodes.hash(data.secretCode) : undefined;
+  return ctx.db
     .transaction(async (tx) => {
       const current = await lockForManagement(tx, actor, idOrCode);
       checkOrigin(actor, current.originBranchId);
@@ -205,9 +204,9 @@ export async function updateShipment(app: FastifyInstance, actor: SessionUser, i
         ...formColumns(data),
         ...(repriced ? pricedColumns(await priceLines(tx, data.originBranchId, data.destinationBranchId, data.lines)) : {}),
         ...(secretCodeHash ? { secretCodeHash } : {}),
-        updatedAt: app.now(),
+        updatedAt: ctx.now(),
       });
-      await addEvent(tx, app, actor, current.id, { kind: 'edit', name: 'Envío editado' });
+      await addEvent(tx, ctx, actor, current.id, { kind: 'edit', name: 'Envío editado' });
       const after = await loadDto(tx, actor, { id: current.id });
       await audit(tx, {
         userId: actor.id,
@@ -233,8 +232,8 @@ async function refuseCancelIfLoaded(tx: Tx, shipmentId: number, field?: string) 
   throw unprocessable(message, field ? { [field]: message } : undefined, 'CANNOT_CANCEL');
 }
 
-export async function changeStatus(app: FastifyInstance, actor: SessionUser, idOrCode: string, status: ShipmentStatus, note: string | null) {
-  return app.db.transaction(async (tx) => {
+export async function changeStatus(ctx: ServiceContext, actor: SessionUser, idOrCode: string, status: ShipmentStatus, note: string | null) {
+  return ctx.db.transaction(async (tx) => {
     const current = await lockForManagement(tx, actor, idOrCode);
     // A note on a closed shipment (same final status again) would be a new event in a closed history.
     const closed = status === current.status ? closedShipmentRefusal(current.status) : null;
@@ -243,7 +242,7 @@ export async function changeStatus(app: FastifyInstance, actor: SessionUser, idO
     if (!check.ok)
       throw check.kind === 'input' ? badRequest(check.message, { note: check.message }) : unprocessable(check.message, { status: check.message });
     if (status === 'Anulado' && !check.sameStatus) await refuseCancelIfLoaded(tx, current.id, 'status');
-    await changeShipmentStatus(tx, actor, app.now(), current, {
+    await changeShipmentStatus(tx, actor, ctx.now(), current, {
       to: status,
       via: 'manual',
       event: { kind: status === 'Anulado' ? 'cancel' : 'status', name: note ? `${status} — ${note}` : status, note },
@@ -253,13 +252,13 @@ export async function changeStatus(app: FastifyInstance, actor: SessionUser, idO
   });
 }
 
-export async function cancelShipment(app: FastifyInstance, actor: SessionUser, idOrCode: string) {
-  return app.db.transaction(async (tx) => {
+export async function cancelShipment(ctx: ServiceContext, actor: SessionUser, idOrCode: string) {
+  return ctx.db.transaction(async (tx) => {
     const current = await lockForManagement(tx, actor, idOrCode);
     const refusal = cancelRefusal(current.status);
     if (refusal) throw unprocessable(refusal, undefined, 'CANNOT_CANCEL');
     await refuseCancelIfLoaded(tx, current.id);
-    await changeShipmentStatus(tx, actor, app.now(), current, {
+    await changeShipmentStatus(tx, actor, ctx.now(), current, {
       to: 'Anulado',
       via: 'manual',
       event: { kind: 'cancel', name: 'Anulado' },
@@ -269,18 +268,18 @@ export async function cancelShipment(app: FastifyInstance, actor: SessionUser, i
   });
 }
 
-export async function addCheckpoint(app: FastifyInstance, actor: SessionUser, idOrCode: string, name: string) {
-  return app.db.transaction(async (tx) => {
+export async function addCheckpoint(ctx: ServiceContext, actor: SessionUser, idOrCode: string, name: string) {
+  return ctx.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
-    const [event] = await addEvent(tx, app, actor, current.id, { kind: 'event', name });
+    const [event] = await addEvent(tx, ctx, actor, current.id, { kind: 'event', name });
     await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'event.add', after: { eventId: event!.id, name } });
     return loadDto(tx, actor, { id: current.id });
   });
 }
 
 /** Only manual events can go: status and edit entries are the shipment's record of what happened. */
-export async function deleteCheckpoint(app: FastifyInstance, actor: SessionUser, idOrCode: string, checkpointId: number) {
-  return app.db.transaction(async (tx) => {
+export async function deleteCheckpoint(ctx: ServiceContext, actor: SessionUser, idOrCode: string, checkpointId: number) {
+  return ctx.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
     const event = await findEventOf(tx, current.id, checkpointId);
     if (!event) throw notFound(SHIPMENT_MESSAGES.eventNotFound);
@@ -291,22 +290,22 @@ export async function deleteCheckpoint(app: FastifyInstance, actor: SessionUser,
   });
 }
 
-export async function changeSecretCode(app: FastifyInstance, actor: SessionUser, idOrCode: string, secretCode: string) {
-  const secretCodeHash = app.secretCodes.hash(secretCode);
-  return app.db.transaction(async (tx) => {
+export async function changeSecretCode(ctx: ServiceContext, actor: SessionUser, idOrCode: string, secretCode: string) {
+  const secretCodeHash = ctx.secretCodes.hash(secretCode);
+  return ctx.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
-    await updateShipmentRow(tx, current.id, { secretCodeHash, updatedAt: app.now() });
-    await addEvent(tx, app, actor, current.id, { kind: 'secret', name: 'Clave secreta actualizada' });
+    await updateShipmentRow(tx, current.id, { secretCodeHash, updatedAt: ctx.now() });
+    await addEvent(tx, ctx, actor, current.id, { kind: 'secret', name: 'Clave secreta actualizada' });
     await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'secret', after: { secretCodeChanged: true } });
     return loadDto(tx, actor, { id: current.id });
   });
 }
 
-export async function changeDescription(app: FastifyInstance, actor: SessionUser, idOrCode: string, data: z.output<typeof descriptionChangeSchema>) {
-  return app.db.transaction(async (tx) => {
+export async function changeDescription(ctx: ServiceContext, actor: SessionUser, idOrCode: string, data: z.output<typeof descriptionChangeSchema>) {
+  return ctx.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
-    await updateShipmentRow(tx, current.id, { description: data.description, updatedAt: app.now() });
-    await addEvent(tx, app, actor, current.id, { kind: 'description', name: 'Descripción actualizada' });
+    await updateShipmentRow(tx, current.id, { description: data.description, updatedAt: ctx.now() });
+    await addEvent(tx, ctx, actor, current.id, { kind: 'description', name: 'Descripción actualizada' });
     await audit(tx, {
       userId: actor.id,
       entity: 'shipment',

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and, type SQL } from 'drizzle-orm';
 import {
   canSee,
@@ -12,7 +11,7 @@ import {
 } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { dailyCountTotal } from './daily-counts.ts';
 import { loadDto, shipmentKey, toShipmentDto } from './dto.ts';
 import type { ShipmentRow } from './rows.ts';
@@ -43,14 +42,14 @@ async function searchTotal(
  * reach and is "more than" past it, or said to be "more than" uncounted when the search is one
  * common word and nothing else narrows it.
  */
-export async function listShipments(app: FastifyInstance, actor: SessionUser, query: ShipmentListQuery) {
+export async function listShipments(ctx: ServiceContext, actor: SessionUser, query: ShipmentListQuery) {
   const { page, pageSize, after, before, ...filters } = query;
   const where = and(branchScope(actor), ...filterConditions(filters));
   const [found, counted] = await Promise.all([
-    listPage(app.db, where, { page, pageSize, after, before }),
+    listPage(ctx.db, where, { page, pageSize, after, before }),
     filters.q || filters.incidencia
-      ? searchTotal(app.db, actor, filters, where)
-      : dailyCountTotal(app.db, actor, filters).then((total) => ({ total, totalCapped: false })),
+      ? searchTotal(ctx.db, actor, filters, where)
+      : dailyCountTotal(ctx.db, actor, filters).then((total) => ({ total, totalCapped: false })),
   ]);
   return {
     items: found.rows.map((r) => toShipmentDto(r, actor)),
@@ -64,10 +63,10 @@ export async function listShipments(app: FastifyInstance, actor: SessionUser, qu
 
 /** Tracking: every role, every branch, read-only (DESIGN.md section 4). */
 export async function searchShipments(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
 ) {
-  const rows = await searchRows(app.db, query, 20);
+  const rows = await searchRows(ctx.db, query, 20);
   return rows.map(toSearchRow);
 }
 
@@ -86,15 +85,15 @@ function toSearchRow(row: ShipmentRow): ShipmentSearchRow {
 }
 
 /** Detail by id or code, scoped like the list. */
-export async function getShipment(app: FastifyInstance, actor: SessionUser, idOrCode: string) {
-  const dto = await loadDto(app.db, actor, shipmentKey(idOrCode));
+export async function getShipment(ctx: ServiceContext, actor: SessionUser, idOrCode: string) {
+  const dto = await loadDto(ctx.db, actor, shipmentKey(idOrCode));
   if (!canSee(actor, dto)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
   return dto;
 }
 
 /** Tracking and delivery lookup by code: every branch, read-only for those who cannot manage. */
-export async function getShipmentByCode(app: FastifyInstance, actor: SessionUser, code: string) {
+export async function getShipmentByCode(ctx: ServiceContext, actor: SessionUser, code: string) {
   const normalized = normalizeShipmentCode(code);
   if (!normalized) throw notFound(SHIPMENT_MESSAGES.notFound);
-  return loadDto(app.db, actor, { code: normalized });
+  return loadDto(ctx.db, actor, { code: normalized });
 }

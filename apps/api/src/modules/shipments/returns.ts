@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   alreadyReturnedAs,
   canReturn,
@@ -11,7 +10,7 @@ import {
 } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { newRow } from './commands.ts';
 import { loadDto, shipmentKey, snapshot, type ShipmentDto } from './dto.ts';
 import { addShipmentEvent } from './events.ts';
@@ -29,14 +28,14 @@ import { changeShipmentStatus } from './status.ts';
  * (409), unless it repeats the first request's Idempotency-Key, which answers the same return again.
  */
 export async function returnToOrigin(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   actor: SessionUser,
   idOrCode: string,
   data: { reason: string; secretCode: string },
   idempotencyKey: string | null,
 ): Promise<{ replayed: boolean; original: ShipmentDto; returnShipment: ShipmentDto }> {
-  const secretCodeHash = app.secretCodes.hash(data.secretCode);
-  return app.db.transaction(async (tx) => {
+  const secretCodeHash = ctx.secretCodes.hash(data.secretCode);
+  return ctx.db.transaction(async (tx) => {
     const locked = await lockRow(tx, shipmentKey(idOrCode));
     if (!locked) throw notFound(SHIPMENT_MESSAGES.notFound);
     const original = (await findRow(tx, { id: locked.id }))!;
@@ -53,7 +52,7 @@ export async function returnToOrigin(
     const refusal = returnRefusal(status);
     if (refusal) throw conflict(refusal, undefined, 'CANNOT_RETURN');
 
-    const now = app.now();
+    const now = ctx.now();
     const sender = await customerContact(tx, original.senderCustomerId);
     const [first = original.senderName, ...rest] = original.senderName.trim().split(/\s+/);
     const lines = (original.multiLineDetail as ShipmentLine[]).map((l) => ({ ...l, factorPerKg: 0, price: 0 }));

@@ -8,7 +8,7 @@ import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
 import { sessionChanged } from '../../plugins/session-cache.ts';
-import type { SessionUser } from '../../types.ts';
+import type { SessionUser, ServiceContext } from '../../types.ts';
 import { toUserDto } from './dto.ts';
 import { clearLogin, lockedUntil } from '../auth/index.ts';
 
@@ -32,7 +32,7 @@ function findRows(db: FastifyInstance['db'] | Tx, where?: ReturnType<typeof eq>)
 
 const dto = (row: UserRow) => toUserDto({ ...row, role: row.role as SessionUser['role'] });
 
-export async function listUsers(app: FastifyInstance, q: string | undefined) {
+export async function listUsers(ctx: ServiceContext, q: string | undefined) {
   const term = q?.trim();
   const pattern = term ? containsPattern(term) : '';
   const where = term
@@ -44,8 +44,8 @@ export async function listUsers(app: FastifyInstance, q: string | undefined) {
         ilike(branches.name, pattern),
       )
     : undefined;
-  const rows = await app.db
-    .select({ ...userColumns, lockedUntil: lockedUntil(users.username, app.now()) })
+  const rows = await ctx.db
+    .select({ ...userColumns, lockedUntil: lockedUntil(users.username, ctx.now()) })
     .from(users)
     .leftJoin(branches, eq(branches.id, users.branchId))
     .where(where)
@@ -86,10 +86,10 @@ async function otherAdminsExist(tx: Tx, exceptId: number): Promise<boolean> {
 }
 
 /** New users get a temporary password, shown once, and must change it at first login. */
-export async function createUser(app: FastifyInstance, actor: SessionUser, data: UserData) {
+export async function createUser(ctx: ServiceContext, actor: SessionUser, data: UserData) {
   const tempPassword = temporaryPassword();
   const passwordHash = await hashPassword(tempPassword);
-  const user = await app.db
+  const user = await ctx.db
     .transaction(async (tx) => {
       await checkBranch(tx, data);
       const [created] = await tx
@@ -113,8 +113,8 @@ export async function createUser(app: FastifyInstance, actor: SessionUser, data:
   return { user, tempPassword };
 }
 
-export async function updateUser(app: FastifyInstance, actor: SessionUser, id: number, data: UserData) {
-  return app.db
+export async function updateUser(ctx: ServiceContext, actor: SessionUser, id: number, data: UserData) {
+  return ctx.db
     .transaction(async (tx) => {
       const before = await getUser(tx, id);
       await checkBranch(tx, data);
@@ -131,7 +131,7 @@ export async function updateUser(app: FastifyInstance, actor: SessionUser, id: n
           role: data.role,
           branchId: data.branchId,
           mustChangePassword: data.mustChangePassword ?? before.mustChangePassword,
-          updatedAt: app.now(),
+          updatedAt: ctx.now(),
         })
         .where(eq(users.id, id));
       const after = await getUser(tx, id);
@@ -140,12 +140,12 @@ export async function updateUser(app: FastifyInstance, actor: SessionUser, id: n
       return after;
     })
     .catch(duplicateUsername)
-    .finally(() => app.sessions.evict(id));
+    .finally(() => ctx.sessions.evict(id));
 }
 
-export async function deleteUser(app: FastifyInstance, actor: SessionUser, id: number) {
+export async function deleteUser(ctx: ServiceContext, actor: SessionUser, id: number) {
   if (id === actor.id) throw unprocessable(USER_MESSAGES.cannotDeleteSelf);
-  await app.db
+  await ctx.db
     .transaction(async (tx) => {
       const before = await getUser(tx, id);
       if (before.role === 'admin' && !(await otherAdminsExist(tx, id))) throw unprocessable(USER_MESSAGES.lastAdmin);
@@ -153,7 +153,7 @@ export async function deleteUser(app: FastifyInstance, actor: SessionUser, id: n
       await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'delete', before });
       await sessionChanged(tx, id);
     })
-    .finally(() => app.sessions.evict(id))
+    .finally(() => ctx.sessions.evict(id))
     .catch((err: unknown) => {
       if (isForeignKeyViolation(err)) throw conflict(USER_MESSAGES.inUse, undefined, 'IN_USE');
       throw err;
@@ -161,20 +161,20 @@ export async function deleteUser(app: FastifyInstance, actor: SessionUser, id: n
 }
 
 /** A new temporary password, shown once; the user must change it and loses every open session. */
-export async function resetPassword(app: FastifyInstance, actor: SessionUser, id: number) {
+export async function resetPassword(ctx: ServiceContext, actor: SessionUser, id: number) {
   if (id === actor.id) throw unprocessable(USER_MESSAGES.cannotResetSelf);
   const tempPassword = temporaryPassword();
   const passwordHash = await hashPassword(tempPassword);
-  await app.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await getUser(tx, id);
     await tx
       .update(users)
-      .set({ passwordHash, mustChangePassword: true, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: app.now() })
+      .set({ passwordHash, mustChangePassword: true, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: ctx.now() })
       .where(eq(users.id, id));
     await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'reset-password' });
     await sessionChanged(tx, id);
   });
-  app.sessions.evict(id);
+  ctx.sessions.evict(id);
   return { tempPassword };
 }
 
@@ -183,8 +183,8 @@ export async function resetPassword(app: FastifyInstance, actor: SessionUser, id
  * may type them, an administrator's included; another admin gives the owner the way back at once.
  * Clears the wait between attempts too. Audited with the failures it cleared.
  */
-export async function unlockUser(app: FastifyInstance, actor: SessionUser, id: number) {
-  return app.db.transaction(async (tx) => {
+export async function unlockUser(ctx: ServiceContext, actor: SessionUser, id: number) {
+  return ctx.db.transaction(async (tx) => {
     const user = await getUser(tx, id);
     const failures = await clearLogin(tx, user.username);
     await audit(tx, { userId: actor.id, entity: 'user', entityId: id, action: 'unlock', before: { failures }, after: { failures: 0 } });
