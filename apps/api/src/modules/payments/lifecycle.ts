@@ -1,10 +1,12 @@
 import {
+  centsToString,
   collectableAtCounter,
   displayName,
   limaDay,
   PAYMENT_MESSAGES,
   receiptItemFor,
   receiptKey,
+  toCents,
   type IssueResult,
   type ManualPayment,
   type ManualPaymentRequest,
@@ -54,6 +56,18 @@ export async function createManualPayment(
   if (!inScope(scope, shipment.originBranchId)) throw forbidden(PAYMENT_MESSAGES.shipmentForbidden);
   if (!collectableAtCounter(shipment, app.now()))
     throw unprocessable(shipment.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado);
+  // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
+  if (input.discountCents > 0 && user.role !== 'admin') throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
+  const priceCents = toCents(shipment.quotedPrice);
+  if (input.discountCents >= priceCents) {
+    const message = PAYMENT_MESSAGES.discountTooLarge(centsToString(priceCents));
+    throw unprocessable(message, { discount: message }, 'DISCOUNT_TOO_LARGE');
+  }
+  const dueCents = priceCents - input.discountCents;
+  if (input.amountCents !== dueCents) {
+    const message = PAYMENT_MESSAGES.amountDue(centsToString(dueCents), input.discountCents > 0);
+    throw unprocessable(message, { amount: message }, 'AMOUNT_NOT_DUE');
+  }
 
   let created: { id: number; opened: boolean };
   try {
@@ -72,6 +86,8 @@ export async function createManualPayment(
         status: 'pending',
         method: input.methodCode,
         amountCents: input.amountCents,
+        discountCents: input.discountCents,
+        discountReason: input.discountReason,
         currency: 'PEN',
         providerTxId: input.providerTxId,
         customerId: input.customerId,
@@ -90,7 +106,14 @@ export async function createManualPayment(
         entity: 'payment',
         entityId: paymentId,
         action: 'create',
-        after: { shipmentId: shipment.id, amountCents: input.amountCents, method: input.methodCode, cashSessionId: session.id },
+        after: {
+          shipmentId: shipment.id,
+          amountCents: input.amountCents,
+          discountCents: input.discountCents,
+          discountReason: input.discountReason,
+          method: input.methodCode,
+          cashSessionId: session.id,
+        },
       });
       return { id: paymentId, opened: session.opened };
     });
@@ -124,7 +147,7 @@ interface ReceiptOutcome {
 
 /** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
 async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
-  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1);
+  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
   const issue = (attempt: number) =>
     issueReceipt(
       app,
