@@ -32,8 +32,9 @@ export const PAYMENT_MESSAGES = {
   alreadyCanceled: 'El pago ya está anulado.',
   alreadyPaid: 'El pago ya está confirmado.',
   notPending: 'Solo se confirma un pago pendiente.',
-  receiptPending: 'El comprobante aún está pendiente en SUNAT; intenta anular en unos segundos.',
   reason: 'Indica el motivo de la anulación.',
+  /** The reason on a payment the recovery voided: its request died before any receipt was issued. */
+  recoveredVoid: 'Anulado automáticamente: el registro se interrumpió antes de emitir el comprobante.',
   dateRange: 'Rango de fechas inválido',
   date: INVALID_DAY_MESSAGE,
   userId: 'El ID de usuario debe ser numérico.',

@@ -271,12 +271,11 @@ export async function cancelPayment(app: App, user: SessionUser, id: number, mot
   const v = await visiblePayment(app, user, id);
   const before = v.p;
   if (before.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
-  let voidReceipt = false;
-  if (before.documentId) {
-    const doc = await lookupDocument(app, user, before.documentId);
-    if (doc.status === 'aceptado') voidReceipt = true;
-    else if (doc.status === 'pendiente' && before.status === 'paid') throw conflict(PAYMENT_MESSAGES.receiptPending, undefined, 'RECEIPT_PENDING');
-  }
+  // A receipt SUNAT accepted, or still holds (a boleta waits for the daily summary), is voided with
+  // its payment at once: billing takes the void of a pending one too ('anulación pendiente', then
+  // 'anulado'), so a same-day void never waits on SUNAT (issue 31). One already voided stays so.
+  const receipt = before.documentId ? await lookupDocument(app, user, before.documentId) : null;
+  const voidReceipt = receipt !== null && (receipt.status === 'aceptado' || receipt.status === 'pendiente');
   await app.db.transaction(async (tx) => {
     const now = app.now();
     const session = await sessionForPayment(app, tx, user); // the session first, then the payment (see confirm)
