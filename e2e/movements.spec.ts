@@ -9,8 +9,8 @@ import { loginAndWait } from './support.ts';
 
 const session = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('auth')!) as { token: string; user: { branchId: number } });
 
-/** A new Creado shipment of the agent's branch, paid in cash at the counter. */
-async function cashPayment(page: Page, amount: number): Promise<string> {
+/** A new Creado shipment of the agent's branch, paid in cash at the counter (what it owes). */
+async function cashPayment(page: Page): Promise<string> {
   const { token, user } = await session(page);
   const headers = { authorization: `Bearer ${token}` };
   const branchId = user.branchId;
@@ -29,10 +29,16 @@ async function cashPayment(page: Page, amount: number): Promise<string> {
     },
   });
   expect(created.status()).toBe(201);
-  const shipment = (await created.json()) as { id: number; code: string };
+  const shipment = (await created.json()) as { id: number; code: string; quotedPrice: number };
   const paid = await page.request.post('/api/payments/manual', {
     headers,
-    data: { shipmentId: shipment.id, customerName: 'Rosa Quispe Mamani', customerDocNumber: '45678912', amount, methodCode: 'cash' },
+    data: {
+      shipmentId: shipment.id,
+      customerName: 'Rosa Quispe Mamani',
+      customerDocNumber: '45678912',
+      amount: shipment.quotedPrice,
+      methodCode: 'cash',
+    },
   });
   expect(paid.status()).toBe(201);
   return shipment.code;
@@ -40,7 +46,7 @@ async function cashPayment(page: Page, amount: number): Promise<string> {
 
 test('movements: filters reload the list and its totals; an invalid range asks nothing', async ({ page }) => {
   await loginAndWait(page, 'AGENTE1');
-  const code = await cashPayment(page, 23.4);
+  const code = await cashPayment(page);
   await page.goto('/reports/movimientos');
   await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: code })).toBeVisible();

@@ -35,7 +35,7 @@ import { billingRoutes } from './modules/billing/index.ts';
 import { guidesRoutes } from './modules/guides/index.ts';
 import { tripRoutes } from './modules/trips/index.ts';
 import { incidentRoutes } from './modules/incidents/index.ts';
-import { paymentRoutes } from './modules/payments/index.ts';
+import { paymentRoutes, recoverPaymentsInBackground } from './modules/payments/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { publicTrackingRoutes } from './modules/public-tracking/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
@@ -92,6 +92,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   registerErrorHandling(app);
   foldDailyCountsInBackground(app);
+  recoverPaymentsInBackground(app);
   await registerSecurityHeaders(app);
   // API answers over 1 KB leave compressed (a page of shipments shrinks about tenfold); the web
   // app's files are compressed once at build time instead (`preCompressed` below). Request bodies

@@ -31,6 +31,13 @@ export interface Config {
     /** How often the server's worker looks for messages to send; 0 = no worker in this process. */
     pollMs: number;
   };
+  /** Recovery of payments a request left pending when it died between its steps. */
+  payments: {
+    /** How often the server's sweep looks for them; 0 = no sweep in this process. */
+    sweepMs: number;
+    /** How long a pending payment with no error is left to its own request before the sweep takes it. */
+    leaseMs: number;
+  };
 }
 
 /** TRUST_PROXY: empty or `false` = no proxy; `true` = any; else the proxies' addresses (`10.0.0.5,10.1.0.0/16`). */
@@ -79,6 +86,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       whatsappPhoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID || null,
       timeoutMs: Number(env.NOTIFY_TIMEOUT_MS ?? 15_000),
       pollMs: Number(env.NOTIFY_POLL_MS ?? 5_000),
+    },
+    payments: {
+      sweepMs: Number(env.PAYMENT_SWEEP_MS ?? 30_000),
+      leaseMs: Number(env.PAYMENT_LEASE_MS ?? 120_000),
     },
   };
 }

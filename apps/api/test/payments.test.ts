@@ -151,6 +151,18 @@ describe.each(engines)('payments (%s)', (engine) => {
     expect(await scalar(sql`select count(*) as n from payments where shipment_id = ${s.id}`)).toBe(0);
   });
 
+  it('takes exactly what the shipment owes: 0.01 or 99999.99 for S/ 37.02 is a 422 naming the amount due, nothing stored', async () => {
+    const s = await newShipment();
+    for (const amount of ['0.01', '99999.99', '37.01', '37.03']) {
+      const res = await pay(s.id, { amount });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toMatchObject({ error: 'El monto debe ser S/ 37.02, lo que debe el envío.', code: 'AMOUNT_NOT_DUE' });
+    }
+    expect(await scalar(sql`select count(*) as n from payments where shipment_id = ${s.id}`)).toBe(0);
+    expect((await pay(s.id, { amount: '37.020' })).statusCode).toBe(400);
+    expect((await pay(s.id, { amount: 37.02 })).statusCode).toBe(201);
+  });
+
   it("collects at the counter only today's (Lima) shipments still in 'Creado'", async () => {
     const yesterday = await newShipment();
     // Created at the end of yesterday in Lima: one minute before today's Lima midnight.
@@ -266,9 +278,14 @@ describe.each(engines)('payments (%s)', (engine) => {
       const a = await newShipment(admin);
       const b = await newShipment(admin);
       const c = await newShipment(admin);
-      expect((await pay(a.id, { amount: '10.10' }, admin)).statusCode).toBe(201);
-      expect((await pay(b.id, { amount: '20.20', methodCode: 'yape_qr', providerTxId: 'YP-1' }, admin)).statusCode).toBe(201);
-      const pc = (await pay(c.id, { amount: '30.30', methodCode: 'card_pos', providerTxId: 'POS-1' }, admin)).json().payment;
+      expect((await pay(a.id, { amount: '10.10', discount: '26.92', discountReason: 'Cortesía' }, admin)).statusCode).toBe(201);
+      expect(
+        (await pay(b.id, { amount: '20.20', discount: '16.82', discountReason: 'Cortesía', methodCode: 'yape_qr', providerTxId: 'YP-1' }, admin))
+          .statusCode,
+      ).toBe(201);
+      const pc = (
+        await pay(c.id, { amount: '30.30', discount: '6.72', discountReason: 'Cortesía', methodCode: 'card_pos', providerTxId: 'POS-1' }, admin)
+      ).json().payment;
       expect((await t.call('POST', `/api/payments/manual/${pc.id}/cancel`, { token: admin, body: { motivo: 'Error' } })).statusCode).toBe(200);
     });
     const list = (query: string, token = admin) => t.call('GET', `/api/payments/report/movements?${query}`, { token });
@@ -360,6 +377,44 @@ describe.each(engines)('payments (%s)', (engine) => {
     });
   });
 
+  it("takes an admin's discount with its reason: stored, audited, on the receipt; agents, no reason or the whole price refused", async () => {
+    const s = await newShipment();
+    const byAgent = await pay(s.id, { amount: '32.02', discount: '5', discountReason: 'Cliente frecuente' });
+    expect(byAgent.statusCode, byAgent.body).toBe(403);
+    expect(byAgent.json().error).toBe('Solo un administrador puede aplicar descuentos.');
+    const noReason = await pay(s.id, { amount: '32.02', discount: '5' }, admin);
+    expect(noReason.statusCode, noReason.body).toBe(400);
+    expect(noReason.json().fields.discountReason).toBe(PAYMENT_MESSAGES.discountReason);
+    for (const discount of ['37.02', '40']) {
+      const whole = await pay(s.id, { amount: '0.01', discount, discountReason: 'Cortesía' }, admin);
+      expect(whole.statusCode, whole.body).toBe(422);
+      expect(whole.json().code).toBe('DISCOUNT_TOO_LARGE');
+    }
+    const notLess = await pay(s.id, { amount: '37.02', discount: '5', discountReason: 'Cliente frecuente' }, admin);
+    expect(notLess.statusCode).toBe(422);
+    expect(notLess.json().error).toBe('El monto debe ser S/ 32.02, lo que debe el envío menos el descuento.');
+    expect(await scalar(sql`select count(*) as n from payments where shipment_id = ${s.id}`)).toBe(0);
+
+    const res = await pay(s.id, { amount: '32.02', discount: '5', discountReason: 'Cliente frecuente' }, admin);
+    expect(res.statusCode, res.body).toBe(201);
+    const p = res.json().payment;
+    expect(p).toMatchObject({ amount: 32.02, discount: 5, discountReason: 'Cliente frecuente', status: 'paid' });
+    expect((await t.call('GET', `/api/payments/manual/${p.id}`, { token: admin })).json()).toMatchObject({
+      discount: 5,
+      discountReason: 'Cliente frecuente',
+    });
+    const created = (
+      await t.database.db.execute(sql`select after from audit_log where entity = 'payment' and entity_id = ${String(p.id)} and action = 'create'`)
+    ).rows[0] as { after: Record<string, unknown> };
+    expect(created.after).toMatchObject({ amountCents: 3202, discountCents: 500, discountReason: 'Cliente frecuente' });
+    const doc = (await t.call('GET', `/api/billing/lookup/${p.documentId}`, { token: admin })).json();
+    expect(doc.lines[0].description).toBe(`Servicio de envío ${s.code} (Descuento S/ 5.00: Cliente frecuente)`);
+    expect(doc.totals.total).toBe(32.02);
+    // And no way around it in the database: a negative discount, an unexplained one, a zero amount.
+    for (const change of [sql`discount_cents = -1`, sql`discount_reason = null`, sql`amount_cents = 0`])
+      await expect(t.database.db.execute(sql`update payments set ${change} where id = ${p.id}`)).rejects.toThrow();
+  });
+
   it("writes a payer name that is a formula as text in the movements CSV (a leading ', OWASP), the amount still a number", async () => {
     const s = await newShipment();
     const evil = "=cmd|' /C calc'!A0";
@@ -444,7 +499,7 @@ describe.each(engines)('payments (%s)', (engine) => {
     expect(r1.statusCode, r1.body).toBe(201);
     expect(r1.json()).toMatchObject({ cashSessionOpened: false, payment: { cashSessionId: session.id } });
     const s2 = await newShipment(agentArequipa, {}, 'arequipa');
-    expect((await pay(s2.id, { amount: '15.50', methodCode: 'plin_qr', providerTxId: 'PL-7' }, agentArequipa)).statusCode).toBe(201);
+    expect((await pay(s2.id, { amount: s2.price, methodCode: 'plin_qr', providerTxId: 'PL-7' }, agentArequipa)).statusCode).toBe(201);
 
     const current = (await t.call('GET', '/api/payments/cash-sessions/current', { token: agentArequipa })).json();
     expect(current.session.id).toBe(session.id);
@@ -471,8 +526,8 @@ describe.each(engines)('payments (%s)', (engine) => {
       count: 1,
     });
     expect(closing.lines.find((l: { methodCode: string }) => l.methodCode === 'plin_qr')).toMatchObject({
-      expected: 15.5,
-      counted: 15.5,
+      expected: 37.02,
+      counted: 37.02,
       difference: 0,
     });
     expect(closing.difference).toBe(-0.02);

@@ -16,7 +16,7 @@ import {
  * when `refuseVoid` says so (the sandbox's own void failures all leave the outcome uncertain). Its
  * clock is the test app's once `followClock(t.clock.now)` links them.
  */
-export async function sandboxBilling(name: string, options: { guideDelayMs?: number } = {}) {
+export async function sandboxBilling(name: string, options: { guideDelayMs?: number; boletaDelayMs?: number } = {}) {
   const certificateDir = await mkdtemp(path.join(tmpdir(), `tramo-${name}-`));
   const clock = { now: () => new Date() };
   const failures: Required<Pick<SandboxFailures, 'emit' | 'consult' | 'void'>> = { emit: [], consult: [], void: [] };

@@ -802,6 +802,9 @@ export const payments = pgTable(
     check('payments_status_ck', sql`${t.status} in ('pending', 'paid', 'canceled')`),
     check('payments_method_ck', sql`${t.method} in ('cash', 'card_pos', 'bank_transfer', 'yape_qr', 'plin_qr', 'card_online')`),
     check('payments_amount_ck', sql`${t.amountCents} > 0`),
+    check('payments_discount_ck', sql`${t.discountCents} >= 0`),
+    // A discount is always explained: the audit and the receipt print its reason.
+    check('payments_discount_reason_ck', sql`${t.discountCents} = 0 or ${t.discountReason} is not null`),
     check('payments_currency_ck', sql`${t.currency} = 'PEN'`),
   ],
 );

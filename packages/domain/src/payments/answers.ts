@@ -25,6 +25,9 @@ export const manualPaymentSchema = z.object({
   method_code: methodCode,
   methodName: z.string(),
   amount: money,
+  /** An admin's discount on what the shipment owed (0 when none): amount = owed − discount. */
+  discount: money,
+  discountReason: z.string().nullable(),
   currency: z.literal('PEN'),
   customer_id: z.number().nullable(),
   customer_name: z.string(),

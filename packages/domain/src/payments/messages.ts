@@ -3,6 +3,13 @@ import { INVALID_DAY_MESSAGE } from '../dates.ts';
 /** Every Spanish text of the payments area (spec section 8 plus the cash sessions). */
 export const PAYMENT_MESSAGES = {
   amount: 'Monto inválido',
+  /** The amount is what the shipment owes (its stored price) less an admin's discount, to the céntimo. */
+  amountDue: (due: string, discounted: boolean) =>
+    discounted ? `El monto debe ser S/ ${due}, lo que debe el envío menos el descuento.` : `El monto debe ser S/ ${due}, lo que debe el envío.`,
+  discount: 'Descuento inválido',
+  discountAdminOnly: 'Solo un administrador puede aplicar descuentos.',
+  discountReason: 'Indica el motivo del descuento.',
+  discountTooLarge: (price: string) => `El descuento debe ser menor que lo que debe el envío (S/ ${price}).`,
   dni: 'El DNI debe tener 8 dígitos.',
   ruc: 'El RUC debe tener 11 dígitos.',
   docType: 'Tipo de documento inválido: DNI (1) o RUC (6).',
@@ -25,8 +32,9 @@ export const PAYMENT_MESSAGES = {
   alreadyCanceled: 'El pago ya está anulado.',
   alreadyPaid: 'El pago ya está confirmado.',
   notPending: 'Solo se confirma un pago pendiente.',
-  receiptPending: 'El comprobante aún está pendiente en SUNAT; intenta anular en unos segundos.',
   reason: 'Indica el motivo de la anulación.',
+  /** The reason on a payment the recovery voided: its request died before any receipt was issued. */
+  recoveredVoid: 'Anulado automáticamente: el registro se interrumpió antes de emitir el comprobante.',
   dateRange: 'Rango de fechas inválido',
   date: INVALID_DAY_MESSAGE,
   userId: 'El ID de usuario debe ser numérico.',

@@ -3,7 +3,7 @@
  * by the same rules the web shows, and the receipt a payment issues (DESIGN.md section 5).
  */
 import { z } from 'zod';
-import { toCents, type Cents } from '../money.ts';
+import { centsToString, toCents, type Cents } from '../money.ts';
 import { optionalRecordId, optionalText, recordId, requiredText } from '../primitives.ts';
 import { splitIgvInclusive } from '../billing/amounts.ts';
 import { RECEIPT_ITEM_DESCRIPTION } from '../billing/invoice.ts';
@@ -24,6 +24,12 @@ export function parseAmountCents(raw: unknown): Cents | null {
   if (!/^[0-9]+(\.[0-9]{1,2})?$/.test(text)) return null;
   const cents = toCents(text);
   return cents > 0 && cents <= MAX_PAYMENT_CENTS ? cents : null;
+}
+
+/** A discount: absent, 0 or blank → 0 céntimos; else as an amount (null when invalid). */
+export function parseDiscountCents(raw: unknown): Cents | null {
+  if (raw === undefined || raw === null || raw === '' || raw === 0 || (typeof raw === 'string' && /^0+(\.0{1,2})?$/.test(raw.trim()))) return 0;
+  return parseAmountCents(raw);
 }
 
 /** SUNAT catalogue 06 for the modal: 1 DNI, 6 RUC. Absent → from the number's length (11 digits is a RUC). */
@@ -54,6 +60,9 @@ export const manualPaymentRequestSchema = z
     customerDocType: docTypeInput,
     customerDocNumber: z.string({ error: PAYMENT_MESSAGES.dni }).trim().max(20, PAYMENT_MESSAGES.dni),
     amount: z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.amount }),
+    /** An admin's discount on what the shipment owes (the amount is then the price less it); needs a reason. */
+    discount: z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.discount }).optional(),
+    discountReason: optionalText(200),
     currency: z.string({ error: PAYMENT_MESSAGES.currency }).trim().default(PAYMENT_CURRENCY),
     methodCode: z.string({ error: PAYMENT_MESSAGES.method }),
     providerTxId: optionalText(100),
@@ -62,6 +71,9 @@ export const manualPaymentRequestSchema = z
   })
   .superRefine((v, ctx) => {
     if (parseAmountCents(v.amount) === null) ctx.addIssue({ code: 'custom', path: ['amount'], message: PAYMENT_MESSAGES.amount });
+    const discount = parseDiscountCents(v.discount);
+    if (discount === null) ctx.addIssue({ code: 'custom', path: ['discount'], message: PAYMENT_MESSAGES.discount });
+    else if (discount > 0 && !v.discountReason) ctx.addIssue({ code: 'custom', path: ['discountReason'], message: PAYMENT_MESSAGES.discountReason });
     const problem = docNumberProblem(docTypeOf(v.customerDocNumber, v.customerDocType), v.customerDocNumber);
     if (problem) ctx.addIssue({ code: 'custom', path: ['customerDocNumber'], message: problem });
     if (v.currency.toUpperCase() !== PAYMENT_CURRENCY) ctx.addIssue({ code: 'custom', path: ['currency'], message: PAYMENT_MESSAGES.currency });
@@ -76,6 +88,8 @@ export const manualPaymentRequestSchema = z
     customerDocType: docTypeOf(v.customerDocNumber, v.customerDocType),
     customerDocNumber: v.customerDocNumber,
     amountCents: parseAmountCents(v.amount)!,
+    discountCents: parseDiscountCents(v.discount)!,
+    discountReason: parseDiscountCents(v.discount)! > 0 ? v.discountReason! : null,
     currency: PAYMENT_CURRENCY,
     methodCode: v.methodCode as PaymentMethod,
     providerTxId: v.methodCode === 'cash' ? (v.providerTxId ?? null) : v.providerTxId,
@@ -92,7 +106,10 @@ export const cancelPaymentSchema = z
 
 export const RECEIPT_DESCRIPTION_MAX = 250;
 
-/** The receipt a payment issues: boleta 03 for a DNI, factura 01 for a RUC; one line 'Servicio de envío TMT-…'. */
+/**
+ * The receipt a payment issues: boleta 03 for a DNI, factura 01 for a RUC; one line 'Servicio de
+ * envío TMT-…' for the amount collected, which names an admin's discount ('Descuento S/ x.xx: reason').
+ */
 export interface ReceiptItem {
   type: '01' | '03';
   description: string;
@@ -102,8 +119,15 @@ export interface ReceiptItem {
   igvCents: Cents;
 }
 
-export function receiptItemFor(shipmentCode: string | null, amountCents: Cents, docType: PaymentDocType): ReceiptItem {
-  const description = (shipmentCode ? `${RECEIPT_ITEM_DESCRIPTION} ${shipmentCode}` : RECEIPT_ITEM_DESCRIPTION).slice(0, RECEIPT_DESCRIPTION_MAX);
+export function receiptItemFor(
+  shipmentCode: string | null,
+  amountCents: Cents,
+  docType: PaymentDocType,
+  discount: { cents: Cents; reason: string | null } = { cents: 0, reason: null },
+): ReceiptItem {
+  const service = shipmentCode ? `${RECEIPT_ITEM_DESCRIPTION} ${shipmentCode}` : RECEIPT_ITEM_DESCRIPTION;
+  const withDiscount = discount.cents > 0 ? `${service} (Descuento S/ ${centsToString(discount.cents)}: ${discount.reason ?? ''})` : service;
+  const description = withDiscount.slice(0, RECEIPT_DESCRIPTION_MAX);
   const { netCents, igvCents } = splitIgvInclusive(amountCents);
   return { type: docType === 6 ? '01' : '03', description, amountCents, netCents, igvCents };
 }

@@ -33,6 +33,8 @@ export function toPayment(v: PaymentView): ManualPayment {
     method_code: p.method as PaymentMethod,
     methodName: PAYMENT_METHOD_NAMES[p.method as PaymentMethod],
     amount: centsToNumber(p.amountCents),
+    discount: centsToNumber(p.discountCents),
+    discountReason: p.discountReason,
     currency: 'PEN',
     customer_id: p.customerId,
     customer_name: p.customerName,

@@ -19,21 +19,33 @@ import * as repo from './queries/cash-sessions.ts';
 
 /** Cash sessions (DESIGN.md 5a): every payment lands in its collector's open session. */
 
+/** Who a session belongs to: the user collecting, or the collector of a payment the sweep confirms. */
+export interface Collector {
+  userId: number;
+  userName: string;
+  branchId: number | null;
+}
+
 /** The collector's open session, locked for this transaction; opened with S/ 0.00 when none. */
 export async function sessionForPayment(app: App, tx: Tx, user: SessionUser): Promise<{ id: number; opened: boolean }> {
-  const open = await repo.lockOpenSession(tx, user.id);
+  return sessionOfCollector(app, tx, { userId: user.id, userName: displayName(user), branchId: user.branchId }, user.id);
+}
+
+/** sessionForPayment for any collector; `actorId` (null: the server itself) is who the audit names. */
+export async function sessionOfCollector(app: App, tx: Tx, collector: Collector, actorId: number | null): Promise<{ id: number; opened: boolean }> {
+  const open = await repo.lockOpenSession(tx, collector.userId);
   if (open) return { id: open.id, opened: false };
-  if (user.branchId === null) throw unprocessable(PAYMENT_MESSAGES.noBranch);
+  if (collector.branchId === null) throw unprocessable(PAYMENT_MESSAGES.noBranch);
   const opened = await repo.insertSessionIfNone(tx, {
-    userId: user.id,
-    userName: displayName(user),
-    branchId: user.branchId,
+    userId: collector.userId,
+    userName: collector.userName,
+    branchId: collector.branchId,
     floatCents: 0,
     openedAt: app.now(),
   });
-  const session = (await repo.lockOpenSession(tx, user.id))!;
+  const session = (await repo.lockOpenSession(tx, collector.userId))!;
   if (opened)
-    await audit(tx, { userId: user.id, entity: 'cash_session', entityId: session.id, action: 'open', after: { float: 0, automatic: true } });
+    await audit(tx, { userId: actorId, entity: 'cash_session', entityId: session.id, action: 'open', after: { float: 0, automatic: true } });
   return { id: session.id, opened };
 }
 

@@ -1,2 +1,3 @@
 /** The payments module: counter payments with receipts, movements, receivables and cash sessions. */
 export { default as paymentRoutes } from './routes.ts';
+export { recoverPaymentsInBackground } from './sweep.ts';

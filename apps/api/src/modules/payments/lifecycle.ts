@@ -1,10 +1,12 @@
 import {
+  centsToString,
   collectableAtCounter,
   displayName,
   limaDay,
   PAYMENT_MESSAGES,
   receiptItemFor,
   receiptKey,
+  toCents,
   type IssueResult,
   type ManualPayment,
   type ManualPaymentRequest,
@@ -54,6 +56,18 @@ export async function createManualPayment(
   if (!inScope(scope, shipment.originBranchId)) throw forbidden(PAYMENT_MESSAGES.shipmentForbidden);
   if (!collectableAtCounter(shipment, app.now()))
     throw unprocessable(shipment.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado);
+  // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
+  if (input.discountCents > 0 && user.role !== 'admin') throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
+  const priceCents = toCents(shipment.quotedPrice);
+  if (input.discountCents >= priceCents) {
+    const message = PAYMENT_MESSAGES.discountTooLarge(centsToString(priceCents));
+    throw unprocessable(message, { discount: message }, 'DISCOUNT_TOO_LARGE');
+  }
+  const dueCents = priceCents - input.discountCents;
+  if (input.amountCents !== dueCents) {
+    const message = PAYMENT_MESSAGES.amountDue(centsToString(dueCents), input.discountCents > 0);
+    throw unprocessable(message, { amount: message }, 'AMOUNT_NOT_DUE');
+  }
 
   let created: { id: number; opened: boolean };
   try {
@@ -72,6 +86,8 @@ export async function createManualPayment(
         status: 'pending',
         method: input.methodCode,
         amountCents: input.amountCents,
+        discountCents: input.discountCents,
+        discountReason: input.discountReason,
         currency: 'PEN',
         providerTxId: input.providerTxId,
         customerId: input.customerId,
@@ -90,7 +106,14 @@ export async function createManualPayment(
         entity: 'payment',
         entityId: paymentId,
         action: 'create',
-        after: { shipmentId: shipment.id, amountCents: input.amountCents, method: input.methodCode, cashSessionId: session.id },
+        after: {
+          shipmentId: shipment.id,
+          amountCents: input.amountCents,
+          discountCents: input.discountCents,
+          discountReason: input.discountReason,
+          method: input.methodCode,
+          cashSessionId: session.id,
+        },
       });
       return { id: paymentId, opened: session.opened };
     });
@@ -124,7 +147,7 @@ interface ReceiptOutcome {
 
 /** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
 async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
-  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1);
+  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
   const issue = (attempt: number) =>
     issueReceipt(
       app,
@@ -248,12 +271,11 @@ export async function cancelPayment(app: App, user: SessionUser, id: number, mot
   const v = await visiblePayment(app, user, id);
   const before = v.p;
   if (before.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
-  let voidReceipt = false;
-  if (before.documentId) {
-    const doc = await lookupDocument(app, user, before.documentId);
-    if (doc.status === 'aceptado') voidReceipt = true;
-    else if (doc.status === 'pendiente' && before.status === 'paid') throw conflict(PAYMENT_MESSAGES.receiptPending, undefined, 'RECEIPT_PENDING');
-  }
+  // A receipt SUNAT accepted, or still holds (a boleta waits for the daily summary), is voided with
+  // its payment at once: billing takes the void of a pending one too ('anulación pendiente', then
+  // 'anulado'), so a same-day void never waits on SUNAT (issue 31). One already voided stays so.
+  const receipt = before.documentId ? await lookupDocument(app, user, before.documentId) : null;
+  const voidReceipt = receipt !== null && (receipt.status === 'aceptado' || receipt.status === 'pendiente');
   await app.db.transaction(async (tx) => {
     const now = app.now();
     const session = await sessionForPayment(app, tx, user); // the session first, then the payment (see confirm)

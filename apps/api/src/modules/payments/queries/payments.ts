@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
 import { branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
@@ -112,10 +112,10 @@ export async function recordReceipt(db: Db | Tx, id: number, documentId: number 
 }
 
 /** pending → paid; null when it was not pending (the conditional update decides between concurrent confirmations). */
-export async function markPaid(tx: Tx, id: number, now: Date): Promise<PaymentRecord | null> {
+export async function markPaid(tx: Tx, id: number, now: Date, documentId?: number): Promise<PaymentRecord | null> {
   const [row] = await tx
     .update(payments)
-    .set({ status: 'paid', paidAt: now, lastError: null, updatedAt: now })
+    .set({ status: 'paid', paidAt: now, lastError: null, updatedAt: now, ...(documentId === undefined ? {} : { documentId }) })
     .where(and(eq(payments.id, id), eq(payments.status, 'pending')))
     .returning();
   return row ?? null;
@@ -148,4 +148,27 @@ export async function chargeOf(tx: Tx, id: number): Promise<number> {
 
 export async function insertMovement(tx: Tx, values: typeof paymentMovements.$inferInsert): Promise<void> {
   await tx.insert(paymentMovements).values(values);
+}
+
+/** Pending payments with no error untouched since `before` (a request that died between its steps), oldest first. */
+export async function stalePendingPayments(db: Db, before: Date, limit: number): Promise<PaymentRecord[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.status, 'pending'), isNull(payments.lastError), lt(payments.updatedAt, before)))
+    .orderBy(payments.updatedAt, payments.id)
+    .limit(limit);
+}
+
+/**
+ * The payment locked for the sweep if it is still such a stale pending one; null when another
+ * process holds it (SKIP LOCKED: that one recovers it, or its own request is finishing it) or it moved on.
+ */
+export async function lockStalePending(tx: Tx, id: number, before: Date): Promise<PaymentRecord | null> {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, id), eq(payments.status, 'pending'), isNull(payments.lastError), lt(payments.updatedAt, before)))
+    .for('update', { skipLocked: true });
+  return row ?? null;
 }

@@ -2,16 +2,20 @@ import { useState } from 'react';
 import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  centsToString,
   manualPaymentRequestSchema,
   needsVoucher,
   PAYMENT_MESSAGES,
   PAYMENT_METHOD_NAMES,
   PAYMENT_METHODS,
+  parseDiscountCents,
+  toCents,
   type ManualPaymentResult,
   type PaymentMethod,
 } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatMoney } from '../../../lib/format.ts';
+import { useCurrentUser } from '../../../lib/session.ts';
 import { useDocumentLookup } from '../../customers/index.ts';
 import { useRegisterPayment, useRetryPayment, type CollectShipment } from '../api/payments.ts';
 
@@ -27,11 +31,23 @@ const CURRENCY_OPTIONS = [
   { value: 'USD', label: 'USD · Dólares' },
 ];
 
-type Field = 'shipmentId' | 'amount' | 'customerDocType' | 'customerDocNumber' | 'customerName' | 'currency' | 'methodCode' | 'providerTxId';
+type Field =
+  | 'shipmentId'
+  | 'amount'
+  | 'discount'
+  | 'discountReason'
+  | 'customerDocType'
+  | 'customerDocNumber'
+  | 'customerName'
+  | 'currency'
+  | 'methodCode'
+  | 'providerTxId';
 
 interface Values {
   shipmentId: string;
   amount: string;
+  discount: string;
+  discountReason: string;
   customerDocType: '1' | '6';
   customerDocNumber: string;
   customerName: string;
@@ -44,6 +60,8 @@ function initialValues(shipment: CollectShipment | null): Values {
   return {
     shipmentId: shipment ? String(shipment.id) : '',
     amount: shipment ? shipment.quotedPrice.toFixed(2) : '',
+    discount: '',
+    discountReason: '',
     customerDocType: shipment?.senderDocType === 6 || shipment?.senderDoc?.length === 11 ? '6' : '1',
     customerDocNumber: shipment?.senderDoc ?? '',
     customerName: shipment?.senderName ?? '',
@@ -81,6 +99,13 @@ export function PaymentModal({
 
   const chosen = shipment ?? choices.find((s) => String(s.id) === values.shipmentId) ?? null;
   const set = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
+  // Only an admin may discount (the API refuses anyone else); the amount due follows the discount.
+  const canDiscount = useCurrentUser().role === 'admin';
+  const setDiscount = (discount: string) => {
+    const cents = parseDiscountCents(discount.trim());
+    const due = chosen && cents !== null ? toCents(chosen.quotedPrice) - cents : null;
+    set(due !== null && due > 0 ? { discount, amount: centsToString(due) } : { discount });
+  };
 
   // The lookup fills the name of a complete DNI (8) or RUC (11).
   const [doc] = useDebouncedValue(values.customerDocNumber.trim(), LOOKUP_DEBOUNCE_MS);
@@ -110,6 +135,8 @@ export function PaymentModal({
       customerDocType: Number(values.customerDocType),
       customerDocNumber: docNumber,
       amount: values.amount.trim(),
+      discount: values.discount.trim() || undefined,
+      discountReason: values.discountReason.trim() || null,
       currency: values.currency,
       methodCode: values.methodCode,
       providerTxId: values.providerTxId.trim() || null,
@@ -174,6 +201,25 @@ export function PaymentModal({
               error={errors.amount}
               onChange={(e) => set({ amount: e.currentTarget.value })}
             />
+            {canDiscount && (
+              <>
+                <TextInput
+                  label="Descuento"
+                  inputMode="decimal"
+                  placeholder="0.00"
+                  value={values.discount}
+                  error={errors.discount}
+                  onChange={(e) => setDiscount(e.currentTarget.value)}
+                />
+                <TextInput
+                  label="Motivo del descuento"
+                  maxLength={200}
+                  value={values.discountReason}
+                  error={errors.discountReason}
+                  onChange={(e) => set({ discountReason: e.currentTarget.value })}
+                />
+              </>
+            )}
             <Select
               label="Moneda"
               data={CURRENCY_OPTIONS}

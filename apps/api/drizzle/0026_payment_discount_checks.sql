@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ADD CONSTRAINT "payments_discount_ck" CHECK ("payments"."discount_cents" >= 0);--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_discount_reason_ck" CHECK ("payments"."discount_cents" = 0 or "payments"."discount_reason" is not null);
