@@ -4,9 +4,13 @@
  * directory) and, when TEST_DATABASE_URL is set, on a fresh PostgreSQL database: the server
  * (`apps/api/src/main.ts`) takes shipment creations and status changes from several clients, is
  * killed with SIGKILL at a random moment N times and restarted on the same data; at the end every
- * acknowledged write must be there and every code unique. Prints tried / acknowledged / verified /
- * lost and exits non-zero on any loss. Not part of `npm test`: it takes a minute or two per engine.
+ * acknowledged write must be there and every code unique. Then the ledger check (`npm run
+ * check:ledger`) runs on the data the kills left: a violation the freshly seeded data did not have is
+ * a loss too (the demo seed's own violations, checked before the first kill, are its baseline).
+ * Prints tried / acknowledged / verified / lost and exits non-zero on any loss. Not part of
+ * `npm test`: it takes a minute or two per engine.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +31,20 @@ const KILLS = Number(args.kills);
 const MAX_LOAD_MS = Number(args.seconds) * 1000;
 const WORKERS = Number(args.workers);
 
+const root = path.resolve(import.meta.dirname, '../../..');
+
+/** `npm run check:ledger` on the stopped server's data: violations per check, as its lines print them ('FALLA <name>: <n>'). */
+function ledgerViolations(env: Record<string, string>): Map<string, number> {
+  const run = spawnSync(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'apps/api/src/scripts/check-ledger.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`check:ledger failed (${run.status}): ${run.stderr}`);
+  return new Map([...run.stdout.matchAll(/^FALLA (.+): (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
 interface Acknowledged {
   id: number;
   code: string;
@@ -44,6 +62,9 @@ interface Figures {
 async function soak(engine: 'embedded' | 'postgres', env: Record<string, string>): Promise<Figures> {
   // Signed with a fixed secret: tokens stay valid across restarts, as with JWT_SECRET in production.
   const serverEnv = { ...env, JWT_SECRET: 'soak-test-secret-not-for-production' };
+  // Seeded once, then stopped for the ledger check's baseline (the embedded data directory is single-process).
+  await (await startServerProcess(serverEnv)).stop('SIGTERM');
+  const baseline = ledgerViolations(env);
   let server: ServerProcess = await startServerProcess(serverEnv);
   let up: Promise<ServerProcess> = Promise.resolve(server);
   const request = async (method: string, url: string, token?: string, body?: unknown) => {
@@ -120,6 +141,9 @@ async function soak(engine: 'embedded' | 'postgres', env: Record<string, string>
   const highest = Math.max(...[...codes].map((c) => Number(c.slice(4))));
   if (after.status !== 201 || Number(String(after.body.code).slice(4)) <= highest) lost.push(`code after restart: ${String(after.body.code)}`);
   await server.stop('SIGTERM');
+  for (const [check, n] of ledgerViolations(env)) {
+    if (n > (baseline.get(check) ?? 0)) lost.push(`ledger check '${check}': ${n} violations (${baseline.get(check) ?? 0} before the kills)`);
+  }
 
   const acked = [...acknowledged.values()].reduce((n, e) => n + (e.inTransit ? 2 : 1), 0);
   console.log(

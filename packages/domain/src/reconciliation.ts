@@ -75,3 +75,41 @@ export const reconciliationSchema = z.object({
   checks: z.array(ledgerCheckResultSchema),
 });
 export type Reconciliation = z.infer<typeof reconciliationSchema>;
+
+/** How the 'Conciliación' page names a violation's table and values (keys ending in `Cents` are money). */
+export const LEDGER_TABLE_LABELS: Record<string, string> = {
+  shipments: 'Envío',
+  payments: 'Pago',
+  cash_sessions: 'Caja',
+  document_series: 'Serie',
+  customers: 'Cliente',
+  notification_outbox: 'Notificación',
+};
+export const LEDGER_VALUE_LABELS: Record<string, string> = {
+  livePayments: 'Pagos vigentes',
+  paymentIds: 'Pagos',
+  shipmentId: 'Envío',
+  amountCents: 'Monto',
+  discountCents: 'Descuento',
+  priceCents: 'Precio',
+  documentId: 'Id del comprobante',
+  document: 'Comprobante',
+  documentStatus: 'Estado del comprobante',
+  floatCents: 'Fondo',
+  expectedCents: 'Esperado (movimientos)',
+  fromPaymentsCents: 'Según los pagos',
+  closed: 'Cerrada',
+  type: 'Tipo',
+  lastNumber: 'Último correlativo',
+  documents: 'Documentos',
+  duplicates: 'Duplicados',
+  lowestNumber: 'Menor número',
+  highestNumber: 'Mayor número',
+  receivableCents: 'Cuentas por cobrar',
+  priceLessPaidCents: 'Precio menos pagado',
+  eventId: 'Evento',
+  party: 'Destinatario',
+  channel: 'Canal',
+  sent: 'Enviados',
+  messageIds: 'Mensajes',
+};

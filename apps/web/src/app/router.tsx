@@ -28,6 +28,7 @@ const PagosPage = page(() => import('../features/payments/PagosPage.tsx'));
 const MovimientosPage = page(() => import('../features/movements/MovimientosPage.tsx'));
 const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasPorCobrarPage.tsx'));
 const NotificacionesPage = page(() => import('../features/notifications/NotificacionesPage.tsx'));
+const ConciliacionPage = page(() => import('../features/reconciliation/ConciliacionPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -87,6 +88,7 @@ export const routes: RouteObject[] = [
           guarded('/reports/movimientos', MovimientosPage),
           guarded('/cuentas-por-cobrar', CuentasPorCobrarPage),
           guarded('/notificaciones', NotificacionesPage),
+          guarded('/conciliacion', ConciliacionPage),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },
         ],

@@ -138,14 +138,15 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
   notification_once: {
     table: 'notification_outbox',
     query: sql`
-      select min(o.id) as id, min(s.code) as code,
-        jsonb_build_object('eventId', o.event_id, 'party', o.party, 'channel', o.channel, 'sent', count(*)::int,
-          'messageIds', string_agg(o.id::text, ', ' order by o.id)) as vals,
+      select d.id, s.code,
+        jsonb_build_object('eventId', d.event_id, 'party', d.party, 'channel', d.channel, 'sent', d.n, 'messageIds', d.ids) as vals,
         count(*) over () as total
-      from notification_outbox o join shipments s on s.id = o.shipment_id
-      where o.status = 'enviado'
-      group by o.event_id, o.party, o.channel
-      having count(*) > 1`,
+      from (
+        select min(id) as id, min(shipment_id) as shipment_id, event_id, party, channel, count(*)::int as n, string_agg(id::text, ', ' order by id) as ids
+        from notification_outbox where status = 'enviado'
+        group by event_id, party, channel having count(*) > 1
+      ) d
+      join shipments s on s.id = d.shipment_id`,
   },
 };
 
