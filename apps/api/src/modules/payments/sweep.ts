@@ -28,7 +28,7 @@ async function receiptOf(app: App, p: repo.PaymentRecord): Promise<Receipt> {
     return view?.docStatus ? { id: p.documentId, status: view.docStatus } : null;
   }
   // The request may have died after billing stored the receipt and before the payment kept its id.
-  const doc = await findByIdempotencyKey(app.db, receiptKey(p.id, p.receiptAttempts));
+  const doc = await findByIdempotencyKey(app.db, p.branchId, receiptKey(p.id, p.receiptAttempts));
   return doc ? { id: doc.id, status: doc.status } : null;
 }
 
