@@ -42,9 +42,8 @@ describe.each(engines)('shipment charges (%s)', (engine) => {
     return res.json() as { id: number; code: string; quotedPrice: number };
   }
 
-  /** Pays the whole price in cash: a paid payment and an accepted boleta. */
-  async function pay(s: { id: number; quotedPrice: number }) {
-    const res = await t.call('POST', '/api/payments/manual', {
+  const payment = (s: { id: number; quotedPrice: number }) =>
+    t.call('POST', '/api/payments/manual', {
       token: agent,
       body: {
         shipmentId: s.id,
@@ -55,6 +54,10 @@ describe.each(engines)('shipment charges (%s)', (engine) => {
         methodCode: 'cash',
       },
     });
+
+  /** Pays the whole price in cash: a paid payment and an accepted boleta. */
+  async function pay(s: { id: number; quotedPrice: number }) {
+    const res = await payment(s);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().receipt).toMatchObject({ status: 'aceptado' });
   }
@@ -147,5 +150,28 @@ describe.each(engines)('shipment charges (%s)', (engine) => {
     const direct = await execute(sql`update shipments set weight_kg = 80 where id = ${s.id}`).catch((err: unknown) => err);
     expect(databaseConflict(direct)).toBe(SHIPMENT_MESSAGES.paidNotRepriceable);
     expect(await state(s.id)).toMatchObject({ weight: '2.50', price: '37.02' });
+  });
+
+  it('a cancellation and a payment of one shipment sent together never both stand (issues 30, 31)', async () => {
+    for (let i = 0; i < 8; i++) {
+      const s = await newShipment();
+      const [cancel, paid] = await Promise.all([t.call('DELETE', `/api/shipments/${s.id}`, { token: agent }), payment(s)]);
+      const after = await state(s.id);
+      const outcome = JSON.stringify({ cancel: cancel.statusCode, payment: paid.statusCode, after });
+      expect(cancel.statusCode < 500 && paid.statusCode < 500, outcome).toBe(true);
+      expect(after!.status === 'Anulado' && /pending|paid/.test(String(after!.charges ?? '')), outcome).toBe(false);
+    }
+  });
+
+  it('the database refuses a payment row for a cancelled shipment', async () => {
+    const s = await newShipment();
+    const cancel = await t.call('DELETE', `/api/shipments/${s.id}`, { token: agent });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const direct = await execute(sql`
+      insert into payments (shipment_id, status, method, amount_cents, customer_doc_type, customer_doc_number, customer_name, user_id, user_name, cash_session_id)
+      select ${s.id}, 'paid', 'cash', 3702, 1, '45879612', 'María Flores Ccori', p.user_id, p.user_name, p.cash_session_id from payments p limit 1`).catch(
+      (err: unknown) => err,
+    );
+    expect(databaseConflict(direct)).toBe('El envío está anulado: no se le registra un pago.');
   });
 });
