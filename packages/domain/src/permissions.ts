@@ -57,6 +57,7 @@ export const AREAS = [
   'billing',
   'payments',
   'movements',
+  'discounts',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -76,6 +77,8 @@ export const AREA_PERMISSIONS: Readonly<Record<Area, readonly Role[]>> = {
   billing: STAFF_ROLES,
   payments: STAFF_ROLES,
   movements: STAFF_ROLES,
+  /** A discount on what a shipment owes, taken before collecting (DESIGN.md 5b: an audited admin decision). */
+  discounts: ['admin'],
 };
 
 const hasRole = (actor: Actor, roles: readonly Role[]) => (roles as readonly string[]).includes(actor.role);

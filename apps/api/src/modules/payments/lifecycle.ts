@@ -1,4 +1,5 @@
 import {
+  canManageArea,
   centsToString,
   collectableAtCounter,
   displayName,
@@ -57,7 +58,7 @@ export async function createManualPayment(
   if (!collectableAtCounter(shipment, app.now()))
     throw unprocessable(shipment.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado);
   // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
-  if (input.discountCents > 0 && user.role !== 'admin') throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
+  if (input.discountCents > 0 && !canManageArea(user, 'discounts')) throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
   const priceCents = toCents(shipment.quotedPrice);
   if (input.discountCents >= priceCents) {
     const message = PAYMENT_MESSAGES.discountTooLarge(centsToString(priceCents));

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  canManageArea,
   centsToString,
   manualPaymentRequestSchema,
   needsVoucher,
@@ -100,7 +101,7 @@ export function PaymentModal({
   const chosen = shipment ?? choices.find((s) => String(s.id) === values.shipmentId) ?? null;
   const set = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
   // Only an admin may discount (the API refuses anyone else); the amount due follows the discount.
-  const canDiscount = useCurrentUser().role === 'admin';
+  const canDiscount = canManageArea(useCurrentUser(), 'discounts');
   const setDiscount = (discount: string) => {
     const cents = parseDiscountCents(discount.trim());
     const due = chosen && cents !== null ? toCents(chosen.quotedPrice) - cents : null;
