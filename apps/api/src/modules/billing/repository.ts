@@ -9,6 +9,7 @@ import {
   documents,
   documentSeries,
   documentShipments,
+  payments,
   shipments,
 } from '../../db/schema.ts';
 import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
@@ -57,6 +58,19 @@ export async function findByIdempotencyKey(db: Db, branchId: number | null, key:
     .from(documents)
     .where(and(sql`coalesce(${documents.branchId}, 0) = ${branchId ?? 0}`, eq(documents.idempotencyKey, stored)));
   return row ?? null;
+}
+
+/**
+ * Whether a document is the receipt of a payment still pending or paid: it is voided with its
+ * payment, never on its own (the trigger of migration 0029 holds the same rule in the database).
+ */
+export async function isReceiptOfLivePayment(db: Db, documentId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.documentId, documentId), inArray(payments.status, ['pending', 'paid'])))
+    .limit(1);
+  return row !== undefined;
 }
 
 export interface EventInput {

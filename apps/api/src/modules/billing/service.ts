@@ -547,6 +547,7 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
   if (!reason) throw badRequest(BILLING_MESSAGES.voidReason, { motivo: BILLING_MESSAGES.voidReason });
   if (reason.length > VOID_REASON_MAX_LENGTH) throw badRequest(BILLING_MESSAGES.voidReasonLong, { motivo: BILLING_MESSAGES.voidReasonLong });
   const doc = await visibleDocument(app, user, id);
+  if (await repo.isReceiptOfLivePayment(app.db, id)) throw conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT');
   // The conditional update is the lock: of two voids at once, one finds the document accepted.
   const requested = await app.db.transaction(async (tx) => {
     const [row] = await tx
