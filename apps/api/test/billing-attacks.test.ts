@@ -151,3 +151,64 @@ describe.each(engines)('billing attacks (%s)', (engine) => {
     expect(await documentStatus(payment.documentId)).toBe('aceptado');
   });
 });
+
+/** A boleta SUNAT has not accepted yet (not in a daily summary) is voided the same day through the summary (estado 3). */
+describe.each(engines)('void of a pending boleta (%s)', (engine) => {
+  const BOLETA_DELAY_MS = 60_000;
+  let t: TestContext;
+  let agent: string;
+  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+
+  beforeAll(async () => {
+    billing = await sandboxBilling('billing-pending-void', { boletaDelayMs: BOLETA_DELAY_MS });
+    t = await startTestApp(engine, { providers: { billing: billing.provider } });
+    billing.followClock(t.clock.now);
+    agent = await t.login('AGENTE1');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await billing?.cleanup();
+  });
+
+  it("is accepted as 'anulación pendiente' and read 'anulado' once the summary is answered", async () => {
+    const issued = await t.call('POST', '/api/billing/create-emit', { token: agent, body: boleta({ serie: 'B701' }) });
+    expect(issued.statusCode, issued.body).toBe(201);
+    expect(issued.json().status).toBe('pendiente');
+    const id = issued.json().id as number;
+
+    const res = await t.call('POST', '/api/billing/void', { token: agent, body: { id, motivo: 'Error en el nombre del cliente' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id, status: 'anulación pendiente' });
+    const again = await t.call('POST', '/api/billing/void', { token: agent, body: { id, motivo: 'Otra vez' } });
+    expect(again.statusCode).toBe(409);
+    expect((await t.call('GET', `/api/billing/void-status/${id}`, { token: agent })).json().status).toBe('anulación pendiente');
+
+    t.clock.advance(BOLETA_DELAY_MS);
+    expect((await t.call('GET', `/api/billing/void-status/${id}`, { token: agent })).json().status).toBe('anulado');
+    const detail = (await t.call('GET', `/api/billing/lookup/${id}`, { token: agent })).json();
+    expect(detail.status).toBe('anulado');
+    const kinds = detail.history.map((h: { kind: string }) => h.kind);
+    expect(kinds.slice(0, 3)).toEqual(['emitido', 'consultado', 'anulación solicitada']);
+    expect(kinds.at(-1)).toBe('anulado');
+    const summary = detail.providerExchanges.find((e: { operation: string }) => e.operation === 'void');
+    expect(summary.answer).toMatchObject({ sunat_ticket_numero: expect.stringMatching(/^RC-/), estado_en_resumen: '3' });
+  });
+
+  it('still refuses a pending factura: it is voided once SUNAT accepted it', async () => {
+    billing.failures.emit.push('timeout');
+    const issued = await t.call('POST', '/api/billing/create-emit', {
+      token: agent,
+      body: {
+        type: '01',
+        serie: 'F701',
+        issueDate: today,
+        items: [{ description: 'Servicio de transporte de carga', unit: 'ZZ', quantity: 1, unitValue: '50', igvType: '10' }],
+        customer: { doc_type: 6, doc_number: '20100070970', name: 'SUPERMERCADOS PERUANOS S.A.', address: 'Lima' },
+      },
+    });
+    expect(issued.json().status).toBe('pendiente');
+    const res = await t.call('POST', '/api/billing/void', { token: agent, body: { id: issued.json().id, motivo: 'Error' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe(BILLING_MESSAGES.notAccepted);
+  });
+});

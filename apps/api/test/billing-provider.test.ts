@@ -307,21 +307,22 @@ describe('sandbox provider', () => {
     expect((await provider.void(ref, 'ERROR DEL SISTEMA')).status).toBe('anulado');
   });
 
-  it('refuses to void what SUNAT has not accepted yet or what it does not have', async () => {
+  it('refuses to void what it does not have; a boleta not yet accepted is voided in its daily summary (estado 3)', async () => {
     await provider.emit(boleta());
-    await expect(provider.void({ type: '03', series: 'BBB1', number: 4 }, 'ERROR DEL SISTEMA')).rejects.toMatchObject({
-      kind: 'rejected',
-      message: 'SUNAT aún no acepta el comprobante; consúltalo y vuelve a intentar la anulación.',
-    });
     await expect(provider.void({ type: '01', series: 'FFF1', number: 99 }, 'ERROR DEL SISTEMA')).rejects.toMatchObject({
       kind: 'not_found',
       httpStatus: 404,
     });
     await expect(provider.voidStatus({ type: '03', series: 'BBB1', number: 4 })).rejects.toMatchObject({ kind: 'not_found' });
-    advance(BOLETA_DELAY);
     const voided = await provider.void({ type: '03', series: 'BBB1', number: 4 }, 'ERROR DEL SISTEMA');
-    // A boleta is voided through the daily summary (RC), not a comunicación de baja (RA).
-    expect(voided).toMatchObject({ status: 'anulación pendiente', ticket: 'RC-20260515-4' });
+    // A boleta is voided through the daily summary (RC), not a comunicación de baja (RA); the
+    // summary that would have carried it accepted carries it voided, answered when SUNAT answers it.
+    expect(voided).toMatchObject({ status: 'anulación pendiente', ticket: 'RC-20260515-4', raw: { estado_en_resumen: '3' } });
+    advance(BOLETA_DELAY);
+    expect((await provider.voidStatus({ type: '03', series: 'BBB1', number: 4 })).status).toBe('anulación pendiente');
+    advance(VOID_DELAY);
+    expect((await provider.voidStatus({ type: '03', series: 'BBB1', number: 4 })).status).toBe('anulado');
+    expect((await provider.consult({ type: '03', series: 'BBB1', number: 4 })).voided).toBe(true);
   });
 
   it('refuses a factura void more than 7 days after its issue date', async () => {

@@ -96,6 +96,16 @@ export async function addEvent(db: Db | Tx, documentId: number, e: EventInput): 
   });
 }
 
+/** Whether SUNAT accepted the document at some point (its history holds the acceptance). */
+export async function wasAccepted(db: Db | Tx, documentId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: documentEvents.id })
+    .from(documentEvents)
+    .where(and(eq(documentEvents.documentId, documentId), eq(documentEvents.kind, 'aceptado')))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function eventsOf(db: Db, documentId: number): Promise<DocumentEventRecord[]> {
   return db.select().from(documentEvents).where(eq(documentEvents.documentId, documentId)).orderBy(asc(documentEvents.id));
 }
