@@ -8,7 +8,17 @@ import { buildApp } from './app.ts';
 import { loggableError } from './plugins/logging.ts';
 import { startNotificationWorker } from './modules/notifications/index.ts';
 
-const config = loadConfig();
+/** A configuration that cannot work (half a Nubefact setup, a PUBLIC_URL that is no URL) stops the start with its message alone. */
+function configOrExit() {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
 let releaseLock: (() => void) | null = null;
 
 async function openDatabase(): Promise<Database> {

@@ -20,6 +20,8 @@ import {
   type BillingProvider,
   type SandboxFailures,
 } from '../src/providers/billing/index.ts';
+import { loadConfig } from '../src/config.ts';
+import { createProviders } from '../src/providers/index.ts';
 import { startFakeNubefact, type FakeNubefact } from './support/fake-nubefact.ts';
 
 const TODAY = '2026-05-15';
@@ -606,5 +608,24 @@ describe('Nubefact provider against a fake Nubefact', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ codigo: 20 });
     expect(last().violations).toEqual(['tipo_de_comprobante debe ser 1, 2 o 3 (número)']);
+  });
+});
+
+describe('billing provider from config.ts', () => {
+  const url = 'https://api.nubefact.com/api/v1/00000000-0000-0000-0000-000000000000';
+
+  it('is Nubefact with NUBEFACT_URL and NUBEFACT_TOKEN, else the sandbox; the issuer comes from BILLING_ISSUER_*', () => {
+    const nubefact = loadConfig({ NUBEFACT_URL: url, NUBEFACT_TOKEN: 'secreto', BILLING_ISSUER_RUC: '20100070970' });
+    expect(nubefact.billing).toMatchObject({ provider: 'nubefact', issuer: { ruc: '20100070970' } });
+    expect(createProviders(nubefact).billing.name).toBe('nubefact');
+    expect(createProviders(loadConfig({})).billing.name).toBe('sandbox');
+  });
+
+  it('refuses to start with half a Nubefact configuration, saying what is missing', () => {
+    expect(() => loadConfig({ NUBEFACT_URL: url })).toThrow('NUBEFACT_URL está definido pero falta NUBEFACT_TOKEN');
+    expect(() => loadConfig({ NUBEFACT_TOKEN: 'secreto' })).toThrow('NUBEFACT_TOKEN está definido pero falta NUBEFACT_URL');
+    expect(() => loadConfig({ NUBEFACT_URL: 'api.nubefact.com/x', NUBEFACT_TOKEN: 'secreto' })).toThrow(
+      'NUBEFACT_URL debe empezar con http:// o https://',
+    );
   });
 });
