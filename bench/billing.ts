@@ -18,8 +18,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openEmbedded, openPostgres, type Database, type Db } from '../apps/api/src/db/client.ts';
-import { databaseSandboxStore } from '../apps/api/src/modules/billing/provider.ts';
-import { loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
+import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { settle } from './_db.ts';
 

@@ -76,11 +76,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('db', database.db);
   app.decorate('dbKind', database.kind);
   app.decorate('config', config);
-  app.decorate('now', options.now ?? (() => new Date()));
+  const now = options.now ?? (() => new Date());
+  app.decorate('now', now);
   const secretCodeKey = loadSecretCodeKey(config);
   app.decorate('secretCodes', secretCodes(secretCodeKey));
   app.decorate('trackingLinks', trackingLinks(secretCodeKey));
-  app.decorate('providers', { ...createProviders(config), ...options.providers });
+  app.decorate('providers', { ...createProviders(config, { db: database.db, now }), ...options.providers });
   const sessions = new SessionCache();
   await sessions.start(database);
   app.decorate('sessions', sessions);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadBillingConfig, type BillingConfig } from './providers/billing/index.ts';
 
 /** Everything the API reads from the environment; `.env.example` documents each variable. */
 export interface Config {
@@ -15,6 +16,8 @@ export interface Config {
   webDist: string | null;
   lookupUrl: string | null;
   lookupToken: string | null;
+  /** SUNAT documents: Nubefact (NUBEFACT_URL + NUBEFACT_TOKEN, both or neither) or the sandbox, and the issuer. */
+  billing: BillingConfig;
   logLevel: string;
   /** Fastify's `trustProxy`: whether X-Forwarded-For/-Proto of a reverse proxy are believed. */
   trustProxy: boolean | string;
@@ -75,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST ?? path.join(root, 'apps/web/dist')),
     lookupUrl: env.LOOKUP_URL || null,
     lookupToken: env.LOOKUP_TOKEN || null,
+    billing: loadBillingConfig(env),
     logLevel: env.LOG_LEVEL ?? 'warn',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),

@@ -12,7 +12,17 @@ import { startNotificationWorker } from './modules/notifications/index.ts';
 // Whatever this process creates (the data directory, key files, PGlite's directories) is its
 // user's alone (issue 31, F1): the database and the keys must not be readable by other local users.
 process.umask(0o077);
-const config = loadConfig();
+/** A configuration that cannot work (half a Nubefact setup, a PUBLIC_URL that is no URL) stops the start with its message alone. */
+function configOrExit() {
+  try {
+    return loadConfig();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
 let releaseLock: (() => void) | null = null;
 
 async function openDatabase(): Promise<Database> {

@@ -20,6 +20,8 @@ import {
   type BillingProvider,
   type SandboxFailures,
 } from '../src/providers/billing/index.ts';
+import { loadConfig } from '../src/config.ts';
+import { createProviders } from '../src/providers/index.ts';
 import { startFakeNubefact, type FakeNubefact } from './support/fake-nubefact.ts';
 
 const TODAY = '2026-05-15';
@@ -307,21 +309,22 @@ describe('sandbox provider', () => {
     expect((await provider.void(ref, 'ERROR DEL SISTEMA')).status).toBe('anulado');
   });
 
-  it('refuses to void what SUNAT has not accepted yet or what it does not have', async () => {
+  it('refuses to void what it does not have; a boleta not yet accepted is voided in its daily summary (estado 3)', async () => {
     await provider.emit(boleta());
-    await expect(provider.void({ type: '03', series: 'BBB1', number: 4 }, 'ERROR DEL SISTEMA')).rejects.toMatchObject({
-      kind: 'rejected',
-      message: 'SUNAT aún no acepta el comprobante; consúltalo y vuelve a intentar la anulación.',
-    });
     await expect(provider.void({ type: '01', series: 'FFF1', number: 99 }, 'ERROR DEL SISTEMA')).rejects.toMatchObject({
       kind: 'not_found',
       httpStatus: 404,
     });
     await expect(provider.voidStatus({ type: '03', series: 'BBB1', number: 4 })).rejects.toMatchObject({ kind: 'not_found' });
-    advance(BOLETA_DELAY);
     const voided = await provider.void({ type: '03', series: 'BBB1', number: 4 }, 'ERROR DEL SISTEMA');
-    // A boleta is voided through the daily summary (RC), not a comunicación de baja (RA).
-    expect(voided).toMatchObject({ status: 'anulación pendiente', ticket: 'RC-20260515-4' });
+    // A boleta is voided through the daily summary (RC), not a comunicación de baja (RA); the
+    // summary that would have carried it accepted carries it voided, answered when SUNAT answers it.
+    expect(voided).toMatchObject({ status: 'anulación pendiente', ticket: 'RC-20260515-4', raw: { estado_en_resumen: '3' } });
+    advance(BOLETA_DELAY);
+    expect((await provider.voidStatus({ type: '03', series: 'BBB1', number: 4 })).status).toBe('anulación pendiente');
+    advance(VOID_DELAY);
+    expect((await provider.voidStatus({ type: '03', series: 'BBB1', number: 4 })).status).toBe('anulado');
+    expect((await provider.consult({ type: '03', series: 'BBB1', number: 4 })).voided).toBe(true);
   });
 
   it('refuses a factura void more than 7 days after its issue date', async () => {
@@ -605,5 +608,24 @@ describe('Nubefact provider against a fake Nubefact', () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ codigo: 20 });
     expect(last().violations).toEqual(['tipo_de_comprobante debe ser 1, 2 o 3 (número)']);
+  });
+});
+
+describe('billing provider from config.ts', () => {
+  const url = 'https://api.nubefact.com/api/v1/00000000-0000-0000-0000-000000000000';
+
+  it('is Nubefact with NUBEFACT_URL and NUBEFACT_TOKEN, else the sandbox; the issuer comes from BILLING_ISSUER_*', () => {
+    const nubefact = loadConfig({ NUBEFACT_URL: url, NUBEFACT_TOKEN: 'secreto', BILLING_ISSUER_RUC: '20100070970' });
+    expect(nubefact.billing).toMatchObject({ provider: 'nubefact', issuer: { ruc: '20100070970' } });
+    expect(createProviders(nubefact).billing.name).toBe('nubefact');
+    expect(createProviders(loadConfig({})).billing.name).toBe('sandbox');
+  });
+
+  it('refuses to start with half a Nubefact configuration, saying what is missing', () => {
+    expect(() => loadConfig({ NUBEFACT_URL: url })).toThrow('NUBEFACT_URL está definido pero falta NUBEFACT_TOKEN');
+    expect(() => loadConfig({ NUBEFACT_TOKEN: 'secreto' })).toThrow('NUBEFACT_TOKEN está definido pero falta NUBEFACT_URL');
+    expect(() => loadConfig({ NUBEFACT_URL: 'api.nubefact.com/x', NUBEFACT_TOKEN: 'secreto' })).toThrow(
+      'NUBEFACT_URL debe empezar con http:// o https://',
+    );
   });
 });

@@ -12,7 +12,7 @@ import {
 
 /**
  * The sandbox billing provider as the API tests run it: a certificate directory of its own, no
- * delays (guides may ask for one), failures to inject per call, and a void SUNAT refuses outright
+ * delays (guides and boletas may ask for one), failures to inject per call, and a void SUNAT refuses outright
  * when `refuseVoid` says so (the sandbox's own void failures all leave the outcome uncertain). Its
  * clock is the test app's once `followClock(t.clock.now)` links them.
  */

@@ -1,19 +1,37 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, databaseConflict, pgError } from '../lib/errors.ts';
+import { BILLING_MESSAGES } from '@tramo/domain';
+import { AppError, conflict, databaseConflict, pgError } from '../lib/errors.ts';
 
 /** `/username` or `/lines/0/weightKg` → `username`, `lines.0.weightKg`. */
 function fieldName(instancePath: string): string {
   return instancePath.replace(/^\//, '').replaceAll('/', '.');
 }
 
+/**
+ * Rules the database's triggers hold beside the service that checks them first (a request that
+ * raced past the service's check meets the trigger): they raise SQLSTATE 'TR409' with a message
+ * that starts with the rule's name and a colon, answered here as the service would.
+ */
+export const TRIGGER_SQLSTATE = 'TR409';
+const TRIGGER_REFUSALS: Record<string, AppError> = {
+  'tramo.receipt_of_live_payment': conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT'),
+};
+
+function triggerRefusal(err: unknown): AppError | null {
+  const pg = pgError(err);
+  if (pg?.code !== TRIGGER_SQLSTATE) return null;
+  return TRIGGER_REFUSALS[pg.message.split(':')[0]!] ?? null;
+}
+
 /** Every error leaves as `{ error, code, fields? }` in Spanish; a 5xx only for our own faults. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof AppError) {
-      if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
-      return reply.status(err.statusCode).send({ error: err.message, code: err.code, fields: err.fields });
+    const known = err instanceof AppError ? err : triggerRefusal(err);
+    if (known) {
+      if (known.retryAfterSeconds !== undefined) reply.header('Retry-After', String(known.retryAfterSeconds));
+      return reply.status(known.statusCode).send({ error: known.message, code: known.code, fields: known.fields });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};

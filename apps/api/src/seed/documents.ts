@@ -19,7 +19,6 @@ import { customers, documents, settings, users } from '../db/schema.ts';
 import { findDocument } from '../modules/billing/repository.ts';
 import { createAndEmit, lookupDocument, syncDocument, unbilledShipments, voidDocument, voidStatus } from '../modules/billing/service.ts';
 import { loadSessionUser } from '../plugins/auth.ts';
-import { loadBillingConfig } from '../providers/billing/index.ts';
 import type { SessionUser } from '../types.ts';
 
 /** Marks, in settings, that one process took the demo documents on (processes started together seed them once). */
@@ -113,7 +112,7 @@ function movableClock() {
  * so processes started together on one database issue them once. Returns how many it issued.
  */
 export async function seedDemoDocuments(database: Database, config: Config, log: (msg: string) => void = () => {}): Promise<number> {
-  if (!config.demo || loadBillingConfig(process.env).provider !== 'sandbox') return 0;
+  if (!config.demo || config.billing.provider !== 'sandbox') return 0;
   const { db } = database;
   const staff = await db
     .select({ id: users.id, username: users.username })
@@ -135,7 +134,7 @@ export async function seedDemoDocuments(database: Database, config: Config, log:
   const clock = movableClock();
   const app = await buildApp({ database, config, now: clock.now });
   try {
-    const { boletaDelayMs, voidDelayMs } = loadBillingConfig(process.env).sandbox;
+    const { boletaDelayMs, voidDelayMs } = config.billing.sandbox;
     const userOf = new Map<Who, SessionUser>();
     for (const s of staff) userOf.set(s.username as Who, (await loadSessionUser(app, s.id))!);
 

@@ -9,6 +9,7 @@ import {
   documents,
   documentSeries,
   documentShipments,
+  payments,
   shipments,
 } from '../../db/schema.ts';
 import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
@@ -59,6 +60,19 @@ export async function findByIdempotencyKey(db: Db, branchId: number | null, key:
   return row ?? null;
 }
 
+/**
+ * Whether a document is the receipt of a payment still pending or paid: it is voided with its
+ * payment, never on its own (the trigger of migration 0029 holds the same rule in the database).
+ */
+export async function isReceiptOfLivePayment(db: Db, documentId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.documentId, documentId), inArray(payments.status, ['pending', 'paid'])))
+    .limit(1);
+  return row !== undefined;
+}
+
 export interface EventInput {
   kind: string;
   userId?: number | null;
@@ -80,6 +94,16 @@ export async function addEvent(db: Db | Tx, documentId: number, e: EventInput): 
     request: e.request ?? null,
     answer: e.answer ?? null,
   });
+}
+
+/** Whether SUNAT accepted the document at some point (its history holds the acceptance). */
+export async function wasAccepted(db: Db | Tx, documentId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: documentEvents.id })
+    .from(documentEvents)
+    .where(and(eq(documentEvents.documentId, documentId), eq(documentEvents.kind, 'aceptado')))
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function eventsOf(db: Db, documentId: number): Promise<DocumentEventRecord[]> {

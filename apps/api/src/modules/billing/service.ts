@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import {
   amountInWords,
   BILLING_MESSAGES,
@@ -520,8 +520,9 @@ async function applyVoid(
   operation: string,
 ): Promise<DocumentRecord> {
   return app.db.transaction(async (tx) => {
-    // SUNAT refusing the void leaves the document as it was: accepted.
-    const next = status === 'rechazado' ? 'aceptado' : status;
+    // SUNAT refusing the void leaves the document as it was: accepted, or a boleta voided before
+    // SUNAT accepted it pending again, for its consult to settle.
+    const next = status === 'rechazado' ? ((await repo.wasAccepted(tx, doc.id)) ? 'aceptado' : 'pendiente') : status;
     const [row] = await tx
       .update(documents)
       .set({ status: next, providerMessage: message ?? doc.providerMessage, updatedAt: app.now() })
@@ -535,6 +536,12 @@ async function applyVoid(
   });
 }
 
+/**
+ * What a void starts from: an accepted document, or a boleta still pending at SUNAT (not yet in a
+ * daily summary: SUNAT lets the summary report it voided, estado 3, and the void is tracked as any other).
+ */
+const voidable = or(eq(documents.status, 'aceptado'), and(eq(documents.type, '03'), eq(documents.status, 'pendiente')));
+
 const voidAnswer = (doc: DocumentRecord): VoidStatus => ({ id: doc.id, status: doc.status as DocumentStatus, message: doc.providerMessage });
 
 /**
@@ -547,12 +554,13 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
   if (!reason) throw badRequest(BILLING_MESSAGES.voidReason, { motivo: BILLING_MESSAGES.voidReason });
   if (reason.length > VOID_REASON_MAX_LENGTH) throw badRequest(BILLING_MESSAGES.voidReasonLong, { motivo: BILLING_MESSAGES.voidReasonLong });
   const doc = await visibleDocument(app, user, id);
-  // The conditional update is the lock: of two voids at once, one finds the document accepted.
+  if (await repo.isReceiptOfLivePayment(app.db, id)) throw conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT');
+  // The conditional update is the lock: of two voids at once, one finds the document voidable.
   const requested = await app.db.transaction(async (tx) => {
     const [row] = await tx
       .update(documents)
       .set({ status: 'anulación pendiente', voidReason: reason, updatedAt: app.now() })
-      .where(and(eq(documents.id, id), eq(documents.status, 'aceptado')))
+      .where(and(eq(documents.id, id), voidable))
       .returning();
     if (!row) return null;
     await repo.addEvent(tx, id, {
@@ -563,7 +571,7 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
       operation: 'void',
       request: uniqueCode ? { motivo: reason, codigo_unico: uniqueCode } : null,
     });
-    await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', before: { status: 'aceptado' }, after: { reason } });
+    await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', before: { status: doc.status }, after: { reason } });
     return row;
   });
   if (!requested) {
@@ -578,9 +586,9 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
   } catch (err) {
     if (!(err instanceof BillingProviderError)) throw err;
     if (err.uncertain) return voidAnswer(requested);
-    // The provider said no before SUNAT saw it: the document stays accepted.
+    // The provider said no before SUNAT saw it: the document stays as it was.
     await app.db.transaction(async (tx) => {
-      await tx.update(documents).set({ status: 'aceptado', updatedAt: app.now() }).where(eq(documents.id, id));
+      await tx.update(documents).set({ status: doc.status, updatedAt: app.now() }).where(eq(documents.id, id));
       await repo.addEvent(tx, id, { kind: 'error', userId: user.id, userName: displayName(user), note: err.message, operation: 'void' });
       await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', after: { error: err.kind } });
     });

@@ -9,6 +9,7 @@ import { printable } from '../../providers/billing/pdf.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { billingOf } from '../billing/index.ts';
 import { openTripOf } from '../fleet/index.ts';
+import { collect } from '../../lib/pdf.ts';
 
 /*
  * The cargo manifest (manifiesto de carga, A4 landscape): who carries what from where to where.
@@ -145,16 +146,6 @@ async function gather(db: Db, actor: SessionUser, transportId: number, tripId: n
     departedAt: trip?.departedAt ?? null,
     rows: rows.map((r) => ({ ...r, lines: r.lines as ShipmentLine[], weightKg: Number(r.weightKg) })),
   };
-}
-
-function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  return new Promise((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    doc.end();
-  });
 }
 
 const COLUMNS = [

@@ -14,6 +14,7 @@ export {
   type SandboxFailures,
 } from './sandbox.ts';
 export { nubefactBillingProvider, GUIDE_VOID_REFUSAL, NUBEFACT_ERRORS, type NubefactOptions } from './nubefact.ts';
+export { databaseSandboxStore } from './sandbox-store.ts';
 export { renderDocumentPdf, qrPng, type PdfFormat, type PrintableDocument } from './pdf.ts';
 export { GRE_QR_BASE } from './sandbox.ts';
 export { buildDespatchAdvice, buildVoucherUbl, GUIDE_UNIT_UNECE, PERCEPTION_REGIMES, RETENTION_REGIMES } from './ubl-guides.ts';
@@ -38,7 +39,7 @@ export const DEMO_ISSUER: BillingIssuer = {
   email: 'facturacion@tramo.pe',
 };
 
-/** What the billing provider reads from the environment (the lead adds it to config.ts / .env.example). */
+/** What the billing provider reads from the environment: `Config.billing` (config.ts), documented in `.env.example`. */
 export interface BillingConfig {
   provider: 'sandbox' | 'nubefact';
   nubefact: { url: string; token: string; timeoutMs: number } | null;
@@ -61,6 +62,12 @@ const positive = (value: string | undefined, fallback: number) => {
 export function loadBillingConfig(env: NodeJS.ProcessEnv = process.env): BillingConfig {
   const url = env.NUBEFACT_URL || null;
   const token = env.NUBEFACT_TOKEN || null;
+  // Half a Nubefact configuration would silently issue through the sandbox: refuse to start instead.
+  if (url && !token)
+    throw new Error('NUBEFACT_URL está definido pero falta NUBEFACT_TOKEN: define ambos para usar Nubefact, o ninguno para el sandbox.');
+  if (token && !url)
+    throw new Error('NUBEFACT_TOKEN está definido pero falta NUBEFACT_URL: define ambos para usar Nubefact, o ninguno para el sandbox.');
+  if (url && !/^https?:\/\//.test(url)) throw new Error('NUBEFACT_URL debe empezar con http:// o https://');
   const pick = (name: string, fallback: string) => env[`BILLING_ISSUER_${name}`] || fallback;
   return {
     provider: url && token ? 'nubefact' : 'sandbox',
@@ -87,7 +94,7 @@ export function loadBillingConfig(env: NodeJS.ProcessEnv = process.env): Billing
 }
 
 export interface BillingProviderDeps {
-  /** Where the sandbox keeps what SUNAT would keep (a table in the app). */
+  /** Where the sandbox keeps what SUNAT would keep (a table in the app, see `databaseSandboxStore`). */
   sandboxStore: SandboxStore;
   /** Where the sandbox's demo certificate lives (the data dir). */
   certificateDir: string;

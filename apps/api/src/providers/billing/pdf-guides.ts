@@ -12,6 +12,7 @@ import {
 } from '@tramo/domain';
 import { printable, qrPng } from './pdf.ts';
 import type { BillingIssuer, GuideDocument, VoucherDocument } from './types.ts';
+import { collect } from '../../lib/pdf.ts';
 
 /*
  * The printed representation (A4) of a dispatch guide and of a retention or perception voucher:
@@ -52,16 +53,6 @@ const money = (cents: number) => `S/ ${(cents / 100).toLocaleString('es-PE', { m
 const docLabel = (docType: number) => (docType === 6 ? 'RUC' : docType === 1 ? 'DNI' : `Doc. ${docType}`);
 const partyText = (p: GuideParty) => `${p.name} – ${docLabel(p.docType)} ${p.docNumber}`;
 const driverText = (d: GuideDriver) => `${d.names} ${d.surnames} – ${docLabel(d.docType)} ${d.docNumber} – Licencia ${d.licence}`;
-
-function collect(doc: Doc): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  return new Promise((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    doc.end();
-  });
-}
 
 /** Issuer on the left, the SUNAT box on the right; returns the y below both. */
 function header(doc: Doc, issuer: BillingIssuer, title: string, id: string): number {

@@ -12,6 +12,7 @@ import {
   type DocumentStatus,
 } from '@tramo/domain';
 import type { BillingDocument, BillingIssuer } from './types.ts';
+import { collect } from '../../lib/pdf.ts';
 
 /*
  * The printed representation of a comprobante (representación impresa), rendered from the stored
@@ -439,16 +440,6 @@ function drawTicket(doc: Doc, { title, id, p, qr }: Content): number {
   if (p.demo) center('Documento de demostración (sandbox): sin valor tributario.', 'Helvetica-Bold', 6.5, '#b26a00');
   if (p.status === 'anulado') center('ANULADO', 'Helvetica-Bold', 14, '#c62828');
   return y + TICKET_MARGIN;
-}
-
-function collect(doc: Doc): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  return new Promise((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    doc.end();
-  });
 }
 
 /** The comprobante as a PDF: A4, or one 80 mm page as tall as its content. */

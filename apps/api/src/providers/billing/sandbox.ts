@@ -51,6 +51,8 @@ export interface SandboxRecord {
   voidedAt: string | null;
   voidReason: string | null;
   voidTicket: string | null;
+  /** '3' when a boleta was voided before its daily summary, which then reports it voided; absent on older records. */
+  summaryStatus?: '3' | null;
 }
 
 /** Storage for what the sandbox keeps, by `type-series-number` (documentKey). */
@@ -224,6 +226,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       sunat_responsecode: voided ? '0' : null,
       sunat_description: sunatDescription,
       motivo: r.voidReason,
+      ...(r.summaryStatus ? { estado_en_resumen: r.summaryStatus } : {}),
     };
     return { status, ticket: r.voidTicket, sunatCode: voided ? '0' : null, sunatDescription, raw };
   }
@@ -404,12 +407,15 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       const now = clock();
       const status = statusOf(record, now);
       if (status === 'rechazado') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidRejected, 422);
-      if (status === 'pendiente') throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidNotAccepted, 422);
+      // A boleta not yet in a daily summary goes in it voided (estado 3), answered with that summary.
+      const inSummary = status === 'pendiente' && record.type === '03';
+      if (status === 'pendiente' && !inSummary) throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidNotAccepted, 422);
       const daysSinceIssue = (Date.parse(limaDay(now)) - Date.parse(record.issueDate)) / DAY_MS;
       if (!record.viaDailySummary && daysSinceIssue > VOID_WINDOW_DAYS) throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidTooLate, 422);
       const day = limaDay(now).replaceAll('-', '');
       record.voidRequestedAt = now.toISOString();
-      record.voidedAt = new Date(now.getTime() + voidDelayMs).toISOString();
+      record.voidedAt = new Date((inSummary ? Date.parse(record.acceptedAt) : now.getTime()) + voidDelayMs).toISOString();
+      record.summaryStatus = inSummary ? '3' : null;
       record.voidReason = reason.trim();
       record.voidTicket = `${record.viaDailySummary ? 'RC' : 'RA'}-${day}-${record.number}`;
       await store.put(record);

@@ -1,6 +1,7 @@
 import { TRANSFER_REASON_LABELS, type GuideDriver, type GuidePoint, type GuideUnit } from '@tramo/domain';
 import type { BillingIssuer, GuideDocument, VoucherDocument } from './types.ts';
 import { SIGNATURE_ID, ublId } from './ubl.ts';
+import { leaf, node } from './xml.ts';
 
 /*
  * UBL for the documents of issue 15, following the shape of Greenter's templates:
@@ -24,18 +25,6 @@ const NS = {
   ext: 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
   sac: 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1',
 } as const;
-
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-type Attrs = Record<string, string | null | undefined>;
-const attrText = (attrs: Attrs = {}) =>
-  Object.entries(attrs)
-    .filter((e): e is [string, string] => typeof e[1] === 'string')
-    .map(([k, v]) => ` ${k}="${escape(v)}"`)
-    .join('');
-const leaf = (name: string, text: string, attrs?: Attrs) => `<${name}${attrText(attrs)}>${escape(text)}</${name}>`;
-const node = (name: string, children: (string | false | null | undefined)[], attrs?: Attrs) =>
-  `<${name}${attrText(attrs)}>${children.filter(Boolean).join('')}</${name}>`;
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 const PEN = { currencyID: 'PEN' };

@@ -8,6 +8,7 @@ import {
   type InvoiceLine,
 } from '@tramo/domain';
 import type { BillingDocument, BillingIssuer } from './types.ts';
+import { leaf, node } from './xml.ts';
 
 /*
  * UBL 2.1 as SUNAT receives it (Invoice for 01/03, CreditNote for 07), following the shape of
@@ -27,21 +28,6 @@ const NS = {
 
 /** The id the cac:Signature block points at and the ds:Signature carries. */
 export const SIGNATURE_ID = 'SignatureTramo';
-
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-type Attrs = Record<string, string | null | undefined>;
-const attrText = (attrs: Attrs = {}) =>
-  Object.entries(attrs)
-    .filter((e): e is [string, string] => typeof e[1] === 'string')
-    .map(([k, v]) => ` ${k}="${escape(v)}"`)
-    .join('');
-
-/** An element holding text (escaped). */
-const leaf = (name: string, text: string, attrs?: Attrs) => `<${name}${attrText(attrs)}>${escape(text)}</${name}>`;
-/** An element holding elements; falsy children are left out. */
-const node = (name: string, children: (string | false | null | undefined)[], attrs?: Attrs) =>
-  `<${name}${attrText(attrs)}>${children.filter(Boolean).join('')}</${name}>`;
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 const PEN = { currencyID: 'PEN' };
