@@ -226,6 +226,25 @@ describe.each(engines)('payments (%s)', (engine) => {
     expect((await t.call('POST', `/api/payments/manual/${body.payment.id}/confirm`, { token: agent })).statusCode).toBe(201);
   });
 
+  it("an admin of another branch retrying an agent's failed receipt finds it: still one document, the collecting branch's", async () => {
+    const s = await newShipment();
+    billing.failures.emit.push('network');
+    const res = await pay(s.id);
+    expect(res.statusCode, res.body).toBe(202);
+    const id = res.json().payment.id;
+    const moveAdmin = (branchId: number) =>
+      t.call('PUT', '/api/users/1', { token: admin, body: { username: 'ADMIN', role: 'admin', branchId, firstName: 'Ana', lastName: 'Quispe' } });
+    expect((await moveAdmin(arequipa)).statusCode).toBe(200);
+    try {
+      const retry = await t.call('POST', `/api/payments/manual/${id}/confirm`, { token: admin });
+      expect(retry.statusCode, retry.body).toBe(201);
+    } finally {
+      expect((await moveAdmin(lima)).statusCode).toBe(200);
+    }
+    expect(await scalar(sql`select count(*) as n from documents where idempotency_key like ${`PAGO-${id}%`}`)).toBe(1);
+    expect(await scalar(sql`select count(*) as n from documents where idempotency_key like ${`PAGO-${id}%`} and branch_id = ${lima}`)).toBe(1);
+  });
+
   it('a rejected receipt is replaced by a new one on retry, still one live document', async () => {
     const s = await newShipment();
     billing.failures.emit.push('sunat-rejects');

@@ -149,10 +149,13 @@ interface ReceiptOutcome {
 /** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
 async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
   const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
+  // The receipt is the collecting branch's whoever confirms it: its key is looked up per issuing
+  // branch, so an admin retrying an agent's payment finds the receipt already issued, never a second.
+  const issuer = { ...user, branchId: p.branchId ?? user.branchId };
   const issue = (attempt: number) =>
     issueReceipt(
       app,
-      user,
+      issuer,
       {
         amount: (p.amountCents / 100).toFixed(2),
         customerId: p.customerId,
