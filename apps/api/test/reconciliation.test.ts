@@ -155,8 +155,8 @@ describe.each(engines)('ledger check (%s)', (engine) => {
       name: 'a paid payment that does not cover its shipment',
       reported: ['paid_equals_price', 'receivables'],
       record: () => ({ table: 'payments', id: String(ids.paidPayment) }),
-      apply: () => [sql`update payments set discount_cents = discount_cents + 150 where id = ${ids.paidPayment}`],
-      restore: () => [sql`update payments set discount_cents = discount_cents - 150 where id = ${ids.paidPayment}`],
+      apply: () => [sql`update payments set discount_cents = discount_cents + 150, discount_reason = 'roto a mano' where id = ${ids.paidPayment}`],
+      restore: () => [sql`update payments set discount_cents = discount_cents - 150, discount_reason = null where id = ${ids.paidPayment}`],
     },
     {
       name: 'a paid payment whose receipt was voided',
