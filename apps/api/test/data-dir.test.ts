@@ -89,7 +89,7 @@ describe('embedded data directory', () => {
     } finally {
       locked();
     }
-  });
+  }, 180_000); // three script starts (tsx, PGlite) and two opens of the database: a minute on a busy two-core machine
 
   /** Every file and directory under `dir` (itself included) that group or others may use, with its mode. */
   function openToOthers(dir: string): string[] {

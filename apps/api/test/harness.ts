@@ -137,6 +137,10 @@ export async function startTestApp(
   });
   // A real socket: tests go through HTTP exactly as the browser does.
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  // The server never drops an idle kept-alive socket (the client's own 4 s idle timeout closes it
+  // first): after a long load, a busy machine could otherwise reuse a socket the server was closing
+  // and the next call would fail with ECONNRESET.
+  app.server.keepAliveTimeout = 0;
 
   const call: TestContext['call'] = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
