@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { PAGING_MESSAGES, type DocumentFilters } from '@tramo/domain';
-import { registerWhere } from '../src/modules/billing/repository.ts';
+import { registerWhere } from '../src/modules/billing/register.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 

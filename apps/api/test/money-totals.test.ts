@@ -11,7 +11,7 @@ import {
   type DocumentFilters,
   type MovementFilters,
 } from '@tramo/domain';
-import { registerSumsQuery } from '../src/modules/billing/repository.ts';
+import { registerSumsQuery } from '../src/modules/billing/register.ts';
 import { movementGroupsQuery } from '../src/modules/payments/queries/movements.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { sandboxBilling } from './sandbox-billing.ts';

@@ -33,6 +33,9 @@ export function limaDay(instant: Date): string {
   return limaClock(instant).slice(0, 10);
 }
 
+/** Lima's wall-clock time (`hh:mm:ss`) at an instant: a UBL IssueTime. */
+export const limaTime = (instant: Date) => limaClock(instant).slice(11, 19);
+
 /** A calendar day (`YYYY-MM-DD`, already a Lima date: an issue or due date) as `dd/mm/yyyy`; no instant, so no time zone. */
 export const dayText = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 

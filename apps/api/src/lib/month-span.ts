@@ -1,4 +1,5 @@
 import { sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { addDays, dayMs, msDay } from '@tramo/domain';
 
 /**
  * How a range of days (YYYY-MM-DD, inclusive, either end open) splits between counters kept per
@@ -13,25 +14,22 @@ export interface MonthSpan {
   days: DayRange[];
 }
 
-const asDate = (day: string) => new Date(`${day}T00:00:00Z`);
-const asDay = (d: Date) => d.toISOString().slice(0, 10);
 const monthStart = (day: string) => `${day.slice(0, 7)}-01`;
 /** The first day of the month `shift` months from `day`'s. */
 const monthFrom = (day: string, shift: number) => {
-  const d = asDate(monthStart(day));
+  const d = new Date(dayMs(monthStart(day)));
   d.setUTCMonth(d.getUTCMonth() + shift);
-  return asDay(d);
+  return msDay(d.getTime());
 };
-const dayFrom = (day: string, shift: number) => asDay(new Date(asDate(day).getTime() + shift * 86_400_000));
 
 export function monthSpan(from: string | undefined, to: string | undefined): MonthSpan {
   // The first whole month starts on `from` if it is a first day, else on the next month's; the last
   // whole month ends on `to` if it is a last day, else the month before `to`'s is the last whole one.
   const first = from === undefined ? null : from === monthStart(from) ? from : monthFrom(from, 1);
-  const last = to === undefined ? null : dayFrom(to, 1) === monthFrom(to, 1) ? monthStart(to) : monthFrom(to, -1);
+  const last = to === undefined ? null : addDays(to, 1) === monthFrom(to, 1) ? monthStart(to) : monthFrom(to, -1);
   if (first !== null && last !== null && first > last) return { months: null, days: [{ from: from ?? null, to: to ?? null }] };
   const days: MonthSpan['days'] = [];
-  if (from !== undefined && first !== null && from < first) days.push({ from, to: dayFrom(first, -1) });
+  if (from !== undefined && first !== null && from < first) days.push({ from, to: addDays(first, -1) });
   if (to !== undefined && last !== null && to >= monthFrom(last, 1)) days.push({ from: monthFrom(last, 1), to });
   return { months: { from: first, to: last }, days };
 }

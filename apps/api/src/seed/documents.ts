@@ -1,5 +1,6 @@
 import { count, eq, inArray, sql } from 'drizzle-orm';
 import {
+  centsToString,
   creditNoteFrom,
   customerFields,
   emptyInvoiceForm,
@@ -16,8 +17,7 @@ import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { customers, documents, settings, users } from '../db/schema.ts';
-import { findDocument } from '../modules/billing/repository.ts';
-import { createAndEmit, lookupDocument, syncDocument, unbilledShipments, voidDocument, voidStatus } from '../modules/billing/service.ts';
+import { createAndEmit, findDocument, lookupDocument, syncDocument, unbilledShipments, voidDocument, voidStatus } from '../modules/billing/index.ts';
 import { loadSessionUser } from '../plugins/auth.ts';
 import type { SessionUser } from '../types.ts';
 
@@ -220,8 +220,8 @@ export async function seedDemoDocuments(database: Database, config: Config, log:
             const due = (days: number) => limaDay(new Date(moment.getTime() + days * DAY));
             values.paymentType = 'credito';
             values.instalments = [
-              { dueDate: due(15), amount: (first / 100).toFixed(2) },
-              { dueDate: due(30), amount: ((total - first) / 100).toFixed(2) },
+              { dueDate: due(15), amount: centsToString(first) },
+              { dueDate: due(30), amount: centsToString(total - first) },
             ];
           }
         }

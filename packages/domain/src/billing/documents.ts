@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import { keysetPageFields } from '../answers.ts';
 import { INVALID_DAY_MESSAGE, isIsoDay } from '../dates.ts';
-import { NUMBERED_PAGE_ROWS, recordIdFilter } from '../primitives.ts';
-import { DOCUMENT_STATUSES, PAYMENT_FORMS, SUNAT_DOCUMENT_TYPES } from './catalogs.ts';
+import { NUMBERED_PAGE_ROWS, recordId, recordIdFilter } from '../primitives.ts';
+import { DOCUMENT_STATUSES, PAYMENT_FORMS, SUNAT_DOCUMENT_TYPES, VOID_REASON_MAX_LENGTH } from './catalogs.ts';
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const money = z.number();
@@ -186,8 +186,6 @@ export const documentFiltersSchema = z.object({
 });
 export type DocumentFilters = z.infer<typeof documentFiltersSchema>;
 
-/** `POST /billing/void` */
-export const voidRequestSchema = z.object({ id: z.number().int().positive(), motivo: z.string() });
 /** `POST /billing/void` and `GET /billing/void-status/{id}` */
 export const voidStatusSchema = z.object({ id: z.number().int(), status: z.enum(DOCUMENT_STATUSES), message: z.string().nullable() });
 export type VoidStatus = z.infer<typeof voidStatusSchema>;
@@ -215,7 +213,7 @@ export const BILLING_MESSAGES = {
   forbidden: 'No tienes acceso a este comprobante.',
   customerNotFound: 'El cliente no existe.',
   voidReason: 'Indica el motivo de la anulación.',
-  voidReasonLong: 'El motivo admite hasta 100 caracteres.',
+  voidReasonLong: `El motivo admite hasta ${VOID_REASON_MAX_LENGTH} caracteres.`,
   alreadyVoided: 'El comprobante ya está anulado.',
   voidPending: 'La anulación de este comprobante ya fue solicitada.',
   notAccepted: 'Solo se puede anular un comprobante aceptado por SUNAT.',
@@ -233,6 +231,12 @@ export const BILLING_MESSAGES = {
   /** The register's note where a customer search is too broad for totals (documentPageSchema). */
   totalsTooBroad: `Más de ${NUMBERED_PAGE_ROWS} comprobantes coinciden con el cliente: precisa el nombre o el documento para ver los totales.`,
 } as const;
+
+/** A void's reason (SUNAT's motivo de baja): one limit and one message for the form, the route and the service. */
+export const voidReasonField = z.string().trim().max(VOID_REASON_MAX_LENGTH, BILLING_MESSAGES.voidReasonLong);
+
+/** `POST /billing/void`: a blank reason passes here and is refused by the service with its own message. */
+export const voidRequestSchema = z.object({ id: recordId(), motivo: voidReasonField.default('') });
 
 /** `POST /billing/emit`: the receipt of a payment taken at the counter (DESIGN.md section 5). */
 export const receiptRequestSchema = z.object({

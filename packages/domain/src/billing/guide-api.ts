@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DOCUMENT_STATUSES, SUNAT_DOCUMENT_TYPES, type SunatDocumentType } from './catalogs.ts';
+import { voidReasonField } from './documents.ts';
 
 /** Nubefact numbers the documents its own way (1 factura, 2 boleta, 3 nota de crédito, 7 GRE-R, 8 GRE-T). */
 const NUBEFACT_NUMBERING: Record<string, SunatDocumentType> = { '1': '01', '2': '03', '3': '07', '7': '09', '8': '31' };
@@ -78,9 +79,9 @@ export const providerRefRequestSchema = z.object({
 });
 export type ProviderRefRequest = z.output<typeof providerRefRequestSchema>;
 
-/** `POST /payments/nubefact/annul`: the document, the reason (≤ 100) and the caller's unique code. */
+/** `POST /payments/nubefact/annul`: the document, the reason (voidReasonField) and the caller's unique code. */
 export const providerAnnulRequestSchema = providerRefRequestSchema.extend({
-  reason: z.string().trim().max(100, 'El motivo admite hasta 100 caracteres.').default(''),
+  reason: voidReasonField.default(''),
   codigo_unico: z.string().trim().max(40).nullish(),
 });
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { centsToString, toCents, type Cents } from '../money.ts';
 import { optionalRecordId, optionalText, recordId, requiredText } from '../primitives.ts';
 import { splitIgvInclusive } from '../billing/amounts.ts';
+import { DEFAULT_VOID_REASON, VOID_REASON_MAX_LENGTH } from '../billing/catalogs.ts';
 import { RECEIPT_ITEM_DESCRIPTION } from '../billing/invoice.ts';
 import { PAYMENT_MESSAGES } from './messages.ts';
 import { isPaymentMethod, needsVoucher, PAYMENT_CURRENCY, type PaymentMethod } from './methods.ts';
@@ -99,10 +100,10 @@ export type ManualPaymentRequest = z.output<typeof manualPaymentRequestSchema>;
 
 /** `POST /payments/manual/{id}/cancel`: the reason, 'ERROR DEL SISTEMA' when blank. */
 export const cancelPaymentSchema = z
-  .object({ motivo: optionalText(100) })
+  .object({ motivo: optionalText(VOID_REASON_MAX_LENGTH) })
   .partial()
   .default({})
-  .transform((v) => ({ motivo: v.motivo ?? 'ERROR DEL SISTEMA' }));
+  .transform((v) => ({ motivo: v.motivo ?? DEFAULT_VOID_REASON }));
 
 export const RECEIPT_DESCRIPTION_MAX = 250;
 

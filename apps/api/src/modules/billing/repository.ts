@@ -1,20 +1,8 @@
-import { and, asc, eq, ilike, inArray, ne, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { NUMBERED_PAGE_ROWS, type DocumentFilters } from '@tramo/domain';
+import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import type { Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import {
-  branches,
-  documentDailyTotals,
-  documentEvents,
-  documentMonthlyTotals,
-  documents,
-  documentSeries,
-  documentShipments,
-  payments,
-  shipments,
-} from '../../db/schema.ts';
-import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
-import { counterRows, within } from '../../lib/month-span.ts';
-import { containsPattern } from '../../lib/sql.ts';
+import { branches, customers, documentEvents, documents, documentSeries, documentShipments, payments, shipments } from '../../db/schema.ts';
+import { branchScopeCondition } from '../../lib/branch-scope.ts';
 
 export type DocumentRecord = typeof documents.$inferSelect;
 export type DocumentEventRecord = typeof documentEvents.$inferSelect;
@@ -31,6 +19,54 @@ export async function takeNumber(tx: Tx, type: string, series: string): Promise<
     .onConflictDoUpdate({ target: [documentSeries.type, documentSeries.series], set: { lastNumber: sql`${documentSeries.lastNumber} + 1` } })
     .returning({ n: documentSeries.lastNumber });
   return row!.n;
+}
+
+/** The register's columns a numbered document is stored with (everything but its id). */
+export type NewDocument = Omit<typeof documents.$inferInsert, 'id'>;
+
+/** Stores a numbered document and links the shipments it bills or carries, in the numbering transaction. */
+export async function insertDocument(tx: Tx, values: NewDocument, links: { shipmentId: number; role?: 'guia' }[]): Promise<DocumentRecord> {
+  const [row] = await tx.insert(documents).values(values).returning();
+  if (links.length > 0) await tx.insert(documentShipments).values(links.map((link) => ({ ...link, documentId: row!.id })));
+  return row!;
+}
+
+/**
+ * Where a status change may start from. The conditional update is the lock: of two changes at once,
+ * one finds the document still there. A void starts from an accepted document, or a boleta still
+ * pending at SUNAT (not yet in a daily summary: SUNAT lets the summary report it voided, estado 3,
+ * and the void is tracked as any other).
+ */
+const FROM_STATUS = {
+  pendiente: eq(documents.status, 'pendiente'),
+  'anulación pendiente': eq(documents.status, 'anulación pendiente'),
+  voidable: or(eq(documents.status, 'aceptado'), and(eq(documents.type, '03'), eq(documents.status, 'pendiente'))),
+};
+
+/** Changes a document's row, only from `from` when given; null when it no longer stood there. */
+export async function updateDocument(
+  db: Db | Tx,
+  id: number,
+  changes: Partial<NewDocument>,
+  from?: keyof typeof FROM_STATUS,
+): Promise<DocumentRecord | null> {
+  const [row] = await db
+    .update(documents)
+    .set(changes)
+    .where(and(eq(documents.id, id), from ? FROM_STATUS[from] : undefined))
+    .returning();
+  return row ?? null;
+}
+
+/** A rejected or voided document lets its shipments go: they may be billed or carried again. */
+export async function freeShipments(tx: Tx, documentId: number): Promise<void> {
+  await tx.update(documentShipments).set({ live: false }).where(eq(documentShipments.documentId, documentId));
+}
+
+/** A registered customer as a document names it. */
+export async function customerById(db: Db, id: number) {
+  const [row] = await db.select().from(customers).where(eq(customers.id, id));
+  return row ?? null;
 }
 
 export async function findDocument(db: Db | Tx, id: number): Promise<DocumentRecord | null> {
@@ -125,156 +161,14 @@ export async function shipmentsOf(db: Db, documentId: number): Promise<{ id: num
     .orderBy(asc(shipments.id));
 }
 
-/**
- * The filters that are keys of the counters but for the day, and the branch an agent is limited to,
- * on documents or on their daily or monthly counters (the same column names). Branch 0 in the
- * counters is a document with no branch, which no agent sees.
- */
-function keyConditions(
-  t: typeof documents | typeof documentDailyTotals | typeof documentMonthlyTotals,
-  filters: DocumentFilters,
-  branchId: number | null | 'all',
-) {
-  const conditions: (SQL | undefined)[] = [];
-  if (branchId !== 'all') conditions.push(branchId === null ? sql`false` : eq(t.branchId, branchId));
-  if (filters.type) conditions.push(eq(t.type, filters.type));
-  if (filters.series) conditions.push(eq(t.series, filters.series.toUpperCase()));
-  if (filters.status) conditions.push(eq(t.status, filters.status));
-  return conditions;
-}
-
-/** Where a register query starts: the filters, and the branch an agent is limited to. */
-export function registerWhere(filters: DocumentFilters, branchId: number | null | 'all'): SQL | undefined {
-  const conditions = [
-    ...keyConditions(documents, filters, branchId),
-    ...within(documents.issueDate, { from: filters.dateFrom ?? null, to: filters.dateTo ?? null }),
-  ];
-  if (filters.shipmentId) {
-    conditions.push(
-      sql`exists (select 1 from ${documentShipments} where ${documentShipments.documentId} = ${documents.id} and ${documentShipments.shipmentId} = ${filters.shipmentId})`,
-    );
-  }
-  const q = filters.customer?.trim();
-  if (q) {
-    const pattern = containsPattern(q);
-    conditions.push(or(ilike(documents.customerName, pattern), ilike(documents.customerDocNumber, pattern)));
-  }
-  return and(...conditions);
-}
-
-/** The register's order: newest issue day first, the id breaking ties (documents_issue_date_idx). */
-const registerOrder: KeysetOrder = { at: documents.issueDate, id: documents.id, unit: 'days' };
-
-/** The register's totals: how many documents, and the amounts of the sales among them. */
-export interface RegisterSums {
-  total: string;
-  gravada: string;
-  exonerada: string;
-  inafecta: string;
-  igv: string;
-  amount: string;
-}
-
-// The register's totals are of sales: a guide carries no amount, and a voucher's withheld or perceived amount is not a sale.
-const salesOf = (t: { status: unknown; type: unknown }) => sql`${t.status} <> 'anulado' and ${t.type} in ('01', '03', '07')`;
-
-/** The columns the register's totals add up, on documents or on their counters. */
-type Amounts = Record<'status' | 'type' | 'gravada' | 'exonerada' | 'inafecta' | 'igv' | 'total', SQLWrapper | AnyColumn>;
-
-/** The totals as the register answers them, over documents or over their counters (same columns). */
-const sumsOver = (t: Amounts, count: SQL) => {
-  const sales = salesOf(t);
-  return {
-    total: sql<string>`${count}`,
-    gravada: sql<string>`coalesce(sum(${t.gravada}) filter (where ${sales}), 0)`,
-    exonerada: sql<string>`coalesce(sum(${t.exonerada}) filter (where ${sales}), 0)`,
-    inafecta: sql<string>`coalesce(sum(${t.inafecta}) filter (where ${sales}), 0)`,
-    igv: sql<string>`coalesce(sum(${t.igv}) filter (where ${sales}), 0)`,
-    amount: sql<string>`coalesce(sum(${t.total}) filter (where ${sales}), 0)`,
-  };
+/** A shipment's origin and destination branch names, as the billing form lists them. */
+const branchNames = {
+  originName: sql<string>`(select name from branches b where b.id = ${shipments.originBranchId})`,
+  destinationName: sql<string>`(select name from branches b where b.id = ${shipments.destinationBranchId})`,
 };
 
-/** Whether every filter is a key of the counters (a customer or a shipment is not). */
-const onCounters = (filters: DocumentFilters) => !filters.shipmentId && !filters.customer?.trim();
-
-/**
- * The counter rows the filters select, or null when one of them (customer, shipment) is not a key
- * of the counters: the whole months of the dates from document_monthly_totals and the days they cut
- * from document_daily_totals (monthSpan), so no dates or a long range reads a dozen rows a year per
- * key where it read one per day.
- */
-function counters(filters: DocumentFilters, branchId: number | null | 'all'): SQL | null {
-  if (!onCounters(filters)) return null;
-  const rowsOf = (c: typeof documentMonthlyTotals | typeof documentDailyTotals, dates: (SQL | undefined)[]) =>
-    sql`select ${c.n} as n, ${c.status} as status, ${c.type} as type, ${c.gravada} as gravada, ${c.exonerada} as exonerada,
-          ${c.inafecta} as inafecta, ${c.igv} as igv, ${c.total} as total
-        from ${c} where ${and(...keyConditions(c, filters, branchId), ...dates) ?? sql`true`}`;
-  return counterRows(filters.dateFrom, filters.dateTo, {
-    months: (range) => rowsOf(documentMonthlyTotals, within(documentMonthlyTotals.month, range)),
-    days: (range) => rowsOf(documentDailyTotals, within(documentDailyTotals.issueDate, range)),
-  });
-}
-
-/** The counter rows' columns, as counters() names them. */
-const counterColumns = Object.fromEntries(
-  ['n', 'status', 'type', 'gravada', 'exonerada', 'inafecta', 'igv', 'total'].map((k) => [k, sql.raw(`c.${k}`)]),
-) as Record<keyof Amounts | 'n', SQL>;
-
-/**
- * The filtered set's totals (issue #19): from the counters when the filters are their keys (a few
- * rows per month and per cut day whatever the number of documents), else over the matching
- * documents (a customer or a shipment, each narrowed by its own index first), at most
- * NUMBERED_PAGE_ROWS + 1 of them: a common name can match a tenth of the register, and adding up
- * every one of its wide rows would cost seconds; past the bound the totals are not answered. One
- * row; a query to await (or to EXPLAIN).
- */
-export function registerSumsQuery(db: Db, filters: DocumentFilters, branchId: number | null | 'all') {
-  const rows = counters(filters, branchId);
-  if (rows) return db.select(sumsOver(counterColumns, sql`coalesce(sum(${counterColumns.n}), 0)`)).from(rows);
-  const d = documents;
-  const matches = db
-    .select({ status: d.status, type: d.type, gravada: d.gravada, exonerada: d.exonerada, inafecta: d.inafecta, igv: d.igv, total: d.total })
-    .from(d)
-    .where(registerWhere(filters, branchId))
-    .limit(NUMBERED_PAGE_ROWS + 1)
-    .as('d');
-  return db.select(sumsOver(matches, sql`count(*)`)).from(matches);
-}
-
-/** The totals, or `capped` when the matches were too many to add up (only off the counters). */
-export async function registerSums(db: Db, filters: DocumentFilters, branchId: number | null | 'all'): Promise<RegisterSums & { capped: boolean }> {
-  const [sums] = await registerSumsQuery(db, filters, branchId);
-  return { ...sums!, capped: !onCounters(filters) && Number(sums!.total) > NUMBERED_PAGE_ROWS };
-}
-
-/**
- * One page of the register (by number, or next to a cursor past the numbered pages) and the
- * filtered set's totals, which the register shows whatever the page (so its count comes exact from
- * them at no extra cost).
- */
-export async function listDocuments(db: Db, filters: DocumentFilters, branchId: number | null | 'all', request: KeysetRequest) {
-  const where = registerWhere(filters, branchId);
-  // The page and the totals are independent reads: on two pooled connections at once.
-  const [page, sums] = await Promise.all([
-    keysetPage(registerOrder, request, ({ seek, orderBy, limit, offset }) =>
-      db
-        .select({ doc: documents, branchName: branches.name, cursor: cursorOf(registerOrder) })
-        .from(documents)
-        .leftJoin(branches, eq(branches.id, documents.branchId))
-        .where(and(where, seek))
-        .orderBy(orderBy)
-        .limit(limit)
-        .offset(offset),
-    ),
-    registerSums(db, filters, branchId),
-  ]);
-  return { ...page, sums };
-}
-
 /** A sender's shipments that may be billed: not Anulado and on no live document. */
-export async function unbilledShipments(db: Db, customerId: number, branchId: number | null | 'all') {
-  const origin = sql`(select name from branches b where b.id = ${shipments.originBranchId})`;
-  const destination = sql`(select name from branches b where b.id = ${shipments.destinationBranchId})`;
+export async function unbilledShipments(db: Db, customerId: number, scope: Scope) {
   return db
     .select({
       id: shipments.id,
@@ -282,19 +176,14 @@ export async function unbilledShipments(db: Db, customerId: number, branchId: nu
       createdAt: shipments.createdAt,
       status: shipments.status,
       price: shipments.quotedPrice,
-      originName: sql<string>`${origin}`,
-      destinationName: sql<string>`${destination}`,
+      ...branchNames,
     })
     .from(shipments)
     .where(
       and(
         eq(shipments.senderCustomerId, customerId),
         ne(shipments.status, 'Anulado'),
-        branchId === 'all'
-          ? undefined
-          : branchId === null
-            ? sql`false`
-            : or(eq(shipments.originBranchId, branchId), eq(shipments.destinationBranchId, branchId)),
+        branchScopeCondition(scope, shipments.originBranchId, shipments.destinationBranchId),
         sql`not exists (select 1 from document_shipments ds where ds.shipment_id = ${shipments.id} and ds.live and ds.role = 'comprobante')`,
       ),
     )
@@ -304,8 +193,6 @@ export async function unbilledShipments(db: Db, customerId: number, branchId: nu
 
 export async function shipmentsByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return [];
-  const origin = sql`(select name from branches b where b.id = ${shipments.originBranchId})`;
-  const destination = sql`(select name from branches b where b.id = ${shipments.destinationBranchId})`;
   return db
     .select({
       id: shipments.id,
@@ -313,8 +200,7 @@ export async function shipmentsByIds(db: Db, ids: number[]) {
       status: shipments.status,
       originBranchId: shipments.originBranchId,
       destinationBranchId: shipments.destinationBranchId,
-      originName: sql<string>`${origin}`,
-      destinationName: sql<string>`${destination}`,
+      ...branchNames,
     })
     .from(shipments)
     .where(inArray(shipments.id, ids));

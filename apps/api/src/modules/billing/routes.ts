@@ -11,22 +11,15 @@ import {
   receiptRequestSchema,
   recordId,
   unbilledShipmentSchema,
+  voidRequestSchema,
   voidStatusSchema,
 } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
-import {
-  createAndEmit,
-  documentPdf,
-  documentXml,
-  issueReceipt,
-  listDocuments,
-  lookupDocument,
-  unbilledShipments,
-  voidDocument,
-  voidStatus,
-} from './service.ts';
+import { createAndEmit, issueReceipt } from './issuing.ts';
+import { voidDocument, voidStatus } from './lifecycle.ts';
+import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipments } from './rendering.ts';
 
 /** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
 /** The register's page when the query names none. */
@@ -99,7 +92,7 @@ export default async function billingRoutes(app: App) {
       schema: {
         tags,
         summary: 'Anular un comprobante aceptado (motivo obligatorio; 409 si ya está anulado o su anulación está pendiente)',
-        body: z.object({ id: recordId(), motivo: z.string().max(500, 'El motivo admite hasta 100 caracteres.').default('') }),
+        body: voidRequestSchema,
         response: answers({ 200: voidStatusSchema }),
       },
       preHandler: staff,

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { LIMA_OFFSET_MINUTES, maskName } from '@tramo/domain';
+import { limaDateTime, maskName } from '@tramo/domain';
 import { printable } from '../../providers/billing/pdf.ts';
 import type { StoredProof } from './proof.ts';
 
@@ -9,12 +9,6 @@ import type { StoredProof } from './proof.ts';
  * (the tracking page's 'Descargar constancia') masks names and leaves out the document, the photo
  * and the signature.
  */
-
-/** dd/mm/yyyy hh:mm in Lima (UTC-5 all year). */
-function limaDateTime(iso: string): string {
-  const lima = new Date(new Date(iso).getTime() + LIMA_OFFSET_MINUTES * 60_000).toISOString();
-  return `${lima.slice(8, 10)}/${lima.slice(5, 7)}/${lima.slice(0, 4)} ${lima.slice(11, 16)}`;
-}
 
 export function renderProofPdf(proof: StoredProof, audience: 'staff' | 'public'): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A5', margin: 36, info: { Title: `Constancia de entrega ${proof.shipment.code}`, Author: 'Tramo' } });

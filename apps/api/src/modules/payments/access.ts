@@ -1,9 +1,11 @@
 import {
   centsToNumber,
   formatDocumentNumber,
+  inScope,
   PAYMENT_MESSAGES,
   PAYMENT_METHOD_NAMES,
   PAYMENT_STATUS_LABELS,
+  scopeOf,
   type DocumentStatus,
   type ManualPayment,
   type PaymentMethod,
@@ -12,13 +14,8 @@ import {
 import { forbidden, notFound } from '../../lib/errors.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { paymentById, type PaymentView } from './queries/payments.ts';
-import type { Scope } from './queries/scope.ts';
 
 /** What every concern of the module shares: who sees what, and a payment as the API answers it. */
-
-/** DESIGN.md sections 4 and 5a: admins every branch; agents what their branch collected. */
-export const scopeOf = (u: SessionUser): Scope => (u.role === 'admin' ? 'all' : u.branchId);
-export const inScope = (scope: Scope, branchId: number | null) => scope === 'all' || (scope !== null && branchId === scope);
 
 export const iso = (v: Date | string | null): string | null => (v === null ? null : v instanceof Date ? v.toISOString() : new Date(v).toISOString());
 

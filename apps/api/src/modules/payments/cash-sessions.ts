@@ -9,12 +9,13 @@ import {
   type CashSession,
   type CloseCashSessionRequest,
   type PaymentMethod,
+  scopeOf,
 } from '@tramo/domain';
 import type { Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import type { App, SessionUser } from '../../types.ts';
-import { iso, scopeOf } from './access.ts';
+import { iso } from './access.ts';
 import * as repo from './queries/cash-sessions.ts';
 
 /** Cash sessions (DESIGN.md 5a): every payment lands in its collector's open session. */

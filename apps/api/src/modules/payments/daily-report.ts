@@ -1,6 +1,6 @@
-import { centsToNumber, limaDay, PAYMENT_METHOD_NAMES, PAYMENT_METHODS } from '@tramo/domain';
+import { centsToNumber, limaDay, PAYMENT_METHOD_NAMES, PAYMENT_METHODS, scopeOf } from '@tramo/domain';
 import type { App, SessionUser } from '../../types.ts';
-import { num, scopeOf } from './access.ts';
+import { num } from './access.ts';
 import * as repo from './queries/daily-report.ts';
 
 /** The day's totals per branch, user and method (paid) and the voided ones. */

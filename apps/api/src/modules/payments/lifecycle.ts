@@ -13,13 +13,15 @@ import {
   type ManualPaymentRequest,
   type ManualPaymentResult,
   type PaymentStatus,
+  inScope,
+  scopeOf,
 } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { issueReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
-import { inScope, scopeOf, toPayment, visiblePayment } from './access.ts';
+import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
 import { lockSession } from './queries/cash-sessions.ts';
 import * as repo from './queries/payments.ts';
@@ -157,7 +159,7 @@ async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmen
       app,
       issuer,
       {
-        amount: (p.amountCents / 100).toFixed(2),
+        amount: centsToString(p.amountCents),
         customerId: p.customerId,
         customer: { doc_type: p.customerDocType, doc_number: p.customerDocNumber, name: p.customerName },
         shipmentCode,

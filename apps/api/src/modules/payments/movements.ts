@@ -12,18 +12,20 @@ import {
   type MovementFilters,
   type MovementPage,
   type MovementRow,
+  inScope,
+  scopeOf,
 } from '@tramo/domain';
 import { forbidden } from '../../lib/errors.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import type { App, SessionUser } from '../../types.ts';
-import { iso, num, scopeOf } from './access.ts';
+import { iso, num } from './access.ts';
 import * as repo from './queries/movements.ts';
 
 /** The movements report: a page with the filtered set's totals, and the whole set as CSV. */
 
 function checkBranchFilter(user: SessionUser, filters: MovementFilters) {
   const scope = scopeOf(user);
-  if (scope !== 'all' && filters.branchId !== undefined && filters.branchId !== scope) throw forbidden(PAYMENT_MESSAGES.branchForbidden);
+  if (filters.branchId !== undefined && !inScope(scope, filters.branchId)) throw forbidden(PAYMENT_MESSAGES.branchForbidden);
 }
 
 function toMovement(r: repo.MovementSqlRow): MovementRow {

@@ -1,7 +1,7 @@
-import { centsToNumber, limaDay, paidPill, PAYMENT_MESSAGES, toCents, type PaymentStatus } from '@tramo/domain';
+import { centsToNumber, limaDay, paidPill, PAYMENT_MESSAGES, scopeOf, toCents, type PaymentStatus } from '@tramo/domain';
 import { notFound } from '../../lib/errors.ts';
 import type { App, SessionUser } from '../../types.ts';
-import { iso, num, scopeOf, str } from './access.ts';
+import { iso, num, str } from './access.ts';
 import * as repo from './queries/receivables.ts';
 
 /** What is left to collect: today's shipments at the counter, open balances per sender, and the customer lookup of the payment modal. */

@@ -1,4 +1,13 @@
-import { documentKey, formatDocumentNumber, limaDay, SUNAT_DOCUMENT_LABELS, sunatQrText, type SunatDocumentType } from '@tramo/domain';
+import {
+  centsToString,
+  DAY_MS,
+  documentKey,
+  formatDocumentNumber,
+  limaDay,
+  SUNAT_DOCUMENT_LABELS,
+  sunatQrText,
+  type SunatDocumentType,
+} from '@tramo/domain';
 import { fingerprint } from '../../lib/fingerprint.ts';
 import { demoSigningKey, signUbl, type SigningKey } from './signature.ts';
 import {
@@ -113,7 +122,6 @@ export const SANDBOX_DEFAULTS = { boletaDelayMs: 20_000, voidDelayMs: 30_000, gu
 
 /** SUNAT allows a comunicación de baja within 7 calendar days of the issue date. */
 const VOID_WINDOW_DAYS = 7;
-const DAY_MS = 24 * 3600 * 1000;
 
 export const SANDBOX_MESSAGES = {
   timeout: 'El proveedor de facturación no respondió a tiempo; el comprobante queda pendiente hasta consultarlo.',
@@ -133,7 +141,6 @@ export const SANDBOX_MESSAGES = {
 
 const isGuide = (type: SunatDocumentType) => type === '09' || type === '31';
 const isVoucher = (type: SunatDocumentType) => type === '20' || type === '40';
-const money = (cents: number) => (cents / 100).toFixed(2);
 /** Where SUNAT's GRE QR points (the guide's public consultation). */
 export const GRE_QR_BASE = 'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr';
 
@@ -276,8 +283,8 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
         v.type,
         v.series,
         String(v.number).padStart(6, '0'),
-        money(v.amountTotalCents),
-        money(v.netTotalCents),
+        centsToString(v.amountTotalCents),
+        centsToString(v.netTotalCents),
         `${d}/${m}/${y}`,
         String(v.subject.docType),
         v.subject.docNumber,

@@ -1,6 +1,6 @@
-import { TRANSFER_REASON_LABELS, type GuideDriver, type GuidePoint, type GuideUnit } from '@tramo/domain';
+import { centsToString, TRANSFER_REASON_LABELS, type GuideDriver, type GuidePoint, type GuideUnit } from '@tramo/domain';
 import type { BillingIssuer, GuideDocument, VoucherDocument } from './types.ts';
-import { SIGNATURE_ID, ublId } from './ubl.ts';
+import { signatureReference, ublId } from './ubl.ts';
 import { leaf, node } from './xml.ts';
 
 /*
@@ -26,9 +26,8 @@ const NS = {
   sac: 'urn:sunat:names:specification:ubl:peru:schema:xsd:SunatAggregateComponents-1',
 } as const;
 
-const money = (cents: number) => (cents / 100).toFixed(2);
 const PEN = { currencyID: 'PEN' };
-const amount = (name: string, cents: number) => leaf(name, money(cents), PEN);
+const amount = (name: string, cents: number) => leaf(name, centsToString(cents), PEN);
 
 /** '86.5' → '86.500': decimal text (at most 3 decimals, as the domain guarantees) as SUNAT prints weights. */
 const threeDecimals = (value: string) => {
@@ -40,17 +39,6 @@ const threeDecimals = (value: string) => {
 export const GUIDE_UNIT_UNECE: Record<GuideUnit, string> = { NIU: 'NIU', KG: 'KGM', TM: 'TNE', ZZ: 'ZZ' };
 
 const EXTENSIONS = node('ext:UBLExtensions', [node('ext:UBLExtension', [leaf('ext:ExtensionContent', '')])]);
-
-function signatureReference(issuer: BillingIssuer): string {
-  return node('cac:Signature', [
-    leaf('cbc:ID', SIGNATURE_ID),
-    node('cac:SignatoryParty', [
-      node('cac:PartyIdentification', [leaf('cbc:ID', issuer.ruc)]),
-      node('cac:PartyName', [leaf('cbc:Name', issuer.name)]),
-    ]),
-    node('cac:DigitalSignatureAttachment', [node('cac:ExternalReference', [leaf('cbc:URI', `#${SIGNATURE_ID}`)])]),
-  ]);
-}
 
 const party = (docType: number, docNumber: string, name: string) =>
   node('cac:Party', [

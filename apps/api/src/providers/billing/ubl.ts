@@ -1,5 +1,6 @@
 import {
   amountInWords,
+  centsToString,
   CREDIT_NOTE_REASON_LABELS,
   divRoundHalfUp,
   GUIDE_REFERENCE_DOCUMENT_TYPE,
@@ -29,9 +30,8 @@ const NS = {
 /** The id the cac:Signature block points at and the ds:Signature carries. */
 export const SIGNATURE_ID = 'SignatureTramo';
 
-const money = (cents: number) => (cents / 100).toFixed(2);
 const PEN = { currencyID: 'PEN' };
-const amount = (name: string, cents: number) => leaf(name, money(cents), PEN);
+const amount = (name: string, cents: number) => leaf(name, centsToString(cents), PEN);
 
 /** Catalogue 05 tax scheme of each IGV treatment. */
 const TAX_SCHEME: Record<IgvType, { id: string; name: string; code: string }> = {
@@ -87,7 +87,7 @@ function customer(doc: BillingDocument): string {
   ]);
 }
 
-function signatureReference(issuer: BillingIssuer): string {
+export function signatureReference(issuer: BillingIssuer): string {
   return node('cac:Signature', [
     leaf('cbc:ID', SIGNATURE_ID),
     node('cac:SignatoryParty', [

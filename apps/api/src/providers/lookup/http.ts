@@ -1,6 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
-import { CUSTOMER_MESSAGES, type LookupResult } from '@tramo/domain';
+import { CUSTOMER_MESSAGES, DAY_MS, type LookupResult } from '@tramo/domain';
 import { lookupCache } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { LookupContext, LookupKind, LookupProvider } from './types.ts';
@@ -14,7 +14,6 @@ export interface HttpLookupOptions {
 }
 
 const SOURCE = 'apis.net.pe';
-const DAY_MS = 24 * 3600 * 1000;
 
 /*
  * The upstream failing is not the caller's fault, yet the issue forbids turning it into a 5xx of

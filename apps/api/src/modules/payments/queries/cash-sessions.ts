@@ -1,8 +1,8 @@
 import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart } from '@tramo/domain';
+import { limaDayEnd, limaDayStart, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
 import { branches, cashSessions, paymentMovements, payments, shipments } from '../../../db/schema.ts';
-import { scopeWhere, type Scope } from './scope.ts';
+import { branchScopeCondition } from '../../../lib/branch-scope.ts';
 
 export type CashSessionRecord = typeof cashSessions.$inferSelect;
 
@@ -56,7 +56,7 @@ export async function sessionsOfDay(db: Db, day: string, scope: Scope) {
       and(
         gte(cashSessions.openedAt, limaDayStart(day)),
         lt(cashSessions.openedAt, limaDayEnd(day)),
-        scopeWhere(sql`${cashSessions.branchId}`, scope),
+        branchScopeCondition(scope, cashSessions.branchId),
       ),
     )
     .orderBy(cashSessions.branchId, cashSessions.openedAt);

@@ -1,11 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart, type PaymentMethod } from '@tramo/domain';
+import { alias } from 'drizzle-orm/pg-core';
+import { limaDayEnd, limaDayStart, type PaymentMethod, type Scope } from '@tramo/domain';
 import type { Db } from '../../../db/client.ts';
-import type { Scope } from './scope.ts';
+import { payments } from '../../../db/schema.ts';
+import { branchScopeCondition } from '../../../lib/branch-scope.ts';
+
+/** The payments table as the raw query below names it (`p`), so the scope's condition names it alike. */
+const p = alias(payments, 'p');
 
 export async function dailyRows(db: Db, day: string, scope: Scope) {
   const where = sql`p.created_at >= ${limaDayStart(day)} and p.created_at < ${limaDayEnd(day)}
-    ${scope === 'all' ? sql`` : scope === null ? sql`and false` : sql`and p.branch_id = ${scope}`}`;
+    and ${branchScopeCondition(scope, p.branchId) ?? sql`true`}`;
   const rows = await db.execute(sql`
     select p.branch_id, b.name as branch_name, p.user_id, min(p.user_name) as user_name, p.method, p.status,
       count(*)::int as n, sum(p.amount_cents)::bigint::text as cents

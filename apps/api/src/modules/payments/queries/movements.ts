@@ -1,17 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart, type MovementFilters, type PaymentMethod } from '@tramo/domain';
+import { alias } from 'drizzle-orm/pg-core';
+import { limaDayEnd, limaDayStart, type MovementFilters, type PaymentMethod, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
-import { paymentDailyTotals, paymentMonthlyTotals } from '../../../db/schema.ts';
+import { paymentDailyTotals, paymentMonthlyTotals, payments } from '../../../db/schema.ts';
 import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
 import { counterRows, within } from '../../../lib/month-span.ts';
-import { scopeWhere, type Scope } from './scope.ts';
+import { branchScopeCondition } from '../../../lib/branch-scope.ts';
+
+/** The payments table as the report's raw queries name it (`p`), so the scope's condition names it alike. */
+const p = alias(payments, 'p');
 
 export function movementWhere(f: MovementFilters, scope: Scope): SQL {
   const parts: SQL[] = [sql`true`];
   if (f.dateFrom) parts.push(sql`p.created_at >= ${limaDayStart(f.dateFrom)}`);
   if (f.dateTo) parts.push(sql`p.created_at < ${limaDayEnd(f.dateTo)}`);
-  if (scope !== 'all') parts.push(scope === null ? sql`false` : sql`p.branch_id = ${scope}`);
+  const scoped = branchScopeCondition(scope, p.branchId);
+  if (scoped) parts.push(scoped);
+  // Only who sees every branch narrows the report to one.
   else if (f.branchId) parts.push(sql`p.branch_id = ${f.branchId}`);
   if (f.userId) parts.push(sql`p.user_id = ${f.userId}`);
   if (f.method) parts.push(sql`p.method = ${f.method}`);
@@ -87,7 +93,7 @@ export async function movementBatchAfter(db: Db, where: SQL, after: { key: strin
  */
 export function movementGroupsQuery(db: Db, f: MovementFilters, scope: Scope) {
   const keys = (c: typeof paymentMonthlyTotals | typeof paymentDailyTotals) => [
-    scope !== 'all' ? scopeWhere(sql`${c.branchId}`, scope) : f.branchId ? eq(c.branchId, f.branchId) : undefined,
+    branchScopeCondition(scope, c.branchId) ?? (f.branchId ? eq(c.branchId, f.branchId) : undefined),
     f.userId ? eq(c.userId, f.userId) : undefined,
     f.method ? eq(c.method, f.method) : undefined,
     f.status ? eq(c.status, f.status) : undefined,

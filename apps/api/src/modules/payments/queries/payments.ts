@@ -1,9 +1,9 @@
-import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS } from '@tramo/domain';
+import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
+import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
 import { branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
 import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
-import { scopeWhere, type Scope } from './scope.ts';
+import { branchScopeCondition } from '../../../lib/branch-scope.ts';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 export type MovementRecord = typeof paymentMovements.$inferSelect;
@@ -73,7 +73,7 @@ export async function listPayments(db: Db, scope: Scope, day: string, status: st
     gte(payments.createdAt, limaDayStart(day)),
     lt(payments.createdAt, limaDayEnd(day)),
     status ? eq(payments.status, status) : undefined,
-    scopeWhere(sql`${payments.branchId}`, scope),
+    branchScopeCondition(scope, payments.branchId),
   );
   const [page, counted] = await Promise.all([
     keysetPage(paymentOrder, request, ({ seek, orderBy, limit, offset }) =>

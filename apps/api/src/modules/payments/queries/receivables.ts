@@ -1,13 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart } from '@tramo/domain';
+import { alias } from 'drizzle-orm/pg-core';
+import { limaDayEnd, limaDayStart, type Scope } from '@tramo/domain';
 import type { Db } from '../../../db/client.ts';
-import { customers } from '../../../db/schema.ts';
+import { customers, shipments } from '../../../db/schema.ts';
 import { containsPattern, escapeLike } from '../../../lib/sql.ts';
-import type { Scope } from './scope.ts';
+import { branchScopeCondition } from '../../../lib/branch-scope.ts';
+
+/** The shipments table as the raw queries below name it (`s`), so the scope's condition names it alike. */
+const s = alias(shipments, 's');
 
 export async function shipmentsToCollect(db: Db, scope: Scope, day: string, page: number, pageSize: number) {
   const where = sql`s.status = 'Creado' and s.created_at >= ${limaDayStart(day)} and s.created_at < ${limaDayEnd(day)}
-    ${scope === 'all' ? sql`` : scope === null ? sql`and false` : sql`and s.origin_branch_id = ${scope}`}`;
+    and ${branchScopeCondition(scope, s.originBranchId) ?? sql`true`}`;
   const [rows, count] = await Promise.all([
     db.execute(sql`
       select s.id, s.code, s.status, s.sender_name, s.sender_customer_id, c.doc_type as sender_doc_type, c.doc_number as sender_doc,
@@ -52,7 +56,7 @@ export async function receivables(db: Db, scope: Scope, q: string | undefined) {
       left join customers c on c.id = s.sender_customer_id
       where s.status <> 'Anulado'
         and not exists (select 1 from payments p where p.shipment_id = s.id and p.status = 'paid')
-        ${scope === 'all' ? sql`` : scope === null ? sql`and false` : sql`and s.origin_branch_id = ${scope}`}
+        and ${branchScopeCondition(scope, s.originBranchId) ?? sql`true`}
     )
     select key, max(sender_customer_id) as customer_id, min(name) as name, min(doc_number) as doc_number,
       count(*)::int as shipments_count, sum(quoted_price)::text as open_amount, max(created_at) as last_shipment_at

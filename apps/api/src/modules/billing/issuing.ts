@@ -1,0 +1,278 @@
+import {
+  BILLING_MESSAGES,
+  centsToString,
+  checkInvoice,
+  displayName,
+  formatDocumentNumber,
+  inScope,
+  limaDay,
+  limaTime,
+  paymentReceiptDraft,
+  scopeOf,
+  toCents,
+  type BillingCustomer,
+  type BillingDocType,
+  type InvoiceDraft,
+  type InvoicePayload,
+  type ReceiptRequest,
+  type SunatDocumentType,
+} from '@tramo/domain';
+import { audit } from '../../lib/audit.ts';
+import { fingerprint } from '../../lib/fingerprint.ts';
+import { conflict, forbidden, pgError, unprocessable } from '../../lib/errors.ts';
+import type { BillingDocument, GuideDocument, VoucherDocument } from '../../providers/billing/index.ts';
+import type { App, SessionUser } from '../../types.ts';
+import { fullNumber, issueResult, refusal, type IssueAnswer } from './documents.ts';
+import { send } from './lifecycle.ts';
+import * as repo from './repository.ts';
+import type { DocumentRecord, NewDocument } from './repository.ts';
+
+/** Issuing: a document checked by the domain, numbered gaplessly, stored with its shipments, then sent. */
+
+async function customerById(app: App, id: number): Promise<BillingCustomer | null> {
+  const c = await repo.customerById(app.db, id);
+  if (!c) return null;
+  return {
+    docType: c.docType as BillingDocType,
+    docNumber: c.docNumber,
+    name: [c.firstName, c.lastName].filter(Boolean).join(' '),
+    address: c.address,
+    email: c.email,
+  };
+}
+
+interface IssueOptions {
+  idempotencyKey: string | null;
+  /** The request as the client sent it, fingerprinted beside its key. */
+  request: unknown;
+  shipmentIds: number[];
+}
+
+/** The shipments a document will bill, checked before a number is taken. */
+async function checkShipments(app: App, user: SessionUser, ids: number[]): Promise<void> {
+  const rows = await repo.shipmentsByIds(app.db, ids);
+  const scope = scopeOf(user);
+  for (const id of ids) {
+    const s = rows.find((r) => r.id === id);
+    if (!s) throw unprocessable(BILLING_MESSAGES.shipmentNotFound(id));
+    if (!inScope(scope, s.originBranchId, s.destinationBranchId)) throw forbidden(BILLING_MESSAGES.shipmentForbidden(s.code));
+    if (s.status === 'Anulado') throw unprocessable(BILLING_MESSAGES.shipmentCancelled(s.code));
+    const live = await repo.liveDocumentOfShipment(app.db, id);
+    if (live) throw conflict(BILLING_MESSAGES.shipmentBilled(s.code, fullNumber(live)));
+  }
+}
+
+/** What one issue stores: its register row (for the number it gets) and the shipments it links. */
+interface NumberedIssue {
+  type: SunatDocumentType;
+  series: string;
+  idempotencyKey: string | null;
+  /** Fingerprint of the request the key came with (see `issueNumbered`). */
+  payloadHash: string;
+  /** The register's columns and the provider's document, once the series gave its number. */
+  row(number: number, issueTime: string): { columns: RegisterColumns; document: BillingDocument | GuideDocument | VoucherDocument };
+  links: { shipmentId: number; role?: 'guia' }[];
+  /** The partial unique index a concurrent issue over the same shipments breaks, and who explains it. */
+  liveLink: { constraint: string; explain: () => Promise<void> };
+  /** Refusals that need the database, asked after a replay is ruled out (a replay's shipments are billed already). */
+  check?: () => Promise<void>;
+}
+
+type RegisterColumns = Omit<
+  NewDocument,
+  'id' | 'type' | 'series' | 'number' | 'document' | 'idempotencyKey' | 'idempotencyHash' | 'branchId' | 'userId' | 'userName'
+>;
+
+/**
+ * Numbers, stores and sends any document (invoice, note, guide, voucher). The series' counter row is
+ * locked in the inserting transaction (gapless, no duplicates under concurrency) and the number is
+ * committed before the provider is called: whatever the provider does (answers, refuses, times out),
+ * the document keeps its number, and a consult or retry completes it without taking another. The
+ * same idempotency key from the same issuing branch with the same payload answers the same
+ * document, even when two requests race; another branch's key is not theirs to replay (issue 31).
+ */
+async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): Promise<IssueAnswer> {
+  const idempotencyKey = repo.idempotencyKeyOf(spec.idempotencyKey);
+  const replay = async (): Promise<IssueAnswer | null> => {
+    const existing = await repo.findByIdempotencyKey(app.db, user.branchId, idempotencyKey);
+    if (!existing) return null;
+    // The key with another payload is a different request: refused, and nothing of the document told.
+    // A key stored before payloads were fingerprinted (no hash) replays as it always did.
+    if (existing.idempotencyHash !== null && existing.idempotencyHash !== spec.payloadHash) {
+      throw conflict(BILLING_MESSAGES.idempotencyKeyReused, undefined, 'IDEMPOTENCY_KEY_REUSED');
+    }
+    return { statusCode: 200, result: issueResult(existing) };
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
+  await spec.check?.();
+  const now = app.now();
+  let doc: DocumentRecord;
+  try {
+    doc = await app.db.transaction(async (tx) => {
+      const number = await repo.takeNumber(tx, spec.type, spec.series);
+      const { columns, document } = spec.row(number, limaTime(now));
+      const row = await repo.insertDocument(
+        tx,
+        {
+          ...columns,
+          type: spec.type,
+          series: spec.series,
+          number,
+          document,
+          idempotencyKey,
+          idempotencyHash: idempotencyKey ? spec.payloadHash : null,
+          branchId: user.branchId,
+          userId: user.id,
+          userName: displayName(user),
+        },
+        spec.links,
+      );
+      await repo.addEvent(tx, row.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
+      await audit(tx, {
+        userId: user.id,
+        entity: 'document',
+        entityId: row.id,
+        action: 'emit',
+        after: { type: spec.type, series: spec.series, number },
+      });
+      return row;
+    });
+  } catch (err) {
+    const pg = pgError(err);
+    // Two emissions with the same key raced: the loser's transaction (and its number) rolled back.
+    if (pg?.code === '23505' && pg.constraint === 'documents_branch_idempotency_uq') {
+      const winner = await replay();
+      if (winner) return winner;
+    }
+    // A shipment taken by a concurrent document between the check and the insert.
+    if (pg?.code === '23505' && pg.constraint === spec.liveLink.constraint) await spec.liveLink.explain();
+    throw err;
+  }
+  return send(app, user, doc);
+}
+
+/** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
+async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+  const t = draft.totals;
+  return issueNumbered(app, user, {
+    type: draft.type,
+    series: draft.series,
+    idempotencyKey: options.idempotencyKey,
+    payloadHash: fingerprint({ request: options.request, shipmentIds: [...options.shipmentIds].sort((a, b) => a - b) }),
+    row: (number, issueTime) => ({
+      document: { ...draft, number, issueTime },
+      columns: {
+        issueDate: draft.issueDate,
+        contingency: draft.contingency,
+        customerId: draft.customerId,
+        customerDocType: String(draft.customer.docType),
+        customerDocNumber: draft.customer.docNumber,
+        customerName: draft.customer.name,
+        gravada: centsToString(t.gravadaCents),
+        exonerada: centsToString(t.exoneradaCents),
+        inafecta: centsToString(t.inafectaCents),
+        igv: centsToString(t.igvCents),
+        total: centsToString(t.totalCents),
+        modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
+      },
+    }),
+    links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
+    check: () => checkShipments(app, user, options.shipmentIds),
+    liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(app, user, options.shipmentIds) },
+  });
+}
+
+/** A guide or voucher checked by the domain, ready to be numbered and stored like an invoice. */
+export interface OtherIssue {
+  type: SunatDocumentType;
+  series: string;
+  issueDate: string;
+  contingency: boolean;
+  /** The guide's client or the voucher's subject: the register's customer columns. */
+  party: { docType: number; docNumber: string; name: string };
+  /** The voucher's withheld or perceived total (0 for a guide). */
+  totalCents: number;
+  /** The document the provider takes, once numbered. */
+  build(number: number, issueTime: string): GuideDocument | VoucherDocument;
+  idempotencyKey: string | null;
+  /** Shipments carried under the guide (a GRE-T from a load), linked in the numbering transaction. */
+  carriedShipmentIds?: number[];
+  /** Asked again when a concurrent guide took one of the shipments between the check and the insert. */
+  onShipmentTaken?: () => Promise<void>;
+}
+
+/** Numbers, stores and sends a guide or voucher exactly as an invoice (see `issueNumbered`). */
+export async function issueOther(app: App, user: SessionUser, spec: OtherIssue): Promise<IssueAnswer> {
+  const carried = [...new Set(spec.carriedShipmentIds ?? [])];
+  return issueNumbered(app, user, {
+    type: spec.type,
+    series: spec.series,
+    idempotencyKey: spec.idempotencyKey,
+    // A guide or voucher is fingerprinted as built: the domain's draft is all its request says.
+    payloadHash: fingerprint(spec.build(0, '')),
+    row: (number, issueTime) => ({
+      document: spec.build(number, issueTime),
+      columns: {
+        issueDate: spec.issueDate,
+        contingency: spec.contingency,
+        customerDocType: String(spec.party.docType),
+        customerDocNumber: spec.party.docNumber,
+        customerName: spec.party.name,
+        gravada: '0.00',
+        exonerada: '0.00',
+        inafecta: '0.00',
+        igv: '0.00',
+        total: centsToString(spec.totalCents),
+      },
+    }),
+    links: carried.map((shipmentId) => ({ shipmentId, role: 'guia' as const })),
+    liveLink: { constraint: 'document_shipments_guide_live_uq', explain: async () => spec.onShipmentTaken?.() },
+  });
+}
+
+/** `POST /billing/create-emit`: the form's payload, checked by the same rules as the form. */
+export async function createAndEmit(app: App, user: SessionUser, payload: InvoicePayload, shipmentIds: number[] = []): Promise<IssueAnswer> {
+  const customer = payload.customerId ? await customerById(app, payload.customerId) : null;
+  const check = checkInvoice(payload, { today: limaDay(app.now()), customer });
+  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
+  return issueDraft(app, user, check.draft, {
+    idempotencyKey: payload.extras.codigo_unico ?? null,
+    request: payload,
+    shipmentIds: [...new Set(shipmentIds)],
+  });
+}
+
+/** `POST /billing/emit` and the payments module: the receipt of a payment taken at the counter. */
+export async function issueReceipt(app: App, user: SessionUser, input: ReceiptRequest, shipmentIds: number[] = []): Promise<IssueAnswer> {
+  const today = limaDay(app.now());
+  const registered = input.customerId ? await customerById(app, input.customerId) : null;
+  if (input.customerId && !registered) return { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) };
+  let amountCents: number;
+  try {
+    amountCents = toCents(input.amount);
+  } catch {
+    return { statusCode: 422, result: refusal(['Monto inválido']) };
+  }
+  const c = input.customer;
+  const customer: BillingCustomer = registered ?? {
+    docType: (c?.doc_type ?? 1) as BillingDocType,
+    docNumber: c?.doc_number ?? '',
+    name: c?.name ?? '',
+    address: c?.address ?? null,
+    email: c?.email ?? null,
+  };
+  const check = paymentReceiptDraft(
+    {
+      amountCents,
+      customer,
+      customerId: input.customerId ?? null,
+      issueDate: today,
+      code: input.shipmentCode ?? null,
+      ...(input.description ? { description: input.description } : {}),
+    },
+    { today, customer: registered },
+  );
+  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
+  return issueDraft(app, user, check.draft, { idempotencyKey: input.codigo_unico ?? null, request: input, shipmentIds });
+}

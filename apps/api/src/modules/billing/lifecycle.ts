@@ -1,0 +1,243 @@
+import { BILLING_MESSAGES, displayName, voidReasonField, type DocumentEventKind, type DocumentStatus, type VoidStatus } from '@tramo/domain';
+import { audit } from '../../lib/audit.ts';
+import { AppError, badRequest, conflict, unprocessable } from '../../lib/errors.ts';
+import {
+  BillingProviderError,
+  type BillingDocument,
+  type BillingProvider,
+  type EmitResult,
+  type GuideDocument,
+  type VoidResult,
+  type VoucherDocument,
+} from '../../providers/billing/index.ts';
+import type { App, SessionUser } from '../../types.ts';
+import { isGuideType, isInvoiceType, isVoucherType, issueResult, ref, visibleDocument, type IssueAnswer } from './documents.ts';
+import { billingOf } from './provider.ts';
+import * as repo from './repository.ts';
+import type { DocumentRecord } from './repository.ts';
+
+/** A stored document's life at the provider: sent, consulted until SUNAT settles it, voided. */
+
+/** The provider call that issues a stored document, by its type. */
+function emitByType(provider: BillingProvider, doc: DocumentRecord): Promise<EmitResult> {
+  if (isGuideType(doc.type)) return provider.emitGuide(doc.document as GuideDocument);
+  if (doc.type === '20') return provider.emitRetention(doc.document as VoucherDocument);
+  if (doc.type === '40') return provider.emitPerception(doc.document as VoucherDocument);
+  return provider.emit(doc.document as BillingDocument);
+}
+
+/** What SUNAT says now about a document, through the provider call of its type. */
+function consultByType(provider: BillingProvider, doc: DocumentRecord) {
+  if (isGuideType(doc.type)) return provider.consultGuide(ref(doc));
+  if (isVoucherType(doc.type)) return provider.consultVoucher(ref(doc));
+  return provider.consult(ref(doc));
+}
+
+/** Voids a document: a comunicación de baja / resumen for invoices and guides, a reversión for vouchers. */
+function voidByType(provider: BillingProvider, doc: DocumentRecord, reason: string): Promise<VoidResult> {
+  if (isVoucherType(doc.type)) return provider.reverseVoucher(ref(doc), reason);
+  return provider.void(ref(doc), reason);
+}
+
+/** Where a void stands; a voucher's reversión is answered at once, so its consult tells. */
+async function voidStatusByType(provider: BillingProvider, doc: DocumentRecord): Promise<VoidResult> {
+  if (!isVoucherType(doc.type)) return provider.voidStatus(ref(doc));
+  const consulted = await provider.consultVoucher(ref(doc));
+  return {
+    status: consulted.voided ? 'anulado' : 'anulación pendiente',
+    ticket: null,
+    sunatCode: consulted.sunatCode,
+    sunatDescription: consulted.sunatDescription,
+    raw: consulted.raw,
+  };
+}
+
+export async function send(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
+  const { provider } = billingOf(app);
+  try {
+    const result = await emitByType(provider, doc);
+    const updated = await applyEmit(app, user, doc, result, 'emit');
+    // A guide waits for SUNAT (202 until a consult finds it accepted); an invoice answers as before.
+    if (!isInvoiceType(doc.type) && updated.status === 'pendiente') return { statusCode: 202, result: issueResult(updated) };
+    return { statusCode: 201, result: issueResult(updated) };
+  } catch (err) {
+    if (!(err instanceof BillingProviderError)) throw err;
+    const updated = await applyProviderError(app, user, doc, err, 'emit');
+    if (updated.status === 'rechazado') return { statusCode: 422, result: issueResult(updated, err.message) };
+    if (err.uncertain) return { statusCode: 202, result: { ...issueResult(updated), error: BILLING_MESSAGES.providerPending } };
+    return { statusCode: 424, result: { ...issueResult(updated, err.message), ok: false } };
+  }
+}
+
+const EVENT_OF_STATUS: Record<string, DocumentEventKind> = { aceptado: 'aceptado', rechazado: 'rechazado', pendiente: 'consultado' };
+
+async function applyEmit(app: App, user: SessionUser | null, doc: DocumentRecord, result: EmitResult, operation: string): Promise<DocumentRecord> {
+  // A guide is polled while SUNAT has not accepted it: a consult that changes nothing writes nothing.
+  if (operation === 'consult' && isGuideType(doc.type) && doc.status === 'pendiente' && result.status === 'pendiente') return doc;
+  return app.db.transaction(async (tx) => {
+    const row = await repo.updateDocument(
+      tx,
+      doc.id,
+      {
+        status: result.status,
+        hash: result.hash ?? doc.hash,
+        qrText: result.qrText ?? doc.qrText,
+        xml: result.xml ?? doc.xml,
+        pdfUrl: result.links?.pdf ?? doc.pdfUrl,
+        providerMessage: result.sunatDescription ?? doc.providerMessage,
+        updatedAt: app.now(),
+      },
+      'pendiente',
+    );
+    if (result.status === 'rechazado') await repo.freeShipments(tx, doc.id);
+    await repo.addEvent(tx, doc.id, {
+      kind: EVENT_OF_STATUS[result.status] ?? 'consultado',
+      userId: user?.id,
+      userName: user ? displayName(user) : null,
+      note: result.sunatDescription,
+      operation,
+      answer: result.raw,
+    });
+    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: result.status } });
+    return row ?? (await repo.findDocument(tx, doc.id))!;
+  });
+}
+
+async function applyProviderError(app: App, user: SessionUser | null, doc: DocumentRecord, err: BillingProviderError, operation: string) {
+  return app.db.transaction(async (tx) => {
+    const rejected = err.kind === 'rejected';
+    const row = await repo.updateDocument(tx, doc.id, {
+      status: rejected ? 'rechazado' : doc.status,
+      providerMessage: err.message,
+      updatedAt: app.now(),
+    });
+    if (rejected) await repo.freeShipments(tx, doc.id);
+    await repo.addEvent(tx, doc.id, {
+      kind: rejected ? 'rechazado' : 'error',
+      userId: user?.id,
+      userName: user ? displayName(user) : null,
+      note: err.message,
+      operation,
+      answer: { kind: err.kind, message: err.message },
+    });
+    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { error: err.kind } });
+    return row!;
+  });
+}
+
+/** A pending document asks the provider again (a pending void likewise); a lost one is sent again with its own number. */
+export async function syncDocument(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<DocumentRecord> {
+  const { provider } = billingOf(app);
+  if (doc.status === 'pendiente') {
+    try {
+      const result = await consultByType(provider, doc);
+      return await applyEmit(app, user, doc, result, 'consult');
+    } catch (err) {
+      if (!(err instanceof BillingProviderError)) throw err;
+      // The provider never received it (the emission's answer was lost before it arrived): send it again, same number.
+      if (err.kind === 'not_found') {
+        await send(app, user, doc);
+        return (await repo.findDocument(app.db, doc.id))!;
+      }
+      return applyProviderError(app, user, doc, err, 'consult');
+    }
+  }
+  if (doc.status === 'anulación pendiente') {
+    try {
+      const result = await voidStatusByType(provider, doc);
+      return await applyVoid(app, user, doc, result.status, result.sunatDescription, result.raw, 'void-status');
+    } catch (err) {
+      if (!(err instanceof BillingProviderError)) throw err;
+      await app.db.transaction(async (tx) => {
+        await repo.addEvent(tx, doc.id, { kind: 'error', userId: user?.id, note: err.message, operation: 'void-status' });
+        await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: 'void-status', after: { error: err.kind } });
+      });
+      return doc;
+    }
+  }
+  return doc;
+}
+
+async function applyVoid(
+  app: App,
+  user: SessionUser | null,
+  doc: DocumentRecord,
+  status: DocumentStatus,
+  message: string | null,
+  raw: unknown,
+  operation: string,
+): Promise<DocumentRecord> {
+  return app.db.transaction(async (tx) => {
+    // SUNAT refusing the void leaves the document as it was: accepted, or a boleta voided before
+    // SUNAT accepted it pending again, for its consult to settle.
+    const next = status === 'rechazado' ? ((await repo.wasAccepted(tx, doc.id)) ? 'aceptado' : 'pendiente') : status;
+    const row = await repo.updateDocument(
+      tx,
+      doc.id,
+      { status: next, providerMessage: message ?? doc.providerMessage, updatedAt: app.now() },
+      'anulación pendiente',
+    );
+    if (next === 'anulado') await repo.freeShipments(tx, doc.id);
+    const kind: DocumentEventKind = next === 'anulado' ? 'anulado' : status === 'rechazado' ? 'rechazado' : 'consultado';
+    await repo.addEvent(tx, doc.id, { kind, userId: user?.id, userName: user ? displayName(user) : null, note: message, operation, answer: raw });
+    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: next } });
+    return row ?? (await repo.findDocument(tx, doc.id))!;
+  });
+}
+
+const voidAnswer = (doc: DocumentRecord): VoidStatus => ({ id: doc.id, status: doc.status as DocumentStatus, message: doc.providerMessage });
+
+/**
+ * `POST /billing/void`: asks SUNAT to void an accepted document; a second request is refused.
+ * `uniqueCode` (the caller's codigo_unico) is kept on the request's event: the same code asked again
+ * is answered by the void's status instead of a refusal.
+ */
+export async function voidDocument(app: App, user: SessionUser, id: number, motivo: string, uniqueCode: string | null = null): Promise<VoidStatus> {
+  // The route checked it already; payments and the guides' annul call here directly.
+  const checked = voidReasonField.safeParse(motivo);
+  if (!checked.success) throw badRequest(checked.error.issues[0]!.message, { motivo: checked.error.issues[0]!.message });
+  const reason = checked.data;
+  if (!reason) throw badRequest(BILLING_MESSAGES.voidReason, { motivo: BILLING_MESSAGES.voidReason });
+  const doc = await visibleDocument(app, user, id);
+  if (await repo.isReceiptOfLivePayment(app.db, id)) throw conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT');
+  // The conditional update is the lock: of two voids at once, one finds the document voidable.
+  const requested = await app.db.transaction(async (tx) => {
+    const row = await repo.updateDocument(tx, id, { status: 'anulación pendiente', voidReason: reason, updatedAt: app.now() }, 'voidable');
+    if (!row) return null;
+    await repo.addEvent(tx, id, {
+      kind: 'anulación solicitada',
+      userId: user.id,
+      userName: displayName(user),
+      note: reason,
+      operation: 'void',
+      request: uniqueCode ? { motivo: reason, codigo_unico: uniqueCode } : null,
+    });
+    await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', before: { status: doc.status }, after: { reason } });
+    return row;
+  });
+  if (!requested) {
+    const current = (await repo.findDocument(app.db, id))!;
+    if (current.status === 'anulado') throw conflict(BILLING_MESSAGES.alreadyVoided);
+    if (current.status === 'anulación pendiente') throw conflict(BILLING_MESSAGES.voidPending);
+    throw unprocessable(BILLING_MESSAGES.notAccepted);
+  }
+  try {
+    const result = await voidByType(billingOf(app).provider, doc, reason);
+    return voidAnswer(await applyVoid(app, user, requested, result.status, result.sunatDescription, result.raw, 'void'));
+  } catch (err) {
+    if (!(err instanceof BillingProviderError)) throw err;
+    if (err.uncertain) return voidAnswer(requested);
+    // The provider said no before SUNAT saw it: the document stays as it was.
+    await app.db.transaction(async (tx) => {
+      await repo.updateDocument(tx, id, { status: doc.status, updatedAt: app.now() });
+      await repo.addEvent(tx, id, { kind: 'error', userId: user.id, userName: displayName(user), note: err.message, operation: 'void' });
+      await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', after: { error: err.kind } });
+    });
+    throw new AppError(424, 'PROVIDER', err.message);
+  }
+}
+
+export async function voidStatus(app: App, user: SessionUser, id: number): Promise<VoidStatus> {
+  const doc = await visibleDocument(app, user, id);
+  return voidAnswer(await syncDocument(app, user, doc));
+}

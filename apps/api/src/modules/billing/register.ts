@@ -1,0 +1,152 @@
+import { and, eq, ilike, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { NUMBERED_PAGE_ROWS, type DocumentFilters, type Scope } from '@tramo/domain';
+import type { Db } from '../../db/client.ts';
+import { branches, documentDailyTotals, documentMonthlyTotals, documents, documentShipments } from '../../db/schema.ts';
+import { branchScopeCondition } from '../../lib/branch-scope.ts';
+import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
+import { counterRows, within } from '../../lib/month-span.ts';
+import { containsPattern } from '../../lib/sql.ts';
+
+/** The documents register's queries: a page of it and the filtered set's totals (from the counters where they can). */
+
+/**
+ * The filters that are keys of the counters but for the day, and the branch an agent is limited to,
+ * on documents or on their daily or monthly counters (the same column names). Branch 0 in the
+ * counters is a document with no branch, which no agent sees.
+ */
+function keyConditions(t: typeof documents | typeof documentDailyTotals | typeof documentMonthlyTotals, filters: DocumentFilters, scope: Scope) {
+  const conditions: (SQL | undefined)[] = [];
+  conditions.push(branchScopeCondition(scope, t.branchId));
+  if (filters.type) conditions.push(eq(t.type, filters.type));
+  if (filters.series) conditions.push(eq(t.series, filters.series.toUpperCase()));
+  if (filters.status) conditions.push(eq(t.status, filters.status));
+  return conditions;
+}
+
+/** Where a register query starts: the filters, and the branch an agent is limited to. */
+export function registerWhere(filters: DocumentFilters, scope: Scope): SQL | undefined {
+  const conditions = [
+    ...keyConditions(documents, filters, scope),
+    ...within(documents.issueDate, { from: filters.dateFrom ?? null, to: filters.dateTo ?? null }),
+  ];
+  if (filters.shipmentId) {
+    conditions.push(
+      sql`exists (select 1 from ${documentShipments} where ${documentShipments.documentId} = ${documents.id} and ${documentShipments.shipmentId} = ${filters.shipmentId})`,
+    );
+  }
+  const q = filters.customer?.trim();
+  if (q) {
+    const pattern = containsPattern(q);
+    conditions.push(or(ilike(documents.customerName, pattern), ilike(documents.customerDocNumber, pattern)));
+  }
+  return and(...conditions);
+}
+
+/** The register's order: newest issue day first, the id breaking ties (documents_issue_date_idx). */
+const registerOrder: KeysetOrder = { at: documents.issueDate, id: documents.id, unit: 'days' };
+
+/** The register's totals: how many documents, and the amounts of the sales among them. */
+export interface RegisterSums {
+  total: string;
+  gravada: string;
+  exonerada: string;
+  inafecta: string;
+  igv: string;
+  amount: string;
+}
+
+// The register's totals are of sales: a guide carries no amount, and a voucher's withheld or perceived amount is not a sale.
+const salesOf = (t: { status: unknown; type: unknown }) => sql`${t.status} <> 'anulado' and ${t.type} in ('01', '03', '07')`;
+
+/** The columns the register's totals add up, on documents or on their counters. */
+type Amounts = Record<'status' | 'type' | 'gravada' | 'exonerada' | 'inafecta' | 'igv' | 'total', SQLWrapper | AnyColumn>;
+
+/** The totals as the register answers them, over documents or over their counters (same columns). */
+const sumsOver = (t: Amounts, count: SQL) => {
+  const sales = salesOf(t);
+  return {
+    total: sql<string>`${count}`,
+    gravada: sql<string>`coalesce(sum(${t.gravada}) filter (where ${sales}), 0)`,
+    exonerada: sql<string>`coalesce(sum(${t.exonerada}) filter (where ${sales}), 0)`,
+    inafecta: sql<string>`coalesce(sum(${t.inafecta}) filter (where ${sales}), 0)`,
+    igv: sql<string>`coalesce(sum(${t.igv}) filter (where ${sales}), 0)`,
+    amount: sql<string>`coalesce(sum(${t.total}) filter (where ${sales}), 0)`,
+  };
+};
+
+/** Whether every filter is a key of the counters (a customer or a shipment is not). */
+const onCounters = (filters: DocumentFilters) => !filters.shipmentId && !filters.customer?.trim();
+
+/**
+ * The counter rows the filters select, or null when one of them (customer, shipment) is not a key
+ * of the counters: the whole months of the dates from document_monthly_totals and the days they cut
+ * from document_daily_totals (monthSpan), so no dates or a long range reads a dozen rows a year per
+ * key where it read one per day.
+ */
+function counters(filters: DocumentFilters, scope: Scope): SQL | null {
+  if (!onCounters(filters)) return null;
+  const rowsOf = (c: typeof documentMonthlyTotals | typeof documentDailyTotals, dates: (SQL | undefined)[]) =>
+    sql`select ${c.n} as n, ${c.status} as status, ${c.type} as type, ${c.gravada} as gravada, ${c.exonerada} as exonerada,
+          ${c.inafecta} as inafecta, ${c.igv} as igv, ${c.total} as total
+        from ${c} where ${and(...keyConditions(c, filters, scope), ...dates) ?? sql`true`}`;
+  return counterRows(filters.dateFrom, filters.dateTo, {
+    months: (range) => rowsOf(documentMonthlyTotals, within(documentMonthlyTotals.month, range)),
+    days: (range) => rowsOf(documentDailyTotals, within(documentDailyTotals.issueDate, range)),
+  });
+}
+
+/** The counter rows' columns, as counters() names them. */
+const counterColumns = Object.fromEntries(
+  ['n', 'status', 'type', 'gravada', 'exonerada', 'inafecta', 'igv', 'total'].map((k) => [k, sql.raw(`c.${k}`)]),
+) as Record<keyof Amounts | 'n', SQL>;
+
+/**
+ * The filtered set's totals (issue #19): from the counters when the filters are their keys (a few
+ * rows per month and per cut day whatever the number of documents), else over the matching
+ * documents (a customer or a shipment, each narrowed by its own index first), at most
+ * NUMBERED_PAGE_ROWS + 1 of them: a common name can match a tenth of the register, and adding up
+ * every one of its wide rows would cost seconds; past the bound the totals are not answered. One
+ * row; a query to await (or to EXPLAIN).
+ */
+export function registerSumsQuery(db: Db, filters: DocumentFilters, scope: Scope) {
+  const rows = counters(filters, scope);
+  if (rows) return db.select(sumsOver(counterColumns, sql`coalesce(sum(${counterColumns.n}), 0)`)).from(rows);
+  const d = documents;
+  const matches = db
+    .select({ status: d.status, type: d.type, gravada: d.gravada, exonerada: d.exonerada, inafecta: d.inafecta, igv: d.igv, total: d.total })
+    .from(d)
+    .where(registerWhere(filters, scope))
+    .limit(NUMBERED_PAGE_ROWS + 1)
+    .as('d');
+  return db.select(sumsOver(matches, sql`count(*)`)).from(matches);
+}
+
+/** The totals, or `capped` when the matches were too many to add up (only off the counters). */
+export async function registerSums(db: Db, filters: DocumentFilters, scope: Scope): Promise<RegisterSums & { capped: boolean }> {
+  const [sums] = await registerSumsQuery(db, filters, scope);
+  return { ...sums!, capped: !onCounters(filters) && Number(sums!.total) > NUMBERED_PAGE_ROWS };
+}
+
+/**
+ * One page of the register (by number, or next to a cursor past the numbered pages) and the
+ * filtered set's totals, which the register shows whatever the page (so its count comes exact from
+ * them at no extra cost).
+ */
+export async function listDocuments(db: Db, filters: DocumentFilters, scope: Scope, request: KeysetRequest) {
+  const where = registerWhere(filters, scope);
+  // The page and the totals are independent reads: on two pooled connections at once.
+  const [page, sums] = await Promise.all([
+    keysetPage(registerOrder, request, ({ seek, orderBy, limit, offset }) =>
+      db
+        .select({ doc: documents, branchName: branches.name, cursor: cursorOf(registerOrder) })
+        .from(documents)
+        .leftJoin(branches, eq(branches.id, documents.branchId))
+        .where(and(where, seek))
+        .orderBy(orderBy)
+        .limit(limit)
+        .offset(offset),
+    ),
+    registerSums(db, filters, scope),
+  ]);
+  return { ...page, sums };
+}
