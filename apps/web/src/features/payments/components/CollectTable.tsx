@@ -1,6 +1,7 @@
 import { Badge, Button, Paper, Table, Text } from '@mantine/core';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import type { CollectShipment } from '../api/payments.ts';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 /** Today's shipments to collect (Creado, created today): the pill says whether each is paid. */
 export function CollectTable({
@@ -23,7 +24,7 @@ export function CollectTable({
             <Table.Th>Ruta</Table.Th>
             <Table.Th ta="right">Precio</Table.Th>
             <Table.Th>Estado de pago</Table.Th>
-            <Table.Th w={110} />
+            <ActionsTh w={110} />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -41,7 +42,9 @@ export function CollectTable({
                 <Table.Td ff="monospace">{s.code}</Table.Td>
                 <Table.Td>{formatDateTime(s.createdAt).slice(11)}</Table.Td>
                 <Table.Td>
-                  <Text size="sm">{s.senderName}</Text>
+                  <Text size="sm" className="user-text">
+                    {s.senderName}
+                  </Text>
                   {s.senderDoc && (
                     <Text size="xs" c="dimmed">
                       {s.senderDoc}
