@@ -57,7 +57,8 @@ async function violations(page: Page) {
 
 /**
  * The couriers' tablet: at 1024 wide no table scrolls sideways (nor the page), and no button or
- * link sits outside the viewport or outside the box that clips it (an 'Anular' hidden to the right).
+ * link sits outside the viewport or outside the box that clips it (an 'Anular' hidden to the right),
+ * and no status chip is cut short ('Pendi…').
  */
 async function tabletProblems(page: Page, tableMayScroll = false): Promise<string[]> {
   await page.setViewportSize({ width: 1024, height: 768 });
@@ -76,6 +77,9 @@ async function tabletProblems(page: Page, tableMayScroll = false): Promise<strin
           found.push(`a table scrolls sideways (${box.scrollWidth} px in ${box.clientWidth}): ${label(table.querySelector('th') ?? table)}`);
         break;
       }
+    }
+    for (const chip of Array.from(document.querySelectorAll('main .mantine-Badge-label'))) {
+      if (chip.scrollWidth > chip.clientWidth + 1) found.push(`cut chip: ${label(chip)}`);
     }
     for (const el of Array.from(document.querySelectorAll('main button, main a[href], main [role="button"]'))) {
       const rect = el.getBoundingClientRect();
