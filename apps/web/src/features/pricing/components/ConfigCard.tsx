@@ -69,7 +69,8 @@ export function ConfigCard(props: ConfigCardProps) {
           · {productType.toUpperCase()}
         </Text>
         {rows && (
-          <Badge variant="light" color={saved ? 'teal' : 'gray'} tt="none">
+          // Never cut to 'Tabla guar…' beside a long route on the 1024 tablet: the route's line wraps instead.
+          <Badge variant="light" color={saved ? 'teal' : 'gray'} tt="none" styles={{ label: { overflow: 'visible' } }}>
             {saved ? 'Tabla guardada' : 'Sin tabla guardada'}
           </Badge>
         )}
