@@ -48,7 +48,7 @@ test('movements: filters reload the list and its totals; an invalid range asks n
   await loginAndWait(page, 'AGENTE1');
   const code = await cashPayment(page);
   await page.goto('/reports/movimientos');
-  await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Movimientos', level: 1 })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: code })).toBeVisible();
   // An agent is held to their branch: shown, read-only.
   await expect(page.getByRole('combobox', { name: 'Sucursal' })).not.toHaveValue('');
@@ -84,7 +84,7 @@ test('movements: filters reload the list and its totals; an invalid range asks n
 test('movements CSV: the whole filtered set as movimientos_filtrados.csv, BOM and sep= line first', async ({ page }) => {
   await loginAndWait(page, 'ADMIN');
   await page.goto('/reports/movimientos');
-  await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Movimientos', level: 1 })).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
   expect(download.suggestedFilename()).toBe('movimientos_filtrados.csv');
   const bytes = await readFile((await download.path())!);
@@ -101,7 +101,7 @@ test('movements CSV: the whole filtered set as movimientos_filtrados.csv, BOM an
 test('receivables: the balances per customer load, with their total, and the search narrows them', async ({ page }) => {
   await loginAndWait(page, 'ADMIN');
   await page.goto('/cuentas-por-cobrar');
-  await expect(page.getByRole('heading', { name: 'Cuentas por cobrar', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Cuentas por cobrar', level: 1 })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Total por cobrar' })).toContainText('S/');
   const rows = page.locator('main table tbody tr');
   await expect(rows.first()).toBeVisible();
@@ -134,7 +134,7 @@ test('receivables: the balances per customer load, with their total, and the sea
 test('movements CSV: progress while it comes, Cancelar stops it, a failure says why', async ({ page }) => {
   await loginAndWait(page, 'ADMIN');
   await page.goto('/reports/movimientos');
-  await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Movimientos', level: 1 })).toBeVisible();
   // A slow export: the progress shows and 'Cancelar' ends it without a file.
   await page.route('**/api/payments/report/movements.csv*', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 5_000));

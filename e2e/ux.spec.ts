@@ -72,13 +72,13 @@ test('every menu entry opens a working screen (no placeholder left); Pagar leads
   await loginAndWait(page, 'ADMIN');
   // Movimientos and Cuentas por cobrar are not in the sidebar (spec): the Panel and Pagos lead to them.
   await page.getByRole('link', { name: 'Movimientos' }).click();
-  await expect(page.getByRole('heading', { name: 'Movimientos', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Movimientos', level: 1 })).toBeVisible();
   await page.getByRole('link', { name: 'Pagos', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Pagos', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pagos', level: 1 })).toBeVisible();
   await page.getByRole('link', { name: 'Cuentas por cobrar' }).click();
-  await expect(page.getByRole('heading', { name: 'Cuentas por cobrar', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Cuentas por cobrar', level: 1 })).toBeVisible();
   await page.getByRole('link', { name: 'Facturación', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Facturación', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Facturación', level: 1 })).toBeVisible();
   await expect(page.getByText('Aún no disponible')).toHaveCount(0);
   await page.goto('/shipments');
   await expect(page.locator('main table tbody tr').first()).toBeVisible();

@@ -4,7 +4,9 @@ import { Button, Stack, Text, Title } from '@mantine/core';
 export function PageLoadError() {
   return (
     <Stack align="center" mt="xl" gap="sm">
-      <Title order={2}>No se pudo cargar la página.</Title>
+      <Title order={1} size="h2">
+        No se pudo cargar la página.
+      </Title>
       <Text c="dimmed">Revisa tu conexión y vuelve a intentarlo.</Text>
       <Button variant="light" onClick={() => window.location.reload()}>
         Recargar

@@ -41,7 +41,9 @@ function Section({ title, action, children }: { title: string; action?: ReactNod
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="xs">
-        <Title order={5}>{title}</Title>
+        <Title order={2} size="h5">
+          {title}
+        </Title>
         {action}
       </Group>
       {children}

@@ -2,6 +2,7 @@ import type { Key, ReactNode } from 'react';
 import { Alert, Button, Group, Paper, Table, type TableTdProps } from '@mantine/core';
 import { errorMessage } from '../../lib/api.ts';
 import { TableSkeleton } from './PageSkeleton.tsx';
+import { ActionsTh } from './ActionsTh.tsx';
 
 export interface RecordColumn<T> {
   header: ReactNode;
@@ -57,7 +58,7 @@ export function RecordsTable<T>({
                   {c.header}
                 </Table.Th>
               ))}
-              {actions && <Table.Th w={actionsWidth} />}
+              {actions && <ActionsTh w={actionsWidth} />}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

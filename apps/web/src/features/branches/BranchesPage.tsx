@@ -14,9 +14,9 @@ import { BranchForm } from './components/BranchForm.tsx';
 const PAGE_SIZES = [10, 25, 50] as const;
 
 const columns: RecordColumn<Branch>[] = [
-  { header: 'Nombre', cell: (b) => b.name, td: { fw: 500 } },
+  { header: 'Nombre', cell: (b) => b.name, td: { fw: 500, className: 'user-text' } },
   { header: 'Ciudad', cell: (b) => b.city ?? '—' },
-  { header: 'Dirección', cell: (b) => b.address ?? '—' },
+  { header: 'Dirección', cell: (b) => b.address ?? '—', td: { className: 'user-text' } },
 ];
 
 export default function BranchesPage() {

@@ -15,7 +15,7 @@ import { CustomerForm } from './components/CustomerForm.tsx';
 const PAGE_SIZES = [10, 25, 50] as const;
 
 const columns: RecordColumn<Customer>[] = [
-  { header: 'Nombre / Razón social', cell: customerName, td: { fw: 500 } },
+  { header: 'Nombre / Razón social', cell: customerName, td: { fw: 500, className: 'user-text' } },
   {
     header: 'Documento',
     width: 170,
@@ -35,7 +35,7 @@ const columns: RecordColumn<Customer>[] = [
   {
     header: 'Dirección',
     cell: (c) => (
-      <Text size="sm" lineClamp={1} title={c.address ?? undefined}>
+      <Text size="sm" lineClamp={1} title={c.address ?? undefined} className="user-text">
         {c.address ?? '—'}
       </Text>
     ),

@@ -186,7 +186,7 @@ export default function PanelPage() {
             )}
             <OpenIncidentsCard />
             <Paper withBorder p="sm">
-              <Title order={5} mb="xs">
+              <Title order={2} size="h5" mb="xs">
                 Accesos rápidos
               </Title>
               <SimpleGrid cols={2} spacing="xs">
@@ -213,7 +213,7 @@ export default function PanelPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Paper withBorder p="sm">
-            <Title order={5} mb="xs">
+            <Title order={2} size="h5" mb="xs">
               Envíos por {PERIOD[dashboard.data?.bucket ?? 'day']}
             </Title>
             {rangeInvalid ? (
@@ -232,7 +232,9 @@ export default function PanelPage() {
       </Grid>
       <Paper withBorder p="sm">
         <Group justify="space-between" mb="xs">
-          <Title order={5}>Últimos envíos</Title>
+          <Title order={2} size="h5">
+            Últimos envíos
+          </Title>
           <Anchor component={Link} to="/shipments" size="sm">
             Ver todos
           </Anchor>

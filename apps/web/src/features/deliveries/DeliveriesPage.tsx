@@ -20,7 +20,7 @@ export default function DeliveriesPage() {
       headerExtra={canManageArea(user, 'settings') ? <ProofRuleSwitch /> : undefined}
       aside={(shipment) => (
         <Paper withBorder p="md" component="section">
-          <Title order={4} mb="sm">
+          <Title order={2} size="h4" mb="sm">
             {shipment.deliveredInfo ? 'Entrega' : 'Confirmar entrega'}
           </Title>
           {shipment.deliveredInfo ? (

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { useTransportTrips } from './api/trips.ts';
 import { formatKg } from './components/format.ts';
 import { ManifestButton } from './components/ManifestButton.tsx';
+import { ActionsTh } from '../../components/ui/ActionsTh.tsx';
 
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -38,7 +39,7 @@ export default function TransportTripsPage() {
                   <Table.Th ta="right">Envíos</Table.Th>
                   <Table.Th ta="right">Peso</Table.Th>
                   <Table.Th>Estado</Table.Th>
-                  <Table.Th />
+                  <ActionsTh />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

@@ -17,6 +17,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { notify } from '../../lib/notify.ts';
 import { useUrlState } from '../../lib/url-state.ts';
 import { useNotifications, useResendNotification } from './api/notifications.ts';
+import { ActionsTh } from '../../components/ui/ActionsTh.tsx';
 
 const PAGE_SIZES = [25, 50, 100] as const;
 const STATUS_COLORS: Record<NotificationStatus, string> = { pendiente: 'yellow', enviado: 'teal', registrado: 'gray', fallido: 'red' };
@@ -78,7 +79,8 @@ export default function NotificacionesPage() {
             No hay notificaciones con estos filtros.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={900}>
+          // No minimum width: the addresses wrap so that 'Reenviar' stays in view on the 1024 tablet.
+          <Table.ScrollContainer minWidth={0}>
             <Table>
               <Table.Thead>
                 <Table.Tr>
@@ -88,8 +90,9 @@ export default function NotificacionesPage() {
                   <Table.Th>Para</Table.Th>
                   <Table.Th>Canal</Table.Th>
                   <Table.Th>Estado</Table.Th>
-                  <Table.Th>Intentos</Table.Th>
-                  <Table.Th aria-label="Acciones" />
+                  {/* A secondary column, left out on the 1024 tablet so 'Reenviar' stays in view. */}
+                  <Table.Th visibleFrom="lg">Intentos</Table.Th>
+                  <ActionsTh />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -97,17 +100,18 @@ export default function NotificacionesPage() {
                   <Table.Tr key={n.id}>
                     <Table.Td>{formatDateTime(n.createdAt)}</Table.Td>
                     <Table.Td>
-                      <Anchor component={Link} to={`/shipments/${n.shipmentId}`} size="sm">
+                      <Anchor component={Link} to={`/shipments/${n.shipmentId}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
                         {n.shipmentCode}
                       </Anchor>
                     </Table.Td>
                     <Table.Td title={n.body}>{NOTIFICATION_TOPIC_LABELS[n.topic]}</Table.Td>
+                    {/* A long e-mail address breaks; the party's name does not. */}
                     <Table.Td>
-                      {n.party === 'sender' ? 'Remitente' : 'Destinatario'}: {n.address}
+                      {n.party === 'sender' ? 'Remitente' : 'Destinatario'}: <span className="user-text">{n.address}</span>
                     </Table.Td>
                     <Table.Td>{NOTIFICATION_CHANNEL_LABELS[n.channel]}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={STATUS_COLORS[n.status]} tt="none" radius="sm">
+                      <Badge variant="light" color={STATUS_COLORS[n.status]} tt="none" radius="sm" styles={{ label: { overflow: 'visible' } }}>
                         {STATUS_LABELS[n.status]}
                       </Badge>
                       {n.lastError && n.status !== 'enviado' && (
@@ -116,7 +120,7 @@ export default function NotificacionesPage() {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>{n.attempts}</Table.Td>
+                    <Table.Td visibleFrom="lg">{n.attempts}</Table.Td>
                     <Table.Td>
                       <Button
                         size="compact-sm"

@@ -100,10 +100,14 @@ export default function PagosPage() {
                 {errorMessage(toCollect.error ?? payments.error)}
               </Alert>
             )}
-            <Title order={4}>Envíos por cobrar hoy</Title>
+            <Title order={2} size="h4">
+              Envíos por cobrar hoy
+            </Title>
             <CollectTable rows={rows} loading={toCollect.isPending} onCollect={(s) => setUrl({ shipmentId: String(s.id) })} />
             <Group justify="space-between">
-              <Title order={4}>Pagos de hoy</Title>
+              <Title order={2} size="h4">
+                Pagos de hoy
+              </Title>
             </Group>
             <PaymentsTable rows={payments.data?.items ?? []} loading={payments.isPending} onReceipt={openReceipt} />
             {/* One page holds an ordinary day; the pager shows only when there are more. */}

@@ -114,7 +114,9 @@ export default function CuentasPorCobrarPage() {
                         {r.customer_name}
                       </Anchor>
                     ) : (
-                      <Text size="sm">{r.customer_name}</Text>
+                      <Text size="sm" className="user-text">
+                        {r.customer_name}
+                      </Text>
                     )}
                     {r.customer_doc && (
                       <Text size="xs" c="dimmed">

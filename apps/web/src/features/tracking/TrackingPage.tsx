@@ -13,7 +13,7 @@ export default function TrackingPage() {
       asideSpan={5}
       aside={(shipment) => (
         <Paper withBorder p="md" component="section" aria-label="Historial del envío">
-          <Title order={5} mb="sm">
+          <Title order={2} size="h5" mb="sm">
             Historial
           </Title>
           <ShipmentHistory events={shipment.checkpoints ?? []} />

@@ -40,7 +40,7 @@ const columns: RecordColumn<User>[] = [
       </>
     ),
   },
-  { header: 'Nombre', cell: (u) => u.name },
+  { header: 'Nombre', cell: (u) => u.name, td: { className: 'user-text' } },
   { header: 'Correo', cell: (u) => u.email ?? '—', wideOnly: true },
   {
     header: 'Rol',

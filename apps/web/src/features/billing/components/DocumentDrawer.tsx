@@ -55,7 +55,7 @@ function Body({ doc, onCreditNote }: { doc: DocumentDetail; onCreditNote(doc: Do
             {doc.contingency ? ' · contingencia' : ''}
           </Text>
           <Group gap="sm">
-            <Title order={3} ff="monospace">
+            <Title order={2} size="h3" ff="monospace">
               {doc.fullNumber}
             </Title>
             <DocumentStatusBadge status={doc.status} />
@@ -120,7 +120,7 @@ function Body({ doc, onCreditNote }: { doc: DocumentDetail; onCreditNote(doc: Do
           <Table.Tbody>
             {doc.lines.map((l, i) => (
               <Table.Tr key={i}>
-                <Table.Td>{l.description}</Table.Td>
+                <Table.Td className="user-text">{l.description}</Table.Td>
                 <Table.Td>{l.unit}</Table.Td>
                 <Table.Td ta="right">{l.quantity}</Table.Td>
                 <Table.Td ta="right">{l.unitValue}</Table.Td>
@@ -161,7 +161,7 @@ function Body({ doc, onCreditNote }: { doc: DocumentDetail; onCreditNote(doc: Do
         </Stack>
       </Group>
       <div>
-        <Title order={5} mb="xs">
+        <Title order={2} size="h5" mb="xs">
           Historial
         </Title>
         <Timeline bulletSize={12} lineWidth={2} active={doc.history.length}>

@@ -220,7 +220,9 @@ export function DocumentsRegister({
                   <Table.Td>{SUNAT_DOCUMENT_LABELS[d.type]}</Table.Td>
                   <Table.Td>{dayText(d.issueDate)}</Table.Td>
                   <Table.Td>
-                    <Text size="sm">{d.customerName}</Text>
+                    <Text size="sm" className="user-text">
+                      {d.customerName}
+                    </Text>
                     <Text size="xs" c="dimmed">
                       {d.customerDocNumber}
                     </Text>

@@ -33,7 +33,7 @@ export function IssuedCard({
               {SUNAT_DOCUMENT_LABELS[type]}
             </Text>
             <Group gap="sm">
-              <Title order={3} ff="monospace">
+              <Title order={2} size="h3" ff="monospace">
                 {name}
               </Title>
               <DocumentStatusBadge status={status} />

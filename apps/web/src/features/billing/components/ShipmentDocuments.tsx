@@ -15,7 +15,7 @@ export function ShipmentDocuments({ shipmentId }: { shipmentId: number }) {
   if (items.length === 0) return null;
   return (
     <Paper withBorder p="md" component="section" aria-label="Comprobantes y guías">
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         Comprobantes y guías
       </Title>
       <Stack gap={6}>

@@ -17,6 +17,7 @@ import { ManifestButton } from './ManifestButton.tsx';
 import { driverNames, formatKg, plates } from './format.ts';
 import { TransportStatusPill } from './TransportStatusPill.tsx';
 import { ArrivalPanel, DepartButton, LoadScanBox, TripBanner } from './TripControls.tsx';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 export function AssignmentsTab({ transport }: { transport: Transport | null }) {
   if (!transport) {
@@ -44,7 +45,7 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
         <Group justify="space-between" align="flex-start" wrap="wrap">
           <div>
             <Group gap="xs">
-              <Title order={4} ff="monospace">
+              <Title order={2} size="h4" ff="monospace">
                 {plates(transport.plate_primary, transport.plate_secondary)}
               </Title>
               <TransportStatusPill status={transport.status} />
@@ -92,7 +93,7 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
           <TripBanner trip={onTheRoad} />
           <ArrivalPanel transport={transport} trip={onTheRoad} />
           <Paper withBorder p="sm">
-            <Title order={5} mb="xs">
+            <Title order={2} size="h5" mb="xs">
               Paquetes en viaje {load.data ? `(${load.data.items.length})` : ''}
             </Title>
             <LoadedTable transportId={transport.id} plate={transport.plate_primary} load={load} locked />
@@ -105,7 +106,7 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
             <LoadableSearch transportId={transport.id} plate={transport.plate_primary} loadedKg={total} capacityKg={capacity} />
           </Stack>
           <Paper withBorder p="sm">
-            <Title order={5} mb="xs">
+            <Title order={2} size="h5" mb="xs">
               Paquetes cargados {load.data ? `(${load.data.items.length})` : ''}
             </Title>
             {load.isError && (
@@ -143,7 +144,7 @@ function LoadedTable({
           <Table.Th>Destinatario</Table.Th>
           <Table.Th>Cargado</Table.Th>
           <Table.Th ta="right">Peso</Table.Th>
-          <Table.Th />
+          <ActionsTh />
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -162,7 +163,7 @@ function LoadedTable({
                 <Text size="sm" fw={600} ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                   {item.code}
                 </Text>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" className="user-text">
                   {item.senderName}
                 </Text>
                 {/* The carrier guide (GRE-T) it travels under, once issued. */}
@@ -173,7 +174,9 @@ function LoadedTable({
                 )}
               </Table.Td>
               <Table.Td>
-                <Text size="sm">{item.recipientName}</Text>
+                <Text size="sm" className="user-text">
+                  {item.recipientName}
+                </Text>
                 <Text size="xs" c="dimmed">
                   {item.recipientDoc}
                 </Text>
@@ -272,7 +275,7 @@ function LoadableSearch({
 
   return (
     <Paper withBorder p="sm">
-      <Title order={5} mb="xs">
+      <Title order={2} size="h5" mb="xs">
         Cargar envíos (estado Creado)
       </Title>
       <Group gap="xs" mb="xs" wrap="nowrap">
@@ -353,8 +356,10 @@ function LoadableSearch({
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Text size="sm">{r.recipientName}</Text>
-                        <Text size="xs" c="dimmed">
+                        <Text size="sm" className="user-text">
+                          {r.recipientName}
+                        </Text>
+                        <Text size="xs" c="dimmed" className="user-text">
                           De: {r.senderName}
                         </Text>
                       </Table.Td>

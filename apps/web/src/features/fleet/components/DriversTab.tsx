@@ -12,7 +12,7 @@ import { DriverForm } from './DriverForm.tsx';
 const PAGE_SIZES = [10, 25, 50] as const;
 
 const columns: RecordColumn<Driver>[] = [
-  { header: 'Nombre', cell: (d) => d.full_name, td: { fw: 500 } },
+  { header: 'Nombre', cell: (d) => d.full_name, td: { fw: 500, className: 'user-text' } },
   { header: 'DNI', cell: (d) => d.dni },
   { header: 'Licencia', cell: (d) => d.license_number },
   { header: 'Teléfono', cell: (d) => d.phone ?? '—' },

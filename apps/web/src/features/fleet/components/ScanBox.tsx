@@ -54,7 +54,7 @@ export function ScanBox({
 
   return (
     <Paper withBorder p="sm" bg={last ? `var(--mantine-color-${COLORS[last.tone]}-light)` : undefined} data-scan-tone={last?.tone}>
-      <Title order={5} mb="xs">
+      <Title order={2} size="h5" mb="xs">
         {title}
       </Title>
       <Group gap="xs" wrap="nowrap" align="flex-start">

@@ -10,7 +10,7 @@ export function ShipmentTransportBox({ shipmentId }: { shipmentId: number | stri
   const assignment = useShipmentAssignment(shipmentId);
   return (
     <Paper withBorder p="sm">
-      <Title order={5} mb="xs">
+      <Title order={2} size="h5" mb="xs">
         Transporte
       </Title>
       {assignment.isPending ? (

@@ -13,6 +13,7 @@ import { useTransports } from '../api/get-transports.ts';
 import { driverNames, formatKg } from './format.ts';
 import { TransportForm } from './TransportForm.tsx';
 import { TransportStatusPill } from './TransportStatusPill.tsx';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
@@ -88,7 +89,7 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
               <Table.Th>Conductores</Table.Th>
               <Table.Th>Estado</Table.Th>
               <Table.Th ta="right">Carga</Table.Th>
-              <Table.Th />
+              <ActionsTh />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

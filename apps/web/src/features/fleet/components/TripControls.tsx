@@ -137,7 +137,9 @@ function CheckList({ title, rows, color }: { title: string; rows: UnloadCheck['e
                 <Table.Td ff="monospace" fz="sm" style={{ whiteSpace: 'nowrap' }}>
                   {r.code}
                 </Table.Td>
-                <Table.Td fz="xs">{r.recipientName ?? ''}</Table.Td>
+                <Table.Td fz="xs" className="user-text">
+                  {r.recipientName ?? ''}
+                </Table.Td>
               </Table.Tr>
             ))
           )}
@@ -191,7 +193,9 @@ export function ArrivalPanel({ transport, trip }: { transport: Transport; trip: 
   return (
     <Paper withBorder p="sm">
       <Group justify="space-between" mb="xs">
-        <Title order={5}>Desembarque en {trip.destinationName}</Title>
+        <Title order={2} size="h5">
+          Desembarque en {trip.destinationName}
+        </Title>
         <Group gap="xs">
           <Button variant="default" onClick={() => void close('all')} loading={arrive.isPending && arrive.variables.receive === 'all'}>
             Recibir todo sin escanear

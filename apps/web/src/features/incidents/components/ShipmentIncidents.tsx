@@ -45,7 +45,9 @@ export function ShipmentIncidents({ shipmentId }: { shipmentId: number }) {
   return (
     <Paper withBorder p="sm" aria-label="Incidencias">
       <Group justify="space-between" mb="xs">
-        <Title order={5}>Incidencias</Title>
+        <Title order={2} size="h5">
+          Incidencias
+        </Title>
         {!adding && (
           <Button size="xs" variant="light" color="red" onClick={() => setAdding(true)}>
             Registrar incidencia

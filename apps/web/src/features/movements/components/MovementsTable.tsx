@@ -47,8 +47,8 @@ const COLUMNS: readonly { header: string; cell(r: MovementRow): ReactNode; right
       </Badge>
     ),
   },
-  { header: 'Pagador', cell: (r) => dash(r.payerName) },
-  { header: 'Cliente', cell: (r) => dash(r.customerName) },
+  { header: 'Pagador', cell: (r) => <span className="user-text">{dash(r.payerName)}</span> },
+  { header: 'Cliente', cell: (r) => <span className="user-text">{dash(r.customerName)}</span> },
   { header: 'Referencia', cell: (r) => dash(r.reference) },
   {
     header: 'Envío',

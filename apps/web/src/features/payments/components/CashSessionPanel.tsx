@@ -75,7 +75,9 @@ export function CashSessionPanel() {
       {closed && (
         <Paper withBorder p="md" className="print-area">
           <Group justify="space-between" mb="sm">
-            <Title order={4}>Caja cerrada · {formatDateTime(closed.closedAt)}</Title>
+            <Title order={2} size="h4">
+              Caja cerrada · {formatDateTime(closed.closedAt)}
+            </Title>
             <Group className="no-print">
               <Button variant="default" onClick={() => window.print()}>
                 Imprimir cierre
@@ -96,7 +98,9 @@ export function CashSessionPanel() {
           <Stack gap="sm">
             <Group justify="space-between">
               <Group gap="sm">
-                <Title order={4}>Mi caja</Title>
+                <Title order={2} size="h4">
+                  Mi caja
+                </Title>
                 <Badge color="teal" variant="light" tt="none">
                   Abierta
                 </Badge>
@@ -112,7 +116,9 @@ export function CashSessionPanel() {
           </Stack>
         ) : (
           <Stack gap="sm">
-            <Title order={4}>Mi caja</Title>
+            <Title order={2} size="h4">
+              Mi caja
+            </Title>
             <Text size="sm">
               No tienes una caja abierta. Ábrela con el fondo (sencillo) que tienes en el cajón; si cobras sin abrirla, se abre con S/ 0.00.
             </Text>

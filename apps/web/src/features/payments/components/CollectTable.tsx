@@ -1,6 +1,10 @@
 import { Badge, Button, Paper, Table, Text } from '@mantine/core';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import type { CollectShipment } from '../api/payments.ts';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
+
+/** Codes, amounts and chips stay on one line; the sender's name wraps instead (the 1024 tablet). */
+const NOWRAP = { style: { whiteSpace: 'nowrap' } } as const;
 
 /** Today's shipments to collect (Creado, created today): the pill says whether each is paid. */
 export function CollectTable({
@@ -23,7 +27,7 @@ export function CollectTable({
             <Table.Th>Ruta</Table.Th>
             <Table.Th ta="right">Precio</Table.Th>
             <Table.Th>Estado de pago</Table.Th>
-            <Table.Th w={110} />
+            <ActionsTh w={110} />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -38,10 +42,14 @@ export function CollectTable({
           ) : (
             rows.map((s) => (
               <Table.Tr key={s.id}>
-                <Table.Td ff="monospace">{s.code}</Table.Td>
-                <Table.Td>{formatDateTime(s.createdAt).slice(11)}</Table.Td>
+                <Table.Td ff="monospace" {...NOWRAP}>
+                  {s.code}
+                </Table.Td>
+                <Table.Td {...NOWRAP}>{formatDateTime(s.createdAt).slice(11)}</Table.Td>
                 <Table.Td>
-                  <Text size="sm">{s.senderName}</Text>
+                  <Text size="sm" className="user-text">
+                    {s.senderName}
+                  </Text>
                   {s.senderDoc && (
                     <Text size="xs" c="dimmed">
                       {s.senderDoc}
@@ -51,11 +59,12 @@ export function CollectTable({
                 <Table.Td>
                   {s.originBranch.name} → {s.destinationBranch.name}
                 </Table.Td>
-                <Table.Td ta="right" ff="monospace">
+                <Table.Td ta="right" ff="monospace" {...NOWRAP}>
                   {formatMoney(s.quotedPrice)}
                 </Table.Td>
                 <Table.Td>
-                  <Badge variant="light" tt="none" color={s.paid ? 'teal' : 'gray'}>
+                  {/* The label's own ellipsis would let a narrow column cut it ('No pag…'): it keeps its width. */}
+                  <Badge variant="light" tt="none" color={s.paid ? 'teal' : 'gray'} styles={{ label: { overflow: 'visible' } }}>
                     {s.pill}
                   </Badge>
                 </Table.Td>

@@ -21,7 +21,9 @@ export function DaySessions() {
       <Group justify="space-between" align="flex-end">
         <Group align="flex-end">
           <DateField label="Día" value={date} clearable={false} onChange={(d) => d && setDate(d)} />
-          <Title order={4}>Reporte de cierre del {dayText(date)}</Title>
+          <Title order={2} size="h4">
+            Reporte de cierre del {dayText(date)}
+          </Title>
         </Group>
         <Button variant="default" className="no-print" onClick={() => window.print()}>
           Imprimir reporte

@@ -5,8 +5,11 @@ import { errorMessage } from '../../../lib/api.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCancelPayment, useRetryPayment } from '../api/payments.ts';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 const STATUS_COLORS = { pending: 'yellow', paid: 'teal', canceled: 'gray' } as const;
+/** Codes, amounts and chips stay on one line; the free text around them wraps instead (the 1024 tablet). */
+const NOWRAP = { style: { whiteSpace: 'nowrap' } } as const;
 
 /** Today's manual payments, each with its receipt; void (reason required) and retry a pending one. */
 export function PaymentsTable({
@@ -44,7 +47,7 @@ export function PaymentsTable({
   return (
     <>
       <Paper withBorder style={{ overflowX: 'auto' }}>
-        <Table verticalSpacing={6} aria-label="Pagos de hoy">
+        <Table verticalSpacing={6} horizontalSpacing={8} aria-label="Pagos de hoy">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Hora</Table.Th>
@@ -54,7 +57,7 @@ export function PaymentsTable({
               <Table.Th ta="right">Monto</Table.Th>
               <Table.Th>Estado</Table.Th>
               <Table.Th>Comprobante</Table.Th>
-              <Table.Th />
+              <ActionsTh />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -69,10 +72,14 @@ export function PaymentsTable({
             ) : (
               rows.map((p) => (
                 <Table.Tr key={p.id}>
-                  <Table.Td>{formatDateTime(p.received_at).slice(11)}</Table.Td>
-                  <Table.Td ff="monospace">{p.shipmentCode}</Table.Td>
+                  <Table.Td {...NOWRAP}>{formatDateTime(p.received_at).slice(11)}</Table.Td>
+                  <Table.Td ff="monospace" {...NOWRAP}>
+                    {p.shipmentCode}
+                  </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{p.customer_name}</Text>
+                    <Text size="sm" className="user-text">
+                      {p.customer_name}
+                    </Text>
                     <Text size="xs" c="dimmed">
                       {p.customerDocNumber}
                     </Text>
@@ -85,15 +92,16 @@ export function PaymentsTable({
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td ta="right" ff="monospace">
+                  <Table.Td ta="right" ff="monospace" {...NOWRAP}>
                     {formatMoney(p.amount)}
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light" tt="none" color={STATUS_COLORS[p.status]}>
+                    {/* The label's own ellipsis would let a narrow column cut it ('Pendi…'): it keeps its width. */}
+                    <Badge variant="light" tt="none" color={STATUS_COLORS[p.status]} styles={{ label: { overflow: 'visible' } }}>
                       {p.statusLabel}
                     </Badge>
                     {p.status === 'pending' && p.lastError && (
-                      <Text size="xs" c="red.9" maw={220}>
+                      <Text size="xs" c="red.9" maw={180}>
                         {p.lastError}
                       </Text>
                     )}
@@ -119,7 +127,8 @@ export function PaymentsTable({
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Group gap={4} wrap="nowrap" justify="flex-end">
+                    {/* Side by side on the counter PC, one above the other when the tablet is short of room. */}
+                    <Group gap={4} justify="flex-end">
                       {p.status === 'pending' && (
                         <Button
                           size="xs"

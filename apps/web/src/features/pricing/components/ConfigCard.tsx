@@ -2,6 +2,7 @@ import { ActionIcon, Badge, Button, Group, Input, NumberInput, Paper, SegmentedC
 import { MAX_FACTOR_PER_KG, MAX_TIER_KG, overlappingTiers, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type Branch, type ProductType } from '@tramo/domain';
 import { BranchSelect } from '../../branches/index.ts';
 import { addRow, removeRow, swapRow, toTiers, type TierRow } from './tierRows.ts';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 interface ConfigCardProps {
   branches: Branch[];
@@ -33,7 +34,7 @@ export function ConfigCard(props: ConfigCardProps) {
 
   return (
     <Paper withBorder p="sm">
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         Configuración
       </Title>
       <Group gap="sm" align="flex-end" wrap="wrap">
@@ -68,7 +69,8 @@ export function ConfigCard(props: ConfigCardProps) {
           · {productType.toUpperCase()}
         </Text>
         {rows && (
-          <Badge variant="light" color={saved ? 'teal' : 'gray'} tt="none">
+          // Never cut to 'Tabla guar…' beside a long route on the 1024 tablet: the route's line wraps instead.
+          <Badge variant="light" color={saved ? 'teal' : 'gray'} tt="none" styles={{ label: { overflow: 'visible' } }}>
             {saved ? 'Tabla guardada' : 'Sin tabla guardada'}
           </Badge>
         )}
@@ -83,7 +85,7 @@ export function ConfigCard(props: ConfigCardProps) {
             <Table.Th ta="center" w={60}>
               Orden
             </Table.Th>
-            <Table.Th w={44} />
+            <ActionsTh w={44} />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

@@ -43,7 +43,7 @@ export function PreviewCard({ tiers }: { tiers: WeightTier[] }) {
 
   return (
     <Paper withBorder p="sm">
-      <Title order={4} mb="xs">
+      <Title order={2} size="h4" mb="xs">
         Vista previa
       </Title>
       <Group gap="xs" align="flex-end" wrap="wrap">

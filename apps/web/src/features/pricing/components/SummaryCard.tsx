@@ -6,6 +6,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { useWeightFactorSummary } from '../api/get-summary.ts';
 import { formatKg } from './format.ts';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 /** Spec section 9: the summary's open flag is kept locally, open by default. */
 const OPEN_KEY = 'factorPeso.summaryOpen';
@@ -25,7 +26,9 @@ export function SummaryCard({ onLoad, currentId }: SummaryCardProps) {
     <Paper withBorder p="sm" mb="sm">
       <Group justify="space-between" wrap="nowrap">
         <Group gap="xs">
-          <Title order={4}>Tablas guardadas</Title>
+          <Title order={2} size="h4">
+            Tablas guardadas
+          </Title>
           {summary.isSuccess && (
             <Text size="sm" c="dimmed">
               ({rows.length})
@@ -65,7 +68,7 @@ export function SummaryCard({ onLoad, currentId }: SummaryCardProps) {
                   <Table.Th ta="right">Rango (kg)</Table.Th>
                   <Table.Th ta="right">Precio 1 kg</Table.Th>
                   <Table.Th ta="right">Precio 10 kg</Table.Th>
-                  <Table.Th w={90} />
+                  <ActionsTh w={90} />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

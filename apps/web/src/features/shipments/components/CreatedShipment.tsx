@@ -12,7 +12,7 @@ export function CreatedShipment({ shipment, onAnother }: { shipment: Shipment; o
     <Paper withBorder p="xl" maw={560} mx="auto" mt="lg">
       <Stack align="center" gap="sm">
         <Text c="dimmed">Envío registrado</Text>
-        <Title order={1} data-testid="created-code" style={{ letterSpacing: 1 }}>
+        <Title order={2} size="h1" data-testid="created-code" style={{ letterSpacing: 1 }}>
           {shipment.code}
         </Title>
         <Text size="sm">

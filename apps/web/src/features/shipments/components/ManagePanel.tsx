@@ -230,7 +230,7 @@ export function DescriptionModal({ shipment, opened, onClose }: { shipment: Ship
 export function ManagePanel({ shipment }: { shipment: Shipment }) {
   return (
     <Paper withBorder p="md">
-      <Title order={5} mb="xs">
+      <Title order={2} size="h5" mb="xs">
         Gestionar
       </Title>
       <Stack gap="md">

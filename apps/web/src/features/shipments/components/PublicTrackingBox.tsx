@@ -7,7 +7,7 @@ export function PublicTrackingBox({ code }: { code: string }) {
   const url = usePublicTrackingUrl(code);
   return (
     <Paper withBorder p="md">
-      <Title order={5} mb="xs">
+      <Title order={2} size="h5" mb="xs">
         Seguimiento para el cliente
       </Title>
       <Group gap="sm" wrap="nowrap" align="flex-start">

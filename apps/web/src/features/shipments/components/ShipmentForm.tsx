@@ -138,7 +138,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
         <Grid.Col span={{ base: 12, md: 5 }}>
           <Stack gap="md">
             <Paper withBorder p="md">
-              <Title order={4} mb="xs">
+              <Title order={2} size="h4" mb="xs">
                 Remitente
               </Title>
               <Stack gap="xs">
@@ -168,7 +168,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
               </Stack>
             </Paper>
             <Paper withBorder p="md">
-              <Title order={4} mb="xs">
+              <Title order={2} size="h4" mb="xs">
                 Destinatario
               </Title>
               <Stack gap="xs">
@@ -268,7 +268,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
               </Group>
             </Paper>
             <Paper withBorder p="md">
-              <Title order={4} mb="xs">
+              <Title order={2} size="h4" mb="xs">
                 Líneas de peso
               </Title>
               <WeightLines control={form.control} errors={errors} quotes={quote.quotes} />

@@ -5,6 +5,7 @@ import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { StatusChip } from '../../../components/ui/StatusChip.tsx';
 import { formatDateTime, formatMoney, formatWeight } from '../../../lib/format.ts';
 import type { ShipmentListRow, ShipmentSearchRow } from '@tramo/domain';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 /** Columns every row has, the tracking search's narrow row included. */
 export type ShipmentSearchColumn = 'code' | 'createdAt' | 'origin' | 'destination' | 'recipient' | 'recipientDoc' | 'status';
@@ -27,9 +28,9 @@ interface Column<R> {
 
 /** A name that may be long: one line, cut with its full text on hover, when the table is dense. */
 function Name({ text, width }: { text: string; width?: number }) {
-  if (width === undefined) return text;
+  if (width === undefined) return <span className="user-text">{text}</span>;
   return (
-    <Text size="sm" lineClamp={1} maw={width} title={text}>
+    <Text size="sm" lineClamp={1} maw={width} title={text} className="user-text">
       {text}
     </Text>
   );
@@ -108,7 +109,7 @@ export function ShipmentsTable<R extends ShipmentSearchRow>({
               {COLUMNS[c].header}
             </Table.Th>
           ))}
-          {action && <Table.Th w={actionWidth} />}
+          {action && <ActionsTh w={actionWidth} />}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>

@@ -5,6 +5,7 @@ import { PRICING_MESSAGES, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type NewShipment,
 import { ApiError } from '../../../lib/api.ts';
 import { formatMoney, formatNumber, formatWeight } from '../../../lib/format.ts';
 import type { ShipmentFormValues } from './shipment-form.ts';
+import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
 export type LineQuoteState =
   { state: 'idle' } | { state: 'loading' } | { state: 'ok'; quote: Quote } | { state: 'error'; error: unknown; outOfRange: boolean };
@@ -74,7 +75,7 @@ export function WeightLines({ control, errors, quotes }: WeightLinesProps) {
               <Table.Th>Categoría</Table.Th>
               <Table.Th w={150}>Peso (kg)</Table.Th>
               <Table.Th w={130}>Precio</Table.Th>
-              <Table.Th w={44} />
+              <ActionsTh w={44} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>

@@ -14,7 +14,9 @@ export function ShipmentSummary({ shipment, docApart = false }: { shipment: Ship
   return (
     <Paper withBorder p="md" aria-label={`Envío ${shipment.code}`} component="section">
       <Group justify="space-between" mb="sm">
-        <Title order={3}>{shipment.code}</Title>
+        <Title order={2} size="h3">
+          {shipment.code}
+        </Title>
         <StatusChip status={shipment.status} size="lg" />
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="sm">

@@ -35,7 +35,7 @@ const TRANSPORT_OPTIONS = TRANSPORT_TYPES.map((t) => ({ value: t, label: `${t} Â
 function Point({ form, name, title }: { form: UseFormReturn<GuideValues>; name: 'punto_de_partida' | 'punto_de_llegada'; title: string }) {
   return (
     <div>
-      <Title order={5} mb={4}>
+      <Title order={2} size="h5" mb={4}>
         {title}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">

@@ -4,6 +4,8 @@ import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-h
 import { GUIDE_UNIT_LABELS, GUIDE_UNITS, guideItemWeightKg, isGuideUnit } from '@tramo/domain';
 import { emptyGuideItem, type GuideValues } from './guide-values.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
+import { ActionsTh } from '../../../../components/ui/ActionsTh.tsx';
+import { useWideTable } from '../../../../components/ui/useWideTable.ts';
 
 const UNIT_OPTIONS = GUIDE_UNITS.map((u) => ({ value: u, label: `${u} · ${GUIDE_UNIT_LABELS[u]}` }));
 
@@ -11,6 +13,7 @@ const UNIT_OPTIONS = GUIDE_UNITS.map((u) => ({ value: u, label: `${u} · ${GUIDE
 export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
   const items = useFieldArray({ control: form.control, name: 'items' });
   const related = useFieldArray({ control: form.control, name: 'documentos_relacionados' });
+  const { wide, w } = useWideTable();
   const watched = useWatch({ control: form.control, name: 'items' }) ?? [];
   const weights = watched.map((i) =>
     isGuideUnit(i.unidad_de_medida) ? guideItemWeightKg({ quantity: i.cantidad, unit: i.unidad_de_medida, weightKg: i.peso || null }) : null,
@@ -21,21 +24,24 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
     <Paper withBorder p="md">
       <Stack gap="sm">
         <Group justify="space-between">
-          <Title order={4}>Bienes trasladados</Title>
+          <Title order={2} size="h4">
+            Bienes trasladados
+          </Title>
           <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => items.append(emptyGuideItem())}>
             Agregar ítem
           </Button>
         </Group>
         <div style={{ overflowX: 'auto' }}>
-          <Table verticalSpacing={4} horizontalSpacing={6} miw={800}>
+          {/* Fixed widths on the counter PC; on the 1024 tablet the columns share what there is. */}
+          <Table verticalSpacing={4} horizontalSpacing={6} miw={wide ? 800 : undefined}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th w={130}>Código</Table.Th>
+                <Table.Th w={w(130)}>Código</Table.Th>
                 <Table.Th>Descripción</Table.Th>
-                <Table.Th w={90}>Cantidad</Table.Th>
-                <Table.Th w={170}>Unidad</Table.Th>
-                <Table.Th w={110}>Peso (kg)</Table.Th>
-                <Table.Th w={40} />
+                <Table.Th w={w(90)}>Cantidad</Table.Th>
+                <Table.Th w={w(170)}>Unidad</Table.Th>
+                <Table.Th w={w(110)}>Peso (kg)</Table.Th>
+                <ActionsTh w={40} />
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -91,7 +97,9 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
           />
         </Group>
         <Group justify="space-between">
-          <Title order={5}>Documentos relacionados</Title>
+          <Title order={3} size="h5">
+            Documentos relacionados
+          </Title>
           <Button
             size="xs"
             variant="subtle"

@@ -31,7 +31,9 @@ export function GuideParties({ form }: { form: Form }) {
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
-        <Title order={4}>{carrierMode ? 'Remitente' : 'Cliente'}</Title>
+        <Title order={2} size="h4">
+          {carrierMode ? 'Remitente' : 'Cliente'}
+        </Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
           <TextInput label="Documento (RUC o DNI)" inputMode="numeric" maxLength={11} {...form.register('cliente.numero_de_documento')} />
           <TextInput label="Nombre o razón social" maxLength={200} {...form.register('cliente.denominacion')} />
@@ -39,7 +41,9 @@ export function GuideParties({ form }: { form: Form }) {
         </SimpleGrid>
         {carrierMode && (
           <>
-            <Title order={4}>Destinatario</Title>
+            <Title order={2} size="h4">
+              Destinatario
+            </Title>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
               <TextInput
                 label="Documento del destinatario (RUC o DNI)"
@@ -53,14 +57,18 @@ export function GuideParties({ form }: { form: Form }) {
         )}
         {publicTransport && (
           <>
-            <Title order={4}>Transportista</Title>
+            <Title order={2} size="h4">
+              Transportista
+            </Title>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
               <TextInput label="RUC del transportista" inputMode="numeric" maxLength={11} {...form.register('transportista.documento_numero')} />
               <TextInput label="Razón social del transportista" maxLength={200} {...form.register('transportista.denominacion')} />
             </SimpleGrid>
           </>
         )}
-        <Title order={4}>Vehículo y conductor</Title>
+        <Title order={2} size="h4">
+          Vehículo y conductor
+        </Title>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm">
           <TextInput
             label="Placa"

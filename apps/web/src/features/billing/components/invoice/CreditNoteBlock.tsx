@@ -7,7 +7,7 @@ import { MODIFIED_TYPE_OPTIONS, REASON_OPTIONS } from './options.ts';
 export function CreditNoteBlock({ form, onModifiedType }: { form: UseFormReturn<InvoiceFormValues>; onModifiedType(): void }) {
   return (
     <Paper withBorder p="md">
-      <Title order={4} mb="sm">
+      <Title order={2} size="h4" mb="sm">
         Documento que se modifica
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">

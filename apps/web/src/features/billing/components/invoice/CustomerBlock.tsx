@@ -45,7 +45,9 @@ export function CustomerBlock({ form }: { form: UseFormReturn<InvoiceFormValues>
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>Cliente</Title>
+        <Title order={2} size="h4">
+          Cliente
+        </Title>
         {!customerId && (
           <SegmentedControl
             size="xs"

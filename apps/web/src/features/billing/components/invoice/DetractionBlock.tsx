@@ -17,7 +17,9 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb={enabled ? 'sm' : 0}>
-        <Title order={4}>Detracción</Title>
+        <Title order={2} size="h4">
+          Detracción
+        </Title>
         <Controller
           control={form.control}
           name="detraction.enabled"

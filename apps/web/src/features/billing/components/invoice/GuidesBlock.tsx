@@ -11,7 +11,9 @@ export function GuidesBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb={guides.fields.length ? 'sm' : 0}>
-        <Title order={4}>Guías referenciadas</Title>
+        <Title order={2} size="h4">
+          Guías referenciadas
+        </Title>
         <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => guides.append({ type: '2', serie: '', numero: '' })}>
           Agregar guía
         </Button>

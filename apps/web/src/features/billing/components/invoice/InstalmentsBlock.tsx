@@ -17,7 +17,9 @@ export function InstalmentsBlock({ form }: { form: UseFormReturn<InvoiceFormValu
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>Cuotas</Title>
+        <Title order={2} size="h4">
+          Cuotas
+        </Title>
         <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => rows.append({ dueDate: '', amount: '' })}>
           Agregar cuota
         </Button>

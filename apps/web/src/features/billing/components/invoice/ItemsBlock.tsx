@@ -1,36 +1,46 @@
+import { Fragment } from 'react';
 import { Button, Group, NumberFormatter, Paper, Select, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { centsToString, emptyInvoiceItem, previewTotals, type InvoiceFormValues } from '@tramo/domain';
 import { IGV_OPTIONS, UNIT_OPTIONS } from './options.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
+import { ActionsTh } from '../../../../components/ui/ActionsTh.tsx';
+import { useWideTable } from '../../../../components/ui/useWideTable.ts';
 
-/** The items table: one row per line, its total computed as the user types (same rule as the API). */
+/**
+ * The items table: one row per line, its total computed as the user types (same rule as the API).
+ * Below the lg breakpoint (the 1024 tablet) the description takes a row of its own above the
+ * figures, so every column and the remove button fit without scrolling sideways.
+ */
 export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
   const items = useFieldArray({ control: form.control, name: 'items' });
   const watched = useWatch({ control: form.control, name: 'items' });
+  const { wide, w } = useWideTable();
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm">
-        <Title order={4}>Ítems</Title>
+        <Title order={2} size="h4">
+          Ítems
+        </Title>
         <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => items.append(emptyInvoiceItem())}>
           Agregar ítem
         </Button>
       </Group>
       <div style={{ overflowX: 'auto' }}>
-        <Table verticalSpacing={4} horizontalSpacing={6} miw={900}>
+        <Table verticalSpacing={4} horizontalSpacing={6} miw={wide ? 900 : undefined}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Descripción</Table.Th>
-              <Table.Th w={150}>Unidad</Table.Th>
-              <Table.Th w={90}>Cantidad</Table.Th>
-              <Table.Th w={120}>Valor unitario</Table.Th>
-              <Table.Th w={130}>IGV</Table.Th>
-              <Table.Th w={100}>Descuento</Table.Th>
+              {wide && <Table.Th>Descripción</Table.Th>}
+              <Table.Th w={w(150)}>Unidad</Table.Th>
+              <Table.Th w={w(90)}>Cantidad</Table.Th>
+              <Table.Th w={w(120)}>Valor unitario</Table.Th>
+              <Table.Th w={w(130)}>IGV</Table.Th>
+              <Table.Th w={w(100)}>Descuento</Table.Th>
               <Table.Th w={100} ta="right">
                 Total
               </Table.Th>
-              <Table.Th w={40} />
+              <ActionsTh w={40} />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -38,73 +48,89 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
               const line = watched?.[i];
               const total = line ? previewTotals([line]).totalCents : 0;
               const n = i + 1;
+              const description = (
+                <TextInput
+                  size="xs"
+                  aria-label={`Descripción del ítem ${n}`}
+                  placeholder={wide ? undefined : 'Descripción'}
+                  maxLength={250}
+                  {...form.register(`items.${i}.description`)}
+                />
+              );
               return (
-                <Table.Tr key={field.id}>
-                  <Table.Td>
-                    <TextInput size="xs" aria-label={`Descripción del ítem ${n}`} maxLength={250} {...form.register(`items.${i}.description`)} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Controller
-                      control={form.control}
-                      name={`items.${i}.unit`}
-                      render={({ field: f }) => (
-                        <Select
-                          size="xs"
-                          aria-label={`Unidad del ítem ${n}`}
-                          data={UNIT_OPTIONS}
-                          allowDeselect={false}
-                          value={f.value}
-                          onChange={(v) => f.onChange(v ?? 'ZZ')}
-                        />
-                      )}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <TextInput size="xs" inputMode="decimal" aria-label={`Cantidad del ítem ${n}`} {...form.register(`items.${i}.quantity`)} />
-                  </Table.Td>
-                  <Table.Td>
-                    <TextInput
-                      size="xs"
-                      inputMode="decimal"
-                      aria-label={`Valor unitario del ítem ${n}`}
-                      placeholder="0.00"
-                      {...form.register(`items.${i}.unitValue`)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Controller
-                      control={form.control}
-                      name={`items.${i}.igvType`}
-                      render={({ field: f }) => (
-                        <Select
-                          size="xs"
-                          aria-label={`IGV del ítem ${n}`}
-                          data={IGV_OPTIONS}
-                          allowDeselect={false}
-                          value={f.value}
-                          onChange={(v) => f.onChange(v ?? '10')}
-                        />
-                      )}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <TextInput
-                      size="xs"
-                      inputMode="decimal"
-                      aria-label={`Descuento del ítem ${n}`}
-                      placeholder="0.00"
-                      {...form.register(`items.${i}.discount`)}
-                    />
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Text size="sm" ff="monospace">
-                      <NumberFormatter value={centsToString(total)} thousandSeparator="," decimalScale={2} fixedDecimalScale />
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <RemoveRowButton label={`Quitar el ítem ${n}`} onRemove={() => items.remove(i)} disabled={items.fields.length === 1} />
-                  </Table.Td>
-                </Table.Tr>
+                <Fragment key={field.id}>
+                  {!wide && (
+                    <Table.Tr style={{ borderBottom: 0 }}>
+                      <Table.Td colSpan={7} pb={0}>
+                        {description}
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                  <Table.Tr>
+                    {wide && <Table.Td>{description}</Table.Td>}
+                    <Table.Td>
+                      <Controller
+                        control={form.control}
+                        name={`items.${i}.unit`}
+                        render={({ field: f }) => (
+                          <Select
+                            size="xs"
+                            aria-label={`Unidad del ítem ${n}`}
+                            data={UNIT_OPTIONS}
+                            allowDeselect={false}
+                            value={f.value}
+                            onChange={(v) => f.onChange(v ?? 'ZZ')}
+                          />
+                        )}
+                      />
+                    </Table.Td>
+                    <Table.Td>
+                      <TextInput size="xs" inputMode="decimal" aria-label={`Cantidad del ítem ${n}`} {...form.register(`items.${i}.quantity`)} />
+                    </Table.Td>
+                    <Table.Td>
+                      <TextInput
+                        size="xs"
+                        inputMode="decimal"
+                        aria-label={`Valor unitario del ítem ${n}`}
+                        placeholder="0.00"
+                        {...form.register(`items.${i}.unitValue`)}
+                      />
+                    </Table.Td>
+                    <Table.Td>
+                      <Controller
+                        control={form.control}
+                        name={`items.${i}.igvType`}
+                        render={({ field: f }) => (
+                          <Select
+                            size="xs"
+                            aria-label={`IGV del ítem ${n}`}
+                            data={IGV_OPTIONS}
+                            allowDeselect={false}
+                            value={f.value}
+                            onChange={(v) => f.onChange(v ?? '10')}
+                          />
+                        )}
+                      />
+                    </Table.Td>
+                    <Table.Td>
+                      <TextInput
+                        size="xs"
+                        inputMode="decimal"
+                        aria-label={`Descuento del ítem ${n}`}
+                        placeholder="0.00"
+                        {...form.register(`items.${i}.discount`)}
+                      />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Text size="sm" ff="monospace">
+                        <NumberFormatter value={centsToString(total)} thousandSeparator="," decimalScale={2} fixedDecimalScale />
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <RemoveRowButton label={`Quitar el ítem ${n}`} onRemove={() => items.remove(i)} disabled={items.fields.length === 1} />
+                    </Table.Td>
+                  </Table.Tr>
+                </Fragment>
               );
             })}
           </Table.Tbody>

@@ -21,6 +21,8 @@ import { useCreateEmit } from '../../api/create-emit.ts';
 import { IssuedCard } from '../IssuedCard.tsx';
 import { IssueAlerts, newUniqueCode } from '../IssueAlerts.tsx';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
+import { ActionsTh } from '../../../../components/ui/ActionsTh.tsx';
+import { useWideTable } from '../../../../components/ui/useWideTable.ts';
 
 const RELATED_OPTIONS = VOUCHER_RELATED_TYPES.map((t) => ({ value: t, label: `${t} · ${VOUCHER_RELATED_TYPE_LABELS[t]}` }));
 
@@ -64,6 +66,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
   };
   const form = useForm<VoucherValues>({ defaultValues: initial });
   const rows = useFieldArray({ control: form.control, name: 'documentos_relacionados' });
+  const { wide, w } = useWideTable();
   const [watchedRows, percent] = useWatch({ control: form.control, name: ['documentos_relacionados', 'porcentaje'] });
   const preview = voucherPreview(type, watchedRows ?? [], percent ?? '');
   const [problems, setProblems] = useState<string[]>([]);
@@ -146,7 +149,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
           </SimpleGrid>
         </Paper>
         <Paper withBorder p="md">
-          <Title order={4} mb="sm">
+          <Title order={2} size="h4" mb="sm">
             {who}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
@@ -162,24 +165,27 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
         </Paper>
         <Paper withBorder p="md">
           <Group justify="space-between" mb="sm">
-            <Title order={4}>Documentos relacionados</Title>
+            <Title order={2} size="h4">
+              Documentos relacionados
+            </Title>
             <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => rows.append(emptyRow())}>
               Agregar documento
             </Button>
           </Group>
           <div style={{ overflowX: 'auto' }}>
-            <Table verticalSpacing={4} horizontalSpacing={6} miw={1000}>
+            {/* Fixed widths on the counter PC; on the 1024 tablet the columns share what there is. */}
+            <Table verticalSpacing={4} horizontalSpacing={6} miw={wide ? 1000 : undefined}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th w={170}>Tipo</Table.Th>
-                  <Table.Th w={80}>Serie</Table.Th>
-                  <Table.Th w={100}>Número</Table.Th>
-                  <Table.Th w={130}>Emisión</Table.Th>
-                  <Table.Th w={110}>Total</Table.Th>
-                  <Table.Th w={130}>Fecha de pago</Table.Th>
-                  <Table.Th w={110}>Importe pagado</Table.Th>
+                  <Table.Th w={w(170)}>Tipo</Table.Th>
+                  <Table.Th w={w(80)}>Serie</Table.Th>
+                  <Table.Th w={w(100)}>Número</Table.Th>
+                  <Table.Th w={w(130)}>Emisión</Table.Th>
+                  <Table.Th w={w(110)}>Total</Table.Th>
+                  <Table.Th w={w(130)}>Fecha de pago</Table.Th>
+                  <Table.Th w={w(110)}>Importe pagado</Table.Th>
                   <Table.Th ta="right">{amountLabel}</Table.Th>
-                  <Table.Th w={40} />
+                  <ActionsTh w={40} />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
