@@ -57,6 +57,7 @@ export const AREAS = [
   'billing',
   'payments',
   'movements',
+  'fleetCompliance',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -76,6 +77,8 @@ export const AREA_PERMISSIONS: Readonly<Record<Area, readonly Role[]>> = {
   billing: STAFF_ROLES,
   payments: STAFF_ROLES,
   movements: STAFF_ROLES,
+  /** Issue 36: the Panel warns admins of expiring fleet documents; only an admin overrides the document gate. */
+  fleetCompliance: ['admin'],
 };
 
 const hasRole = (actor: Actor, roles: readonly Role[]) => (roles as readonly string[]).includes(actor.role);

@@ -68,6 +68,7 @@ describe('permission table (DESIGN.md section 4)', () => {
       'billing',
       'payments',
       'movements',
+      'fleetCompliance',
     ]);
     expect(areas('agent')).toEqual(['fleet', 'customers', 'pricing', 'newShipment', 'billing', 'payments', 'movements']);
     expect(areas('courier')).toEqual([]);
