@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { ProductType } from '@tramo/domain';
 import type { Db } from '../src/db/client.ts';
 import { weightFactorTables, weightFactorTiers } from '../src/db/schema.ts';
@@ -55,3 +56,34 @@ export const shipmentBody = (route: { originBranchId: number; destinationBranchI
   secretCode: 'clave-7',
   ...over,
 });
+
+/** Far beyond any test clock: the documents the fixtures give never expire during a test. */
+export const FIXTURE_DOCUMENTS_EXPIRE_ON = '2099-12-31';
+
+/**
+ * The document gate (issue 36) refuses to load or dispatch a vehicle without a current SOAT and
+ * CITV, or with a driver without a current licence. Tests that create their transports and drivers
+ * through the API and then load them are about something else: in their database every new
+ * transport gets a valid SOAT and CITV and every new driver a valid licence, as a real fleet has.
+ * The gate's own tests start without this (startTestApp's `fleetDocuments: 'none'`).
+ */
+export async function giveNewFleetValidDocuments(db: Db) {
+  const statements = [
+    `create function test_fixture_vehicle_documents() returns trigger language plpgsql as $$
+     begin
+       insert into fleet_documents (transport_id, type, number, expires_on)
+       values (new.id, 'soat', 'FIXTURE-SOAT', '${FIXTURE_DOCUMENTS_EXPIRE_ON}'), (new.id, 'citv', 'FIXTURE-CITV', '${FIXTURE_DOCUMENTS_EXPIRE_ON}');
+       return new;
+     end $$`,
+    `create trigger test_fixture_vehicle_documents after insert on transports
+     for each row execute function test_fixture_vehicle_documents()`,
+    `create function test_fixture_driver_documents() returns trigger language plpgsql as $$
+     begin
+       insert into fleet_documents (driver_id, type, number, expires_on) values (new.id, 'licencia', new.license_number, '${FIXTURE_DOCUMENTS_EXPIRE_ON}');
+       return new;
+     end $$`,
+    `create trigger test_fixture_driver_documents after insert on drivers
+     for each row execute function test_fixture_driver_documents()`,
+  ];
+  for (const statement of statements) await db.execute(sql.raw(statement));
+}

@@ -81,6 +81,8 @@ describe.each(engines)('fleet (%s)', (engine) => {
         full_name: 'Pedro Huamán Condori',
         dni: '42871564',
         license_number: 'Q42871564',
+        license_class: null,
+        license_expires_on: null,
         phone: null,
         note: null,
       });
@@ -178,6 +180,13 @@ describe.each(engines)('fleet (%s)', (engine) => {
         driver_id_2: d2.id,
         driver1: { id: d1.id, full_name: 'Juan Carlos Quispe' },
         driver2: { id: d2.id, full_name: 'Miguel Flores' },
+        vehicle_type: 'camion',
+        tuc_number: null,
+        configuration: null,
+        payload_kg: null,
+        axles: null,
+        trailer_id: null,
+        trailer_plate: null,
         loaded_count: 0,
         loaded_weight_kg: 0,
       });

@@ -7,6 +7,7 @@ import { seedBase, DEMO_USERS } from '../src/seed/base.ts';
 import type { App } from '../src/types.ts';
 import { installResponseContract } from './response-contract.ts';
 import { installSerializerCrossCheck } from './serializer-check.ts';
+import { giveNewFleetValidDocuments } from './fixtures.ts';
 
 export type Engine = 'embedded' | 'postgres';
 
@@ -97,9 +98,12 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
 
 export async function startTestApp(
   engine: Engine,
-  options: { seed?: (db: Database['db'], branchIds: Map<string, number>) => Promise<void>; config?: Partial<Config> } & Partial<
-    Pick<BuildOptions, 'providers' | 'log' | 'serveWeb' | 'beforeRoutes'>
-  > = {},
+  options: {
+    seed?: (db: Database['db'], branchIds: Map<string, number>) => Promise<void>;
+    config?: Partial<Config>;
+    /** 'valid' (default): new transports and drivers come with current documents (fixtures.ts). */
+    fleetDocuments?: 'valid' | 'none';
+  } & Partial<Pick<BuildOptions, 'providers' | 'log' | 'serveWeb' | 'beforeRoutes'>> = {},
 ): Promise<TestContext> {
   let database: Database;
   let drop = async () => {};
@@ -111,6 +115,7 @@ export async function startTestApp(
     database = await openEmbedded(null);
   }
   const branchIds = await seedBase(database.db);
+  if (options.fleetDocuments !== 'none') await giveNewFleetValidDocuments(database.db);
   await options.seed?.(database.db, branchIds);
   const clock = testClock();
   const config = {

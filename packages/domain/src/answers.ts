@@ -3,7 +3,7 @@ import { ROLES } from './roles.ts';
 import { SHIPMENT_STATUSES } from './shipments.ts';
 import { shipmentLinkSchema } from './returns.ts';
 import { PRODUCT_TYPES } from './pricing.ts';
-import { TRANSPORT_STATUSES } from './fleet.ts';
+import { TRANSPORT_STATUSES, VEHICLE_TYPES } from './fleet.ts';
 import { DOC_TYPES } from './customers.ts';
 
 /**
@@ -239,6 +239,8 @@ export const driverAnswerSchema = z.object({
   full_name: z.string(),
   dni: z.string(),
   license_number: z.string(),
+  license_class: z.string().nullable(),
+  license_expires_on: z.string().nullable(),
   phone: z.string().nullable(),
   note: z.string().nullable(),
 });
@@ -259,6 +261,13 @@ export const transportAnswerSchema = z.object({
   driver_id_2: z.number().nullable(),
   driver1: driverRef.nullable(),
   driver2: driverRef.nullable(),
+  vehicle_type: z.enum(VEHICLE_TYPES),
+  tuc_number: z.string().nullable(),
+  configuration: z.string().nullable(),
+  payload_kg: z.number().nullable(),
+  axles: z.number().nullable(),
+  trailer_id: z.number().nullable(),
+  trailer_plate: z.string().nullable(),
   loaded_count: z.number(),
   loaded_weight_kg: z.number(),
 });

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { addDays, dayMs } from './calendar.ts';
 import { limaDay } from './dates.ts';
+import { calendarDay } from './fleet.ts';
 
 /**
  * Vehicle and driver documents with expiry (DESIGN.md 5b): what keeps an expired truck or driver
@@ -120,3 +122,129 @@ export function groupLoadIntoGuides<Id>(shipments: readonly LoadedForGuide<Id>[]
   }
   return [...groups.values()];
 }
+
+// ---- the wire (issue 36) -----------------------------------------------------------------------
+
+/** A photo (re-encoded by the server) or a PDF; the PDF is kept as sent, so it is capped and checked. */
+export const FLEET_FILE_LIMITS = { maxBytes: 2 * 1024 * 1024, label: '2 MB' } as const;
+export const FLEET_FILE_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+export type FleetFileType = (typeof FLEET_FILE_TYPES)[number];
+/** The JSON body carries the file as a data URL: base64 grows it by a third, plus the fields. */
+export const FLEET_DOCUMENT_BODY_LIMIT = Math.ceil((FLEET_FILE_LIMITS.maxBytes * 4) / 3) + 64 * 1024;
+
+export const FLEET_DOCUMENT_MESSAGES = {
+  typeInvalid: 'Tipo de documento inválido',
+  vehicleType: 'Para un vehículo: SOAT, CITV, TUC / CHV o seguro.',
+  driverType: 'Para un conductor: licencia o examen médico.',
+  numberRequired: 'El número del documento es obligatorio',
+  issuedInvalid: 'Fecha de emisión inválida (AAAA-MM-DD).',
+  expiresRequired: 'La fecha de vencimiento es obligatoria (AAAA-MM-DD).',
+  issuedAfterExpiry: 'La fecha de emisión no puede ser posterior al vencimiento.',
+  fileType: 'El archivo debe ser una foto JPG o PNG o un PDF.',
+  fileTooLarge: `El archivo no puede pesar más de ${FLEET_FILE_LIMITS.label}.`,
+  documentNotFound: 'Documento no encontrado.',
+  noFile: 'El documento no tiene archivo.',
+  overrideReasonRequired: 'Indica el motivo de la excepción (mínimo 10 caracteres).',
+  overrideNotNeeded: 'El transporte y sus conductores tienen sus documentos vigentes: no hace falta una excepción.',
+  overrideExists: 'Ya hay una excepción pendiente para este transporte: se usará en su próxima salida.',
+  expiringAlert: (count: number) =>
+    count === 1 ? '1 documento de la flota vence en 30 días o ya venció.' : `${count} documentos de la flota vencen en 30 días o ya vencieron.`,
+} as const;
+
+const FILE_DATA_URL = /^data:(image\/(?:jpeg|png)|application\/pdf);base64,([A-Za-z0-9+/]+={0,2})$/;
+
+/** A data URL's type and decoded size, or null when it is not a base64 JPEG, PNG or PDF data URL. */
+export function parseFleetFileDataUrl(value: string): { type: FleetFileType; base64: string; bytes: number } | null {
+  const m = FILE_DATA_URL.exec(value);
+  if (!m || m[2]!.length % 4 !== 0) return null;
+  const base64 = m[2]!;
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return { type: m[1] as FleetFileType, base64, bytes: (base64.length / 4) * 3 - padding };
+}
+
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/** POST /transports/{id}/documents and /drivers/{id}/documents; the route checks the type fits the holder. */
+export const fleetDocumentSchema = z
+  .object({
+    type: z.enum(FLEET_DOCUMENT_TYPES, { error: FLEET_DOCUMENT_MESSAGES.typeInvalid }),
+    number: z
+      .string({ error: FLEET_DOCUMENT_MESSAGES.numberRequired })
+      .trim()
+      .min(1, FLEET_DOCUMENT_MESSAGES.numberRequired)
+      .max(40, 'Máximo 40 caracteres')
+      .refine((v) => /^[A-Za-z0-9./ -]+$/.test(v), 'Número inválido: letras, números, punto, guion o barra.'),
+    issuedOn: z.preprocess(
+      blankToNull,
+      calendarDay(FLEET_DOCUMENT_MESSAGES.issuedInvalid)
+        .nullish()
+        .transform((v) => v ?? null),
+    ),
+    expiresOn: calendarDay(FLEET_DOCUMENT_MESSAGES.expiresRequired),
+    file: z.preprocess(
+      blankToNull,
+      z
+        .string({ error: FLEET_DOCUMENT_MESSAGES.fileType })
+        .refine((v) => parseFleetFileDataUrl(v) !== null, { message: FLEET_DOCUMENT_MESSAGES.fileType, abort: true })
+        .refine((v) => parseFleetFileDataUrl(v)!.bytes <= FLEET_FILE_LIMITS.maxBytes, FLEET_DOCUMENT_MESSAGES.fileTooLarge)
+        .nullish()
+        .transform((v) => v ?? null),
+    ),
+  })
+  .superRefine((d, ctx) => {
+    if (d.issuedOn !== null && d.issuedOn > d.expiresOn)
+      ctx.addIssue({ code: 'custom', path: ['issuedOn'], message: FLEET_DOCUMENT_MESSAGES.issuedAfterExpiry });
+  });
+export type FleetDocumentInput = z.input<typeof fleetDocumentSchema>;
+export type FleetDocumentData = z.output<typeof fleetDocumentSchema>;
+
+export const fleetDocumentAnswerSchema = z.object({
+  /** null for the licence kept on the driver's record (edited in the Conductores form, not deletable here). */
+  id: z.number().nullable(),
+  transportId: z.number().nullable(),
+  driverId: z.number().nullable(),
+  /** The plate or the driver's name, as the refusals name them. */
+  holder: z.string(),
+  type: z.enum(FLEET_DOCUMENT_TYPES),
+  number: z.string().nullable(),
+  issuedOn: z.string().nullable(),
+  expiresOn: z.string(),
+  fileType: z.enum(FLEET_FILE_TYPES).nullable(),
+  /** Lima days until expiry (negative once expired) and the state the screens colour. */
+  daysLeft: z.number(),
+  state: z.enum(['vigente', 'por_vencer', 'vencido']),
+});
+export type FleetDocument = z.infer<typeof fleetDocumentAnswerSchema>;
+
+/** POST /transports/{id}/compliance-override: an admin lets one departure through, with a reason. */
+export const complianceOverrideSchema = z.object({
+  reason: z
+    .string({ error: FLEET_DOCUMENT_MESSAGES.overrideReasonRequired })
+    .trim()
+    .min(10, FLEET_DOCUMENT_MESSAGES.overrideReasonRequired)
+    .max(300, 'Máximo 300 caracteres'),
+});
+export const complianceOverrideAnswerSchema = z.object({
+  id: z.number(),
+  transportId: z.number(),
+  reason: z.string(),
+  refusal: z.string(),
+  createdByName: z.string(),
+  createdAt: z.string(),
+  tripId: z.number().nullable(),
+});
+export type ComplianceOverride = z.infer<typeof complianceOverrideAnswerSchema>;
+
+/** The transport's compliance now: the first refusal (null = may leave) and any unspent override. */
+export const complianceAnswerSchema = z.object({
+  refusal: z.string().nullable(),
+  override: complianceOverrideAnswerSchema.nullable(),
+});
+
+export const fleetDocumentQuerySchema = z.object({
+  /** Only what expires within this many days (or has expired); absent = every document. */
+  within: z.preprocess(
+    (v) => (v === '' || v === undefined ? undefined : Number(v)),
+    z.union([z.literal(7), z.literal(15), z.literal(30)], { error: 'Indica 7, 15 o 30 días.' }).optional(),
+  ),
+});

@@ -19,6 +19,11 @@ export const TRANSPORT_STATUS_TONES: Record<TransportStatus, TransportStatusTone
   mantenimiento: 'warning',
 };
 
+/** Issue 36: a semirremolque is pulled by a tracto; the GRE transportista names it as the secondary vehicle. */
+export const VEHICLE_TYPES = ['camion', 'tracto', 'semirremolque'] as const;
+export type VehicleType = (typeof VEHICLE_TYPES)[number];
+export const VEHICLE_TYPE_LABELS: Record<VehicleType, string> = { camion: 'Camión', tracto: 'Tracto', semirremolque: 'Semirremolque' };
+
 export function isTransportStatus(value: unknown): value is TransportStatus {
   return typeof value === 'string' && (TRANSPORT_STATUSES as readonly string[]).includes(value);
 }
@@ -59,6 +64,18 @@ export const FLEET_MESSAGES = {
   // Spec section 8 (billing-payments-fleet): empty loaded list.
   noLoad: 'Sin paquetes asignados.',
   noTransport: 'Sin transporte asignado',
+  // Issue 36 master data.
+  tucInvalid: 'TUC / CHV inválido: solo letras, números y guion (máximo 30).',
+  configurationInvalid: 'Configuración inválida: letras y números como T3S3 (máximo 10).',
+  axlesInvalid: 'Ingresa un número de ejes entero entre 1 y 20.',
+  trailerInvalid: 'Semirremolque inválido',
+  trailerNotFound: 'El semirremolque seleccionado no existe.',
+  trailerSelf: 'El semirremolque debe ser otro transporte.',
+  trailerNotTrailer: 'El transporte elegido como semirremolque no es de tipo semirremolque.',
+  trailerOnTrailer: 'Un semirremolque no lleva otro semirremolque.',
+  vehicleTypeInvalid: 'Tipo de vehículo inválido',
+  licenseClassInvalid: 'Clase de licencia inválida (por ejemplo A-IIIc).',
+  licenseExpiryInvalid: 'Fecha de vencimiento inválida (AAAA-MM-DD).',
 } as const;
 
 export const driverInUse = (plates: readonly string[]) =>
@@ -119,6 +136,24 @@ const optionalKg = z.preprocess(
 
 const optionalId = optionalRecordId;
 
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const optionalCode = (pattern: RegExp, max: number, message: string) =>
+  z.preprocess(
+    blankToNull,
+    z
+      .string({ error: message })
+      .trim()
+      .max(max, message)
+      .transform((v) => v.toUpperCase())
+      .refine((v) => pattern.test(v), message)
+      .nullish()
+      .transform((v) => v ?? null),
+  );
+
+/** A calendar day `YYYY-MM-DD` that exists (2026-02-30 does not). */
+export const isCalendarDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+export const calendarDay = (message: string) => z.string({ error: message }).trim().refine(isCalendarDay, message);
+
 export const transportSchema = z
   .object({
     plate_primary: plateField,
@@ -134,10 +169,27 @@ export const transportSchema = z
     route: optionalText(160),
     driver_id_1: optionalId(FLEET_MESSAGES.driverInvalid),
     driver_id_2: optionalId(FLEET_MESSAGES.driverInvalid),
+    vehicle_type: z.enum(VEHICLE_TYPES, { error: FLEET_MESSAGES.vehicleTypeInvalid }).default('camion'),
+    tuc_number: optionalCode(/^[A-Z0-9-]+$/, 30, FLEET_MESSAGES.tucInvalid),
+    configuration: optionalCode(/^[A-Z0-9]+$/, 10, FLEET_MESSAGES.configurationInvalid),
+    payload_kg: optionalKg,
+    axles: z.preprocess(
+      (v) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v.trim())) : emptyToNull(v)),
+      z
+        .number({ error: FLEET_MESSAGES.axlesInvalid })
+        .int(FLEET_MESSAGES.axlesInvalid)
+        .min(1, FLEET_MESSAGES.axlesInvalid)
+        .max(20, FLEET_MESSAGES.axlesInvalid)
+        .nullable(),
+    ),
+    trailer_id: optionalId(FLEET_MESSAGES.trailerInvalid),
   })
   .superRefine((t, ctx) => {
     if (t.origin_branch_id !== null && t.origin_branch_id === t.destination_branch_id) {
       ctx.addIssue({ code: 'custom', path: ['destination_branch_id'], message: FLEET_MESSAGES.sameBranches });
+    }
+    if (t.vehicle_type === 'semirremolque' && t.trailer_id !== null) {
+      ctx.addIssue({ code: 'custom', path: ['trailer_id'], message: FLEET_MESSAGES.trailerOnTrailer });
     }
     if (t.driver_id_1 !== null && t.driver_id_1 === t.driver_id_2) {
       ctx.addIssue({ code: 'custom', path: ['driver_id_2'], message: FLEET_MESSAGES.sameDrivers });
@@ -165,6 +217,13 @@ export const driverSchema = z.object({
     .max(20, 'Máximo 20 caracteres')
     .transform((v) => v.toUpperCase())
     .refine((v) => /^[A-Z0-9-]+$/.test(v), FLEET_MESSAGES.licenseInvalid),
+  license_class: optionalCode(/^[A-Z]{1,2}(-[A-Z0-9]{1,5})?$/, 10, FLEET_MESSAGES.licenseClassInvalid),
+  license_expires_on: z.preprocess(
+    blankToNull,
+    calendarDay(FLEET_MESSAGES.licenseExpiryInvalid)
+      .nullish()
+      .transform((v) => v ?? null),
+  ),
   phone: optionalText(30),
   note: optionalText(300, { multiline: true }),
 });

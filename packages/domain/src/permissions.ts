@@ -58,6 +58,7 @@ export const AREAS = [
   'payments',
   'movements',
   'discounts',
+  'fleetCompliance',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -79,6 +80,8 @@ export const AREA_PERMISSIONS: Readonly<Record<Area, readonly Role[]>> = {
   movements: STAFF_ROLES,
   /** A discount on what a shipment owes, taken before collecting (DESIGN.md 5b: an audited admin decision). */
   discounts: ['admin'],
+  /** Issue 36: the Panel warns admins of expiring fleet documents; only an admin overrides the document gate. */
+  fleetCompliance: ['admin'],
 };
 
 const hasRole = (actor: Actor, roles: readonly Role[]) => (roles as readonly string[]).includes(actor.role);

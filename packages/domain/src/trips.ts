@@ -123,6 +123,8 @@ export const tripAnswerSchema = z.object({
   arrivedAt: z.string().nullable(),
   arrivedByName: z.string().nullable(),
   shipmentCount: z.number(),
+  /** The admin's exception to the document gate this departure used (issue 36), printed on the manifest. */
+  complianceOverride: z.object({ reason: z.string(), refusal: z.string(), byName: z.string(), at: z.string() }).nullable(),
 });
 export type Trip = z.infer<typeof tripAnswerSchema>;
 

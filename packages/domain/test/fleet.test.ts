@@ -58,6 +58,12 @@ describe('transport form (spec section 5)', () => {
       route: null,
       driver_id_1: null,
       driver_id_2: null,
+      vehicle_type: 'camion',
+      tuc_number: null,
+      configuration: null,
+      payload_kg: null,
+      axles: null,
+      trailer_id: null,
     });
   });
 
@@ -116,6 +122,8 @@ describe('driver form (spec section 5)', () => {
       full_name: 'Juan Pérez Huamán',
       dni: '45871236',
       license_number: 'Q45871236',
+      license_class: null,
+      license_expires_on: null,
       phone: null,
       note: null,
     });

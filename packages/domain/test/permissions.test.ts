@@ -69,6 +69,7 @@ describe('permission table (DESIGN.md section 4)', () => {
       'payments',
       'movements',
       'discounts',
+      'fleetCompliance',
     ]);
     expect(areas('agent')).toEqual(['fleet', 'customers', 'pricing', 'newShipment', 'billing', 'payments', 'movements']);
     expect(areas('courier')).toEqual([]);

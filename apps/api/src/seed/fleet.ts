@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { loadedEventName, routeText, type TransportStatus } from '@tramo/domain';
+import { addDays, limaDay, loadedEventName, routeText, type TransportStatus } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
-import { drivers, shipmentEvents, shipments, transportAssignments, transports, users } from '../db/schema.ts';
+import { drivers, fleetDocuments, shipmentEvents, shipments, transportAssignments, transports, users } from '../db/schema.ts';
 import { depart } from '../modules/trips/index.ts';
 import type { SessionUser } from '../types.ts';
 
@@ -151,6 +151,11 @@ const DEMO_TRANSPORTS: DemoTransport[] = [
   },
 ];
 
+/** The Transportistas' 'Documentos' tab and the Panel have something to warn about, away from the trucks on the road. */
+const SOAT_ABOUT_TO_EXPIRE = { plate: 'CDE-345', inDays: 12 };
+/** Free (on no transport), so the demo's trucks still leave; the gate refuses them if assigned. */
+const EXPIRED_LICENCE_DRIVER = 10;
+
 /** How many Creado shipments the demo puts on each of the first transports. */
 const DEMO_LOADS: Record<string, number> = { 'ABC-123': 3, 'BCD-234': 2, 'EFG-567': 1, 'FGH-678': 2 };
 
@@ -159,10 +164,17 @@ const DEMO_LOADS: Record<string, number> = { 'ABC-123': 3, 'BCD-234': 2, 'EFG-56
  * their 'Cargado en …' history entry). Runs after the shipments seed; with no shipments it loads none.
  */
 export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise<void> {
+  const today = limaDay(new Date());
   const driverRows = await db
     .insert(drivers)
-    .values([...DEMO_DRIVERS])
-    .returning({ id: drivers.id });
+    .values(
+      DEMO_DRIVERS.map((d, i) => ({
+        ...d,
+        licenseClass: 'A-IIIc',
+        licenseExpiresOn: i === EXPIRED_LICENCE_DRIVER ? addDays(today, -20) : addDays(today, 400 + i * 37),
+      })),
+    )
+    .returning({ id: drivers.id, licenseNumber: drivers.licenseNumber });
   const driverIds = driverRows.map((d) => d.id);
   const branchNames = new Map([...branchIds].map(([name, id]) => [id, name]));
   const transportRows = await db
@@ -185,6 +197,11 @@ export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise
           route: routeText(branchNames.get(originId), branchNames.get(destinationId)),
           driverId1: driverIds[t.drivers[0]]!,
           driverId2: t.drivers[1] === null ? null : driverIds[t.drivers[1]]!,
+          vehicleType: t.trailer ? ('tracto' as const) : ('camion' as const),
+          tucNumber: `1500${t.plate.replace('-', '')}`,
+          configuration: t.trailer ? 'T3S3' : 'C2',
+          payloadKg: t.capacityKg,
+          axles: t.trailer ? 3 : 2,
         };
       }),
     )
@@ -194,6 +211,8 @@ export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise
       originId: transports.originBranchId,
       destinationId: transports.destinationBranchId,
     });
+
+  await seedDocuments(db, today, transportRows, driverRows);
 
   for (const transport of transportRows) {
     const load = DEMO_LOADS[transport.plate] ?? 0;
@@ -235,6 +254,36 @@ export async function seedFleet(db: Db, branchIds: Map<string, number>): Promise
   for (const transport of transportRows.filter((t) => onTheRoad.has(t.plate))) {
     await depart({ db, now: () => new Date() } as FastifyInstance, actor, transport.id, true);
   }
+}
+
+/**
+ * Every truck a current SOAT, CITV and TUC and every driver a medical exam (their licence expiry is
+ * on their record), except the two cases the demo shows the gate with.
+ */
+async function seedDocuments(
+  db: Db,
+  today: string,
+  transportRows: { id: number; plate: string }[],
+  driverRows: { id: number; licenseNumber: string }[],
+) {
+  const vehicleDocs = transportRows.flatMap((t, i) => {
+    const soatExpiry = t.plate === SOAT_ABOUT_TO_EXPIRE.plate ? addDays(today, SOAT_ABOUT_TO_EXPIRE.inDays) : addDays(today, 90 + i * 23);
+    const plate = t.plate.replace('-', '');
+    return [
+      { transportId: t.id, type: 'soat', number: `SOAT-${plate}`, issuedOn: addDays(soatExpiry, -365), expiresOn: soatExpiry },
+      { transportId: t.id, type: 'citv', number: `CITV-${plate}`, issuedOn: addDays(today, -60 - i), expiresOn: addDays(today, 305 - i) },
+      { transportId: t.id, type: 'tuc', number: `1500${plate}`, issuedOn: addDays(today, -400), expiresOn: addDays(today, 1425) },
+    ];
+  });
+  // The licence is the driver record's own number and expiry (the gate reads it); no second copy.
+  const driverDocs = driverRows.map((d, i) => ({
+    driverId: d.id,
+    type: 'examen_medico',
+    number: `EM-${d.licenseNumber}`,
+    issuedOn: addDays(today, -100 - i),
+    expiresOn: addDays(today, 265 - i),
+  }));
+  await db.insert(fleetDocuments).values([...vehicleDocs, ...driverDocs]);
 }
 
 async function demoAdmin(db: Db): Promise<SessionUser> {

@@ -22,6 +22,7 @@ import { addShipmentEvent } from '../shipments/index.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { branchScope, shipmentKey, textSearch } from '../shipments/index.ts';
+import { refuseIfNotCompliant } from './compliance.ts';
 import { lockTransport, refuseIfDeparted, refuseIfInMaintenance } from './transports.ts';
 
 const originBranch = alias(branches, 'origin_branch');
@@ -114,6 +115,7 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
       const transport = await lockTransport(tx, transportId);
       refuseIfInMaintenance(transport);
       await refuseIfDeparted(tx, transport);
+      await refuseIfNotCompliant(tx, transportId, app.now());
       const rows = await tx
         .select({
           id: shipments.id,

@@ -12,6 +12,8 @@ const columns = {
   full_name: drivers.fullName,
   dni: drivers.dni,
   license_number: drivers.licenseNumber,
+  license_class: drivers.licenseClass,
+  license_expires_on: drivers.licenseExpiresOn,
   phone: drivers.phone,
   note: drivers.note,
 };
@@ -20,6 +22,8 @@ const toRow = (data: DriverData) => ({
   fullName: data.full_name,
   dni: data.dni,
   licenseNumber: data.license_number,
+  licenseClass: data.license_class,
+  licenseExpiresOn: data.license_expires_on,
   phone: data.phone,
   note: data.note,
 });

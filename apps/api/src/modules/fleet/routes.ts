@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import {
   answers,
+  complianceAnswerSchema,
+  complianceOverrideAnswerSchema,
+  complianceOverrideSchema,
+  FLEET_DOCUMENT_BODY_LIMIT,
+  fleetDocumentAnswerSchema,
+  fleetDocumentQuerySchema,
+  fleetDocumentSchema,
   driverAnswerSchema,
   driverSchema,
   loadableShipmentSchema,
@@ -19,10 +26,13 @@ import { guard } from '../../plugins/auth.ts';
 import { idParams, recordId } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { loadableShipments, loadedPlatesOf, loadShipments, shipmentAssignment, transportLoad, unloadShipment } from './assignments.ts';
+import { createOverride, transportCompliance } from './compliance.ts';
+import { addDocument, deleteDocument, documentFile, expiringDocuments, listHolderDocuments, type Holder } from './documents.ts';
 import { createDriver, deleteDriver, listDrivers, updateDriver } from './drivers.ts';
 import { createTransport, deleteTransport, listTransports, updateTransport } from './transports.ts';
 
 const assignmentParams = idParams.extend({ assignmentId: recordId() });
+const documentParams = idParams.extend({ documentId: recordId() });
 
 export default async function fleetRoutes(app: App) {
   const tags = ['fleet'];
@@ -192,5 +202,98 @@ export default async function fleetRoutes(app: App) {
       await deleteDriver(app, currentUser(request), request.params.id);
       return reply.status(204).send(null);
     },
+  );
+
+  // Issue 36: documents with expiry per vehicle and per driver, the same routes for both holders.
+  for (const kind of ['transport', 'driver'] as const) {
+    const base = kind === 'transport' ? '/transports/:id/documents' : '/drivers/:id/documents';
+    const who = kind === 'transport' ? 'del vehículo (SOAT, CITV, TUC, seguro)' : 'del conductor (licencia, examen médico)';
+    const holder = (id: number): Holder => ({ kind, id });
+    app.get(
+      base,
+      {
+        schema: { tags, response: answers({ 200: z.array(fleetDocumentAnswerSchema) }), summary: `Documentos ${who}`, params: idParams },
+        preHandler: fleetStaff,
+      },
+      async (request) => listHolderDocuments(app, holder(request.params.id)),
+    );
+    app.post(
+      base,
+      {
+        schema: {
+          tags,
+          response: answers({ 201: fleetDocumentAnswerSchema }),
+          summary: `Registrar un documento ${who}, con archivo opcional (foto JPG/PNG o PDF como data URL)`,
+          params: idParams,
+          body: fleetDocumentSchema,
+        },
+        bodyLimit: FLEET_DOCUMENT_BODY_LIMIT,
+        preHandler: fleetStaff,
+      },
+      async (request, reply) => reply.status(201).send(await addDocument(app, currentUser(request), holder(request.params.id), request.body)),
+    );
+    app.delete(
+      `${base}/:documentId`,
+      {
+        schema: { tags, response: answers({ 204: noContentSchema }), summary: `Eliminar un documento ${who}`, params: documentParams },
+        preHandler: fleetStaff,
+      },
+      async (request, reply) => {
+        await deleteDocument(app, currentUser(request), holder(request.params.id), request.params.documentId);
+        return reply.status(204).send(null);
+      },
+    );
+    app.get(
+      `${base}/:documentId/file`,
+      { schema: { tags, summary: `Archivo de un documento ${who}`, params: documentParams }, preHandler: fleetStaff },
+      async (request, reply) => {
+        const file = await documentFile(app, holder(request.params.id), request.params.documentId);
+        return reply
+          .type(file.type)
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .header('cache-control', 'no-store')
+          .send(file.bytes);
+      },
+    );
+  }
+  app.get(
+    '/fleet-documents',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: z.array(fleetDocumentAnswerSchema) }),
+        summary: 'Documentos de la flota por vencimiento (within=7|15|30: los que vencen en ese plazo o ya vencieron)',
+        querystring: fleetDocumentQuerySchema,
+      },
+      preHandler: fleetStaff,
+    },
+    async (request) => expiringDocuments(app, request.query.within),
+  );
+  app.get(
+    '/transports/:id/compliance',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: complianceAnswerSchema }),
+        summary: 'Si el transporte puede cargar y salir hoy: el primer documento vencido o faltante, y la excepción pendiente',
+        params: idParams,
+      },
+      preHandler: fleetStaff,
+    },
+    async (request) => transportCompliance(app, request.params.id),
+  );
+  app.post(
+    '/transports/:id/compliance-override',
+    {
+      schema: {
+        tags,
+        response: answers({ 201: complianceOverrideAnswerSchema }),
+        summary: 'Excepción de administrador: deja cargar y hacer una salida pese a un documento vencido (con motivo, auditada)',
+        params: idParams,
+        body: complianceOverrideSchema,
+      },
+      preHandler: guard(app, { roles: ['admin'] }),
+    },
+    async (request, reply) => reply.status(201).send(await createOverride(app, currentUser(request), request.params.id, request.body.reason)),
   );
 }

@@ -9,6 +9,7 @@ import {
   type TransportData,
   type TransportListQuery,
   type TransportStatus,
+  type VehicleType,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { branches, drivers, shipments, transportAssignments, transports, trips } from '../../db/schema.ts';
@@ -18,6 +19,7 @@ import type { SessionUser } from '../../types.ts';
 
 const driver1 = alias(drivers, 'driver1');
 const driver2 = alias(drivers, 'driver2');
+const trailer = alias(transports, 'trailer');
 
 function selectTransports(db: Db | Tx) {
   // What each transport carries now, in one grouped scan; weights are summed as numeric in SQL.
@@ -48,12 +50,20 @@ function selectTransports(db: Db | Tx) {
       driverId2: transports.driverId2,
       driver1Name: driver1.fullName,
       driver2Name: driver2.fullName,
+      vehicleType: transports.vehicleType,
+      tucNumber: transports.tucNumber,
+      configuration: transports.configuration,
+      payloadKg: transports.payloadKg,
+      axles: transports.axles,
+      trailerId: transports.trailerId,
+      trailerPlate: trailer.platePrimary,
       loadedCount: load.n,
       loadedKg: load.kg,
     })
     .from(transports)
     .leftJoin(driver1, eq(driver1.id, transports.driverId1))
     .leftJoin(driver2, eq(driver2.id, transports.driverId2))
+    .leftJoin(trailer, eq(trailer.id, transports.trailerId))
     .leftJoin(load, eq(load.transportId, transports.id));
 }
 
@@ -79,6 +89,13 @@ export function toTransportDto(row: TransportRow): Transport {
     driver_id_2: row.driverId2,
     driver1: row.driverId1 !== null && row.driver1Name !== null ? { id: row.driverId1, full_name: row.driver1Name } : null,
     driver2: row.driverId2 !== null && row.driver2Name !== null ? { id: row.driverId2, full_name: row.driver2Name } : null,
+    vehicle_type: row.vehicleType as VehicleType,
+    tuc_number: row.tucNumber,
+    configuration: row.configuration,
+    payload_kg: numberOrNull(row.payloadKg),
+    axles: row.axles,
+    trailer_id: row.trailerId,
+    trailer_plate: row.trailerPlate,
     loaded_count: row.loadedCount ?? 0,
     loaded_weight_kg: Number(row.loadedKg ?? 0),
   };
@@ -170,7 +187,7 @@ export async function refreshRoutesOf(tx: Tx, branchId: number) {
  * Branches and drivers must exist (422 on the field that names them); the route text is derived
  * from the branch names whenever both are chosen, so the list never disagrees with the branches.
  */
-async function resolveReferences(tx: Tx, data: TransportData) {
+async function resolveReferences(tx: Tx, data: TransportData, selfId: number | null) {
   const branchIds = [data.origin_branch_id, data.destination_branch_id].filter((v): v is number => v !== null);
   const found = branchIds.length
     ? await tx.select({ id: branches.id, name: branches.name }).from(branches).where(inArray(branches.id, branchIds))
@@ -186,6 +203,13 @@ async function resolveReferences(tx: Tx, data: TransportData) {
   for (const field of ['driver_id_1', 'driver_id_2'] as const) {
     const id = data[field];
     if (id !== null && !known.has(id)) throw unprocessable(FLEET_MESSAGES.driverNotFound, { [field]: FLEET_MESSAGES.driverNotFound });
+  }
+  if (data.trailer_id !== null) {
+    if (data.trailer_id === selfId) throw unprocessable(FLEET_MESSAGES.trailerSelf, { trailer_id: FLEET_MESSAGES.trailerSelf });
+    const [found] = await tx.select({ vehicleType: transports.vehicleType }).from(transports).where(eq(transports.id, data.trailer_id));
+    if (!found) throw unprocessable(FLEET_MESSAGES.trailerNotFound, { trailer_id: FLEET_MESSAGES.trailerNotFound });
+    if (found.vehicleType !== 'semirremolque')
+      throw unprocessable(FLEET_MESSAGES.trailerNotTrailer, { trailer_id: FLEET_MESSAGES.trailerNotTrailer });
   }
   const derived = routeText(
     data.origin_branch_id !== null ? names.get(data.origin_branch_id) : null,
@@ -204,6 +228,12 @@ async function resolveReferences(tx: Tx, data: TransportData) {
     route: derived ?? data.route,
     driverId1: data.driver_id_1,
     driverId2: data.driver_id_2,
+    vehicleType: data.vehicle_type,
+    tucNumber: data.tuc_number,
+    configuration: data.configuration,
+    payloadKg: data.payload_kg === null ? null : data.payload_kg.toFixed(2),
+    axles: data.axles,
+    trailerId: data.trailer_id,
   };
 }
 
@@ -219,7 +249,7 @@ function duplicatePlate(err: unknown): never {
 export function createTransport(app: FastifyInstance, actor: SessionUser, data: TransportData) {
   return app.db
     .transaction(async (tx) => {
-      const values = await resolveReferences(tx, data);
+      const values = await resolveReferences(tx, data, null);
       const [created] = await tx.insert(transports).values(values).returning({ id: transports.id });
       const after = await findTransport(tx, created!.id);
       await audit(tx, { userId: actor.id, entity: 'transport', entityId: after.id, action: 'create', after });
@@ -233,7 +263,7 @@ export function updateTransport(app: FastifyInstance, actor: SessionUser, id: nu
     .transaction(async (tx) => {
       await lockTransport(tx, id);
       const before = await findTransport(tx, id);
-      const values = await resolveReferences(tx, data);
+      const values = await resolveReferences(tx, data, id);
       await tx
         .update(transports)
         .set({ ...values, updatedAt: app.now() })

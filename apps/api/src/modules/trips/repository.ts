@@ -1,7 +1,17 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
-import { branches, incidents, shipments, transportAssignments, transports, tripExtraScans, trips, tripShipments } from '../../db/schema.ts';
+import {
+  branches,
+  complianceOverrides,
+  incidents,
+  shipments,
+  transportAssignments,
+  transports,
+  tripExtraScans,
+  trips,
+  tripShipments,
+} from '../../db/schema.ts';
 
 const originBranch = alias(branches, 'trip_origin');
 const destinationBranch = alias(branches, 'trip_destination');
@@ -25,10 +35,15 @@ export async function findTrip(db: Db | Tx, tripId: number) {
       departedByName: trips.departedByName,
       arrivedAt: trips.arrivedAt,
       arrivedByName: trips.arrivedByName,
+      overrideReason: complianceOverrides.reason,
+      overrideRefusal: complianceOverrides.refusal,
+      overrideByName: complianceOverrides.createdByName,
+      overrideAt: complianceOverrides.createdAt,
     })
     .from(trips)
     .innerJoin(originBranch, eq(originBranch.id, trips.originBranchId))
     .innerJoin(destinationBranch, eq(destinationBranch.id, trips.destinationBranchId))
+    .leftJoin(complianceOverrides, eq(complianceOverrides.tripId, trips.id))
     .where(eq(trips.id, tripId));
   if (!row) return null;
   const carried = await db.select({ shipmentId: tripShipments.shipmentId }).from(tripShipments).where(eq(tripShipments.tripId, tripId));

@@ -21,7 +21,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
-import { loadShipments, lockTransport, openTripOf, transportLoad } from '../fleet/index.ts';
+import { loadShipments, lockTransport, openTripOf, overrideForDeparture, spendOverride, transportLoad } from '../fleet/index.ts';
 import { changeShipmentStatus, recordShipmentEvent } from '../shipments/index.ts';
 import {
   addExtraScan,
@@ -45,10 +45,15 @@ import {
 
 /** The trip as the screens show it, with its branch names and how many shipments it carried. */
 export async function tripDto(db: Db | Tx, tripId: number): Promise<Trip> {
-  const row = await findTrip(db, tripId);
-  if (!row) throw notFound('Viaje no encontrado.');
+  const found = await findTrip(db, tripId);
+  if (!found) throw notFound('Viaje no encontrado.');
+  const { overrideReason, overrideRefusal, overrideByName, overrideAt, ...row } = found;
   return {
     ...row,
+    complianceOverride:
+      overrideReason !== null && overrideRefusal !== null && overrideByName !== null && overrideAt !== null
+        ? { reason: overrideReason, refusal: overrideRefusal, byName: overrideByName, at: overrideAt.toISOString() }
+        : null,
     weightKg: Number(row.weightKg),
     capacityKg: row.capacityKg === null ? null : Number(row.capacityKg),
     departedAt: row.departedAt.toISOString(),
@@ -89,6 +94,10 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
       const stuck = load.find((s) => !canTransition(s.status as ShipmentStatus, 'En tránsito', 'trip'));
       if (stuck) throw unprocessable(TRIP_MESSAGES.notCreated(stuck.code, stuck.status), undefined, 'NOT_DEPARTABLE');
 
+      // Issue 36: an expired or missing required document stops the truck, unless an admin's
+      // override is pending; this departure spends it.
+      const override = await overrideForDeparture(tx, transportId, app.now());
+
       const hundredths = load.reduce((sum, s) => sum + Math.round(Number(s.weightKg) * 100), 0);
       const capacity = transport.capacityKg === null ? null : Number(transport.capacityKg);
       const overloaded = wouldOverload(hundredths / 100, 0, capacity);
@@ -116,6 +125,7 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
         },
         ids,
       );
+      if (override) await spendOverride(tx, actor, override, tripId);
       for (const s of load) {
         await changeShipmentStatus(tx, actor, now, s, {
           to: 'En tránsito',
@@ -131,7 +141,7 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
         entityId: tripId,
         action: 'depart',
         before: { transportStatus: transport.status },
-        after: { transportId, plate: transport.plate, shipmentIds: ids, overloaded },
+        after: { transportId, plate: transport.plate, shipmentIds: ids, overloaded, complianceOverrideId: override?.id ?? null },
       });
       return tripDto(tx, tripId);
     })

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title, Tooltip } from '@mantine/core';
 import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { FleetDocumentsAlert } from '../fleet/index.ts';
 import {
   addDays,
   DASHBOARD_SEARCH_CAP,
@@ -142,6 +143,7 @@ export default function PanelPage() {
         )}
       </Paper>
 
+      <FleetDocumentsAlert enabled={canManageArea(user, 'fleetCompliance')} />
       {(dashboard.isError || latest.isError) && (
         <Alert color="red" variant="light" role="alert" mb="sm">
           {errorMessage(dashboard.error ?? latest.error)}

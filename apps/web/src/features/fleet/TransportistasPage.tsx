@@ -5,10 +5,11 @@ import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { useLatestTransport, useTransports } from './api/get-transports.ts';
 import { AssignmentsTab } from './components/AssignmentsTab.tsx';
+import { DocumentsTab } from './components/DocumentsTab.tsx';
 import { DriversTab } from './components/DriversTab.tsx';
 import { TransportsTab } from './components/TransportsTab.tsx';
 
-const TABS = ['transportes', 'conductores', 'asignaciones'] as const;
+const TABS = ['transportes', 'conductores', 'asignaciones', 'documentos'] as const;
 type Tab = (typeof TABS)[number];
 /** A fleet is dozens of vehicles: the chosen one is found among them all (the API's page maximum). */
 const TRANSPORTS_LIMIT = 200;
@@ -34,6 +35,7 @@ export default function TransportistasPage() {
           <Tabs.Tab value="transportes">Transportes</Tabs.Tab>
           <Tabs.Tab value="conductores">Conductores</Tabs.Tab>
           <Tabs.Tab value="asignaciones">Asignaciones{chosen ? ` · ${chosen.plate_primary}` : ''}</Tabs.Tab>
+          <Tabs.Tab value="documentos">Documentos</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="transportes">
           <TransportsTab
@@ -48,6 +50,9 @@ export default function TransportistasPage() {
         </Tabs.Panel>
         <Tabs.Panel value="asignaciones">
           <AssignmentsTab transport={chosen} />
+        </Tabs.Panel>
+        <Tabs.Panel value="documentos">
+          <DocumentsTab />
         </Tabs.Panel>
       </Tabs>
     </>

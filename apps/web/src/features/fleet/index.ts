@@ -3,3 +3,4 @@ export { AssignTransportModal, type AssignTransportModalProps } from './componen
 export { ShipmentTransportBox } from './components/ShipmentTransportBox.tsx';
 export { TransportStatusPill } from './components/TransportStatusPill.tsx';
 export { useLoadedPlates } from './api/get-loaded-plates.ts';
+export { FleetDocumentsAlert } from './components/FleetDocumentsAlert.tsx';

@@ -11,6 +11,7 @@ export const fleetKeys = {
   assignment: (shipmentId: string | number) => [...fleetKeys.all, 'assignment', String(shipmentId)] as const,
   trip: (transportId: number) => [...fleetKeys.all, 'trip', transportId] as const,
   unloadCheck: (transportId: number) => [...fleetKeys.all, 'unload-check', transportId] as const,
+  expiringDocuments: (within: number) => [...fleetKeys.all, 'expiring-documents', within] as const,
 };
 
 /** After loading or unloading: fleet data, and the shipments (their history shows the 'Cargado en …' events). */

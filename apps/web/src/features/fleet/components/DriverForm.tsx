@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Textarea, TextInput } from '@mantine/core';
+import { SimpleGrid, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { driverSchema, type Driver, type DriverData, type DriverInput } from '@tramo/domain';
@@ -8,7 +8,7 @@ import { notify } from '../../../lib/notify.ts';
 import { useSaveDriver } from '../api/save-driver.ts';
 import { SideForm } from '../../../components/ui/SideForm.tsx';
 
-const FIELDS = ['full_name', 'dni', 'license_number', 'phone', 'note'] as const;
+const FIELDS = ['full_name', 'dni', 'license_number', 'license_class', 'license_expires_on', 'phone', 'note'] as const;
 
 export function DriverForm({ driver, onDone }: { driver: Driver | null; onDone(): void }) {
   const save = useSaveDriver();
@@ -19,6 +19,8 @@ export function DriverForm({ driver, onDone }: { driver: Driver | null; onDone()
       full_name: driver?.full_name ?? '',
       dni: driver?.dni ?? '',
       license_number: driver?.license_number ?? '',
+      license_class: driver?.license_class ?? '',
+      license_expires_on: driver?.license_expires_on ?? '',
       phone: driver?.phone ?? '',
       note: driver?.note ?? '',
     },
@@ -57,6 +59,10 @@ export function DriverForm({ driver, onDone }: { driver: Driver | null; onDone()
         error={errors.dni?.message}
       />
       <TextInput label="Licencia" withAsterisk placeholder="Q12345678" {...form.register('license_number')} error={errors.license_number?.message} />
+      <SimpleGrid cols={2} spacing="sm">
+        <TextInput label="Clase de licencia" placeholder="A-IIIc" {...form.register('license_class')} error={errors.license_class?.message} />
+        <TextInput label="Vencimiento de licencia" type="date" {...form.register('license_expires_on')} error={errors.license_expires_on?.message} />
+      </SimpleGrid>
       <TextInput label="Teléfono" {...form.register('phone')} error={errors.phone?.message} />
       <Textarea label="Nota" autosize minRows={2} {...form.register('note')} error={errors.note?.message} />
     </SideForm>

@@ -7,6 +7,9 @@ import {
   TRANSPORT_STATUS_LABELS,
   TRANSPORT_STATUSES,
   transportSchema,
+  VEHICLE_TYPE_LABELS,
+  VEHICLE_TYPES,
+  type VehicleType,
   type Transport,
   type TransportData,
   type TransportStatus,
@@ -15,6 +18,7 @@ import { applyServerErrors } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { BranchSelect, useBranches } from '../../branches/index.ts';
 import { useDrivers } from '../api/get-drivers.ts';
+import { useTransports } from '../api/get-transports.ts';
 import { useSaveTransport } from '../api/save-transport.ts';
 import { SideForm } from '../../../components/ui/SideForm.tsx';
 
@@ -32,6 +36,12 @@ interface FormValues {
   route: string;
   driver_id_1: string | null;
   driver_id_2: string | null;
+  vehicle_type: VehicleType;
+  tuc_number: string;
+  configuration: string;
+  payload_kg: number | string;
+  axles: number | string;
+  trailer_id: string | null;
 }
 
 const FIELDS = [
@@ -46,8 +56,15 @@ const FIELDS = [
   'destination_branch_id',
   'driver_id_1',
   'driver_id_2',
+  'vehicle_type',
+  'tuc_number',
+  'configuration',
+  'payload_kg',
+  'axles',
+  'trailer_id',
 ] as const;
 
+const vehicleTypeOptions = VEHICLE_TYPES.map((v) => ({ value: v, label: VEHICLE_TYPE_LABELS[v] }));
 const statusOptions = TRANSPORT_STATUSES.map((s) => ({ value: s, label: TRANSPORT_STATUS_LABELS[s] }));
 const idString = (id: number | null | undefined) => (id === null || id === undefined ? null : String(id));
 
@@ -73,6 +90,12 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
       route: transport?.route ?? '',
       driver_id_1: idString(transport?.driver_id_1),
       driver_id_2: idString(transport?.driver_id_2),
+      vehicle_type: transport?.vehicle_type ?? 'camion',
+      tuc_number: transport?.tuc_number ?? '',
+      configuration: transport?.configuration ?? '',
+      payload_kg: transport?.payload_kg ?? '',
+      axles: transport?.axles ?? '',
+      trailer_id: idString(transport?.trailer_id),
     },
   });
   const { errors } = form.formState;
@@ -94,6 +117,13 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
   const nameOf = (id: string | null) => branchList.find((b) => String(b.id) === id)?.name ?? null;
   // The route is read from the branches whenever both are known; a stored one shows until then.
   const derivedRoute = routeText(nameOf(origin), nameOf(destination));
+
+  // The semirremolques of the fleet (the list the Transportistas page already holds, up to its page maximum).
+  const fleet = useTransports({ limit: 200 });
+  const trailerOptions = (fleet.data?.items ?? [])
+    .filter((t) => t.vehicle_type === 'semirremolque' && t.id !== transport?.id)
+    .map((t) => ({ value: String(t.id), label: t.plate_primary }));
+  const vehicleType = useWatch({ control: form.control, name: 'vehicle_type' });
 
   const driverOptions = (drivers.data ?? []).map((d) => ({ value: String(d.id), label: `${d.full_name} (DNI ${d.dni})` }));
 
@@ -158,6 +188,55 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
               thousandSeparator=","
               {...field}
               error={errors.net_weight_kg?.message}
+            />
+          )}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={2} spacing="sm">
+        <Controller
+          control={form.control}
+          name="vehicle_type"
+          render={({ field }) => (
+            <Select label="Tipo de vehículo" data={vehicleTypeOptions} allowDeselect={false} {...field} error={errors.vehicle_type?.message} />
+          )}
+        />
+        <TextInput label="TUC / CHV" placeholder="15M21000111E" {...form.register('tuc_number')} error={errors.tuc_number?.message} />
+        <TextInput label="Configuración" placeholder="T3S3" {...form.register('configuration')} error={errors.configuration?.message} />
+        <Controller
+          control={form.control}
+          name="axles"
+          render={({ field }) => (
+            <NumberInput label="Ejes" min={1} max={20} allowDecimal={false} clampBehavior="none" {...field} error={errors.axles?.message} />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="payload_kg"
+          render={({ field }) => (
+            <NumberInput
+              label="Carga útil (kg)"
+              min={0}
+              clampBehavior="none"
+              decimalScale={2}
+              thousandSeparator=","
+              {...field}
+              error={errors.payload_kg?.message}
+            />
+          )}
+        />
+        <Controller
+          control={form.control}
+          name="trailer_id"
+          render={({ field }) => (
+            <Select
+              label="Semirremolque"
+              placeholder={vehicleType === 'semirremolque' ? 'No aplica' : 'Sin semirremolque'}
+              disabled={vehicleType === 'semirremolque'}
+              data={trailerOptions}
+              searchable
+              clearable
+              {...field}
+              error={errors.trailer_id?.message}
             />
           )}
         />
