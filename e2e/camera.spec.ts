@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import JsBarcode from 'jsbarcode';
 import { expect, request as playwrightRequest, test } from '@playwright/test';
 import config from '../playwright.config.ts';
-import { createShipment, DEMO, loginAndWait, unique } from './support.ts';
+import { createShipment, DEMO, giveFleetDocuments, loginAndWait, unique } from './support.ts';
 
 /**
  * Issue 17 item 4: the 'Cámara' button reads a label's barcode through the tablet's camera. Chromium
@@ -67,6 +67,7 @@ test.beforeAll(async () => {
   });
   expect(transport.status(), await transport.text()).toBe(201);
   ({ id: transportId, plate_primary: plate } = (await transport.json()) as { id: number; plate_primary: string });
+  await giveFleetDocuments(api, admin, 'transports', transportId);
   shipmentCode = (await createShipment(api)).code;
   writeBarcodeVideo(video, shipmentCode);
   await api.dispose();

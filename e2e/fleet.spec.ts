@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { loginAndWait } from './support.ts';
+import { apiToken, giveFleetDocuments, loginAndWait } from './support.ts';
 
 const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
 const letter = () => String.fromCharCode(65 + Math.floor(Math.random() * 26));
 
-test('an agent registers a driver and a transport, loads two Creado shipments and removes one', async ({ page }) => {
+test('an agent registers a driver and a transport, loads two Creado shipments and removes one', async ({ page, request }) => {
   test.setTimeout(120_000);
   const driverName = `Conductor Prueba ${digits(4)}`;
   const dni = `7${digits(7)}`;
@@ -24,7 +24,7 @@ test('an agent registers a driver and a transport, loads two Creado shipments an
   await expect(driverDrawer.getByText('El DNI debe tener 8 dígitos.')).toBeVisible();
   await driverDrawer.getByLabel('Nombre completo').fill(`  ${driverName}  `);
   await driverDrawer.getByLabel('DNI').fill(dni);
-  await driverDrawer.getByLabel('Licencia').fill(`q${dni}`);
+  await driverDrawer.getByLabel(/^Licencia/).fill(`q${dni}`);
   await driverDrawer.getByRole('button', { name: 'Crear conductor' }).click();
   await expect(driverDrawer).toBeHidden();
   const driverRow = page.getByRole('row').filter({ hasText: dni });
@@ -49,6 +49,14 @@ test('an agent registers a driver and a transport, loads two Creado shipments an
   await page.getByRole('option', { name: new RegExp(driverName) }).click();
   await transportDrawer.getByRole('button', { name: 'Crear transporte' }).click();
   await expect(transportDrawer).toBeHidden();
+  // Issue 36: the new vehicle and its driver load only with their documents in force (added through the API).
+  const headers = { authorization: `Bearer ${await apiToken(request, 'AGENTE1')}` };
+  const transports = (await (await request.get('/api/transports', { headers, params: { route: 'Cusco', limit: 200 } })).json()) as {
+    items: { id: number; plate_primary: string }[];
+  };
+  await giveFleetDocuments(request, headers, 'transports', transports.items.find((t) => t.plate_primary === plate)!.id);
+  const drivers = (await (await request.get('/api/drivers', { headers })).json()) as { id: number; dni: string }[];
+  await giveFleetDocuments(request, headers, 'drivers', drivers.find((d) => d.dni === dni)!.id);
 
   await page.getByRole('searchbox', { name: 'Filtrar por ruta' }).fill('Cusco – Piura');
   await page.getByRole('searchbox', { name: 'Filtrar por ruta' }).press('Enter');

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEMO, loginAndWait, unique } from './support.ts';
+import { DEMO, giveFleetDocuments, loginAndWait, unique } from './support.ts';
 
 /** A small JPEG, as a phone camera would hand it over. */
 const PHOTO = Buffer.from(
@@ -31,6 +31,7 @@ test('return a shipment En agencia, see both linked, then open the trips page an
   });
   expect(transport.status(), await transport.text()).toBe(201);
   const { id: transportId, plate_primary: savedPlate } = (await transport.json()) as { id: number; plate_primary: string };
+  await giveFleetDocuments(request, admin, 'transports', transportId);
   const created = await request.post('/api/shipments', {
     headers: lima,
     data: {

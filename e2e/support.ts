@@ -67,3 +67,15 @@ export async function createShipment(
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as ApiShipment;
 }
+
+/**
+ * Issue 36: a vehicle loads and departs only with its SOAT and CITV in force (and a driver with
+ * their licence). Gives a vehicle or a driver made by a test the documents the gate asks for.
+ */
+export async function giveFleetDocuments(request: APIRequestContext, headers: Record<string, string>, holder: 'transports' | 'drivers', id: number) {
+  const types = holder === 'transports' ? ['soat', 'citv'] : ['licencia'];
+  for (const type of types) {
+    const res = await request.post(`/api/${holder}/${id}/documents`, { headers, data: { type, number: `E2E-${type}`, expiresOn: '2099-12-31' } });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+}

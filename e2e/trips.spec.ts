@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEMO, loginAndWait, logout, unique } from './support.ts';
+import { DEMO, giveFleetDocuments, loginAndWait, logout, unique } from './support.ts';
 
 async function apiHeaders(request: APIRequestContext, username: keyof typeof DEMO) {
   const res = await request.post('/api/auth/login', { data: { username, password: DEMO[username] } });
@@ -24,6 +24,7 @@ test('load by scanning, print the manifest, depart, receive two of three, see th
   });
   expect(transport.status(), await transport.text()).toBe(201);
   const { id: transportId, plate_primary: savedPlate } = (await transport.json()) as { id: number; plate_primary: string };
+  await giveFleetDocuments(request, admin, 'transports', transportId);
 
   const agent = await apiHeaders(request, 'AGENTE1');
   const newShipment = async (destination: string, weightKg: number) => {
