@@ -245,14 +245,22 @@ export default async function fleetRoutes(app: App) {
     );
     app.get(
       `${base}/:documentId/file`,
-      { schema: { tags, summary: `Archivo de un documento ${who}`, params: documentParams }, preHandler: fleetStaff },
+      {
+        schema: {
+          tags,
+          summary: `Archivo de un documento ${who}`,
+          params: documentParams,
+          response: answers({ 200: z.string().describe('El archivo (JPG, PNG o PDF)') }),
+        },
+        preHandler: fleetStaff,
+      },
       async (request, reply) => {
         const file = await documentFile(app, holder(request.params.id), request.params.documentId);
         return reply
           .type(file.type)
           .header('content-disposition', `attachment; filename="${file.filename}"`)
           .header('cache-control', 'no-store')
-          .send(file.bytes);
+          .send(file.bytes as unknown as string); // bytes go out as they are; the schema documents them
       },
     );
   }
