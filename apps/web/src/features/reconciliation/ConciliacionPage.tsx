@@ -41,12 +41,22 @@ function CheckCard({ check }: { check: LedgerCheckResult }) {
     <Paper withBorder p="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div>
-          <Title order={4}>{check.name}</Title>
+          <Title order={2} size="h4">
+            {check.name}
+          </Title>
           <Text size="sm" c="dimmed">
             {check.description}
           </Text>
         </div>
-        <Badge variant="light" color={ok ? 'teal' : 'red'} tt="none" radius="sm" size="lg">
+        <Badge
+          variant="light"
+          color={ok ? 'teal' : 'red'}
+          tt="none"
+          radius="sm"
+          size="lg"
+          styles={{ label: { overflow: 'visible' } }}
+          style={{ flexShrink: 0 }}
+        >
           {ok ? 'OK' : countOf(check.count, 'violación', 'violaciones')}
         </Badge>
       </Group>

@@ -11,7 +11,7 @@ export function FleetDocumentsAlert({ enabled }: { enabled: boolean }) {
   return (
     <Alert color="orange" variant="light" role="status" mb="sm" py="xs">
       {FLEET_DOCUMENT_MESSAGES.expiringAlert(count)}{' '}
-      <Anchor component={Link} to="/transportistas?tab=documentos" size="sm">
+      <Anchor component={Link} to="/transportistas?tab=documentos" size="sm" c="inherit" fw={600} underline="always">
         Ver documentos
       </Anchor>
     </Alert>
