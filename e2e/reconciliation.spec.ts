@@ -12,10 +12,10 @@ test('an admin opens Conciliación from the menu: every check with OK or its rec
   await loginAndWait(page, 'ADMIN');
   await page.getByRole('link', { name: 'Conciliación' }).click();
   await expect(page).toHaveURL(/\/conciliacion$/);
-  await expect(page.getByRole('heading', { name: 'Conciliación', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Conciliación', level: 1 })).toBeVisible();
   for (const check of LEDGER_CHECKS) {
     const card = page
-      .getByRole('heading', { name: LEDGER_CHECK_TEXTS[check].name, level: 4 })
+      .getByRole('heading', { name: LEDGER_CHECK_TEXTS[check].name, level: 2 })
       .locator('xpath=ancestor::div[contains(@class, "mantine-Paper-root")][1]');
     const count = expected.checks.find((c) => c.check === check)!.count;
     if (count === 0) await expect(card.getByText('OK', { exact: true })).toBeVisible();
