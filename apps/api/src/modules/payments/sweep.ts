@@ -1,5 +1,6 @@
 import { PAYMENT_MESSAGES, receiptKey } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
+import { runInBackground } from '../../lib/background.ts';
 import type { App } from '../../types.ts';
 import { findByIdempotencyKey } from '../billing/index.ts';
 import { sessionOfCollector } from './cash-sessions.ts';
@@ -112,21 +113,5 @@ export async function recoverStalePayments(app: App): Promise<{ paid: number; ca
 /** Runs the recovery every config.payments.sweepMs while the app runs (0: never), one round at a time. */
 export function recoverPaymentsInBackground(app: App) {
   const everyMs = app.config.payments.sweepMs;
-  if (everyMs <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | null = null;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      running ??= recoverStalePayments(app)
-        .catch((err: unknown) => app.log.warn({ err }, 'No se pudieron recuperar los pagos pendientes'))
-        .finally(() => {
-          running = null;
-        });
-    }, everyMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  if (everyMs > 0) runInBackground(app, everyMs, () => recoverStalePayments(app), 'No se pudieron recuperar los pagos pendientes');
 }

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { shipmentDailyBranchCounts, shipmentDailyCountDeltas, shipmentDailyCounts, shipmentDailyStatusCounts, shipments } from '../../db/schema.ts';
 import { branchScopeCondition } from '../../lib/branch-scope.ts';
 import type { SessionUser } from '../../types.ts';
+import { runInBackground } from '../../lib/background.ts';
 
 export interface DayStatusCount {
   day: string;
@@ -211,20 +212,5 @@ export async function foldDailyCounts(db: Db): Promise<void> {
  * counts and deltas, so this only keeps the deltas few; every process tries, one at a time folds.
  */
 export function foldDailyCountsInBackground(app: FastifyInstance, everyMs = 1000) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      running ??= foldDailyCounts(app.db)
-        .catch((err: unknown) => app.log.warn({ err }, 'No se pudieron consolidar los conteos diarios'))
-        .finally(() => {
-          running = null;
-        });
-    }, everyMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  runInBackground(app, everyMs, () => foldDailyCounts(app.db), 'No se pudieron consolidar los conteos diarios');
 }
