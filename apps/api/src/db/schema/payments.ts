@@ -1,0 +1,175 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  date,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { documents } from './billing.js';
+import { branches } from './branches.js';
+import { createdAt, updatedAt } from './columns.js';
+import { customers } from './customers.js';
+import { shipments } from './shipments.js';
+
+/**
+ * A collector's cash drawer (DESIGN.md section 5a): opened with a float, closed with the counted
+ * cash; one open session per user (a partial unique index). A closed session is immutable.
+ */
+export const cashSessions = pgTable(
+  'cash_sessions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    userName: text('user_name').notNull(),
+    branchId: integer('branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    floatCents: integer('float_cents').notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    countedCashCents: integer('counted_cash_cents'),
+    /** The closing as computed when it closed: per method expected, counted, difference (céntimos). */
+    closing: jsonb('closing'),
+    closedBy: integer('closed_by'),
+  },
+  (t) => [
+    uniqueIndex('cash_sessions_one_open_uq')
+      .on(t.userId)
+      .where(sql`${t.closedAt} is null`),
+    index('cash_sessions_opened_idx').on(t.openedAt),
+    index('cash_sessions_branch_idx').on(t.branchId, t.openedAt),
+    check('cash_sessions_float_ck', sql`${t.floatCents} >= 0`),
+  ],
+);
+
+/**
+ * A manual payment taken at the counter (DESIGN.md section 5). Amounts in integer céntimos. At most
+ * one pending-or-paid payment per shipment: a partial unique index, not a prior read.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('pending'),
+    method: text('method').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    /** An admin's discount on what the shipment owes, taken before collecting (amount = owed − discount). */
+    discountCents: integer('discount_cents').notNull().default(0),
+    discountReason: text('discount_reason'),
+    currency: text('currency').notNull().default('PEN'),
+    providerTxId: text('provider_tx_id'),
+    customerId: integer('customer_id').references(() => customers.id, { onDelete: 'restrict' }),
+    customerDocType: smallint('customer_doc_type').notNull(),
+    customerDocNumber: text('customer_doc_number').notNull(),
+    customerName: text('customer_name').notNull(),
+    branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
+    // No foreign key, as on shipments.created_by: the record outlives staff accounts.
+    userId: integer('user_id').notNull(),
+    userName: text('user_name').notNull(),
+    cashSessionId: integer('cash_session_id')
+      .notNull()
+      .references(() => cashSessions.id, { onDelete: 'restrict' }),
+    documentId: integer('document_id').references(() => documents.id, { onDelete: 'restrict' }),
+    /** How many receipts were tried after a rejection (the next key is PAGO-{id}-{attempts}). */
+    receiptAttempts: integer('receipt_attempts').notNull().default(0),
+    lastError: text('last_error'),
+    cancelReason: text('cancel_reason'),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_one_live_per_shipment_uq')
+      .on(t.shipmentId)
+      .where(sql`${t.status} in ('pending', 'paid')`),
+    index('payments_created_idx').on(t.createdAt, t.id),
+    // The movements report's keyset order (newest first, id breaking ties) within a branch and for a user.
+    index('payments_branch_created_idx').on(t.branchId, t.createdAt, t.id),
+    index('payments_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('payments_session_idx').on(t.cashSessionId),
+    check('payments_status_ck', sql`${t.status} in ('pending', 'paid', 'canceled')`),
+    check('payments_method_ck', sql`${t.method} in ('cash', 'card_pos', 'bank_transfer', 'yape_qr', 'plin_qr', 'card_online')`),
+    check('payments_amount_ck', sql`${t.amountCents} > 0`),
+    check('payments_discount_ck', sql`${t.discountCents} >= 0`),
+    // A discount is always explained: the audit and the receipt print its reason.
+    check('payments_discount_reason_ck', sql`${t.discountCents} = 0 or ${t.discountReason} is not null`),
+    check('payments_currency_ck', sql`${t.currency} = 'PEN'`),
+  ],
+);
+
+/** The key (but for the day or month) and the sums of the payments' counters, daily and monthly. */
+const paymentCounterColumns = () => ({
+  branchId: integer('branch_id').notNull(),
+  userId: integer('user_id').notNull(),
+  method: text('method').notNull(),
+  status: text('status').notNull(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+  cents: bigint('cents', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Payments and their céntimos per Lima day of creation, branch (0: none), collecting user, method
+ * and status: the movements report's filters and the groups of its totals. Kept by statement
+ * triggers on `payments` (migration 0021) in the transaction of every insert, update and delete;
+ * the report adds these up instead of every matching payment.
+ */
+export const paymentDailyTotals = pgTable(
+  'payment_daily_totals',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    ...paymentCounterColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.branchId, t.userId, t.method, t.status] })],
+);
+
+/** payment_daily_totals per calendar month (its first day), as document_monthly_totals (migration 0024). */
+export const paymentMonthlyTotals = pgTable(
+  'payment_monthly_totals',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    ...paymentCounterColumns(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.branchId, t.userId, t.method, t.status] })],
+);
+
+/**
+ * The cash ledger: a payment's charge when it is paid, its reversal when a paid one is voided, each in
+ * the acting collector's open session (a void after closing lands in the next one as an adjustment).
+ */
+export const paymentMovements = pgTable(
+  'payment_movements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    kind: text('kind').notNull(),
+    method: text('method').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    cashSessionId: integer('cash_session_id')
+      .notNull()
+      .references(() => cashSessions.id, { onDelete: 'restrict' }),
+    userId: integer('user_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One charge and at most one reversal per payment.
+    uniqueIndex('payment_movements_kind_uq').on(t.paymentId, t.kind),
+    index('payment_movements_session_idx').on(t.cashSessionId, t.id),
+    check('payment_movements_kind_ck', sql`${t.kind} in ('cobro', 'anulacion')`),
+  ],
+);

@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  date,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { branches } from './branches.js';
+import { createdAt, tsvector, updatedAt } from './columns.js';
+import { customers } from './customers.js';
+
+/** Shipment codes `TMT-000001…`: a sequence, so codes are unique and never reused under concurrency. */
+export const shipmentCodeSeq = pgSequence('shipment_code_seq', { startWith: 1 });
+
+export const shipments = pgTable(
+  'shipments',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    status: text('status').notNull().default('Creado'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    // No foreign key on purpose: staff can be deleted, their shipments and history must stay;
+    // the name is kept as it was when they acted (like audit_log.user_id).
+    createdBy: integer('created_by'),
+    createdByName: text('created_by_name'),
+    originBranchId: integer('origin_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    destinationBranchId: integer('destination_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    senderCustomerId: integer('sender_customer_id').references(() => customers.id, { onDelete: 'restrict' }),
+    senderName: text('sender_name').notNull(),
+    recipientFirstName: text('recipient_first_name').notNull(),
+    recipientLastName: text('recipient_last_name').notNull(),
+    recipientName: text('recipient_name').notNull(),
+    recipientDoc: text('recipient_doc').notNull(),
+    productType: text('product_type').notNull(),
+    weightKg: numeric('weight_kg', { precision: 10, scale: 2 }).notNull(),
+    billableWeightKg: integer('billable_weight_kg').notNull(),
+    description: text('description'),
+    quotedPrice: numeric('quoted_price', { precision: 12, scale: 2 }).notNull(),
+    quotedCurrency: text('quoted_currency').notNull().default('PEN'),
+    quotedFactorPerKg: numeric('quoted_factor_per_kg', { precision: 12, scale: 4 }).notNull(),
+    usingReverse: boolean('using_reverse').notNull().default(false),
+    multiLineDetail: jsonb('multi_line_detail').notNull(),
+    secretCodeHash: text('secret_code_hash').notNull(),
+    /** Written by the delivery use case (issue #6): receiverName, receiverDoc, deliveredByName, deliveredAt, notes. */
+    deliveredInfo: jsonb('delivered_info'),
+    /** The return leg (DESIGN.md 5a) points at the shipment it brings back to its origin. */
+    returnOfShipmentId: integer('return_of_shipment_id').references((): AnyPgColumn => shipments.id, { onDelete: 'restrict' }),
+    /** Where the recipient hears about the shipment (issue 18); both optional. */
+    recipientPhone: text('recipient_phone'),
+    recipientEmail: text('recipient_email'),
+    /**
+     * The names' search tokens (migration 0016: filled by a trigger from recipient_name and
+     * sender_name, see shipment_search_words()): each accent-folded word whole, and each of its
+     * beginnings as its own token ('p:qui', 'p:quis', …), sender tokens marked 's:'. A word being
+     * typed is then one exact token too, so the index never scans a range of words, the planner's
+     * statistics know how common every token is, and a stored value makes a row cheap to test
+     * while walking the newest rows.
+     */
+    searchWords: tsvector('search_words'),
+  },
+  (t) => [
+    uniqueIndex('shipments_code_uq').on(t.code),
+    check('shipments_status_ck', sql`${t.status} in ('Creado', 'En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto')`),
+    check('shipments_product_type_ck', sql`${t.productType} in ('liviano', 'medio', 'alto')`),
+    // Scanned backwards for newest first (id breaks ties), so ORDER BY … DESC LIMIT walks the index.
+    index('shipments_created_idx').on(t.createdAt, t.id),
+    index('shipments_origin_created_idx').on(t.originBranchId, t.createdAt),
+    index('shipments_destination_created_idx').on(t.destinationBranchId, t.createdAt),
+    index('shipments_status_created_idx').on(t.status, t.createdAt),
+    // text_pattern_ops serves both `=` and the prefix LIKE of a document being typed.
+    index('shipments_recipient_doc_idx').on(t.recipientDoc.op('text_pattern_ops')),
+    index('shipments_sender_customer_idx').on(t.senderCustomerId),
+    // Whole words and word beginnings of both names, for the text search (issue 19).
+    index('shipments_search_words').using('gin', t.searchWords),
+    // A shipment's return leg, looked up by every detail view (without it, a scan of every
+    // shipment); unique, because a shipment goes back to its origin once.
+    uniqueIndex('shipments_return_of_uq')
+      .on(t.returnOfShipmentId)
+      .where(sql`${t.returnOfShipmentId} is not null`),
+  ],
+);
+
+/** The history of a shipment: creation, status changes, manual events, edits, cancellation. */
+export const shipmentEvents = pgTable(
+  'shipment_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    shipmentId: integer('shipment_id')
+      .notNull()
+      .references(() => shipments.id, { onDelete: 'cascade' }),
+    // 'status' | 'event' | 'cancel' | 'edit' | 'secret' | 'description'; later issues add their own kinds.
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    note: text('note'),
+    statusFrom: text('status_from'),
+    statusTo: text('status_to'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    // No foreign key, as on shipments.created_by: history outlives staff accounts.
+    userId: integer('user_id'),
+    userName: text('user_name'),
+  },
+  (t) => [index('shipment_events_shipment_idx').on(t.shipmentId, t.at)],
+);
+
+/**
+ * Shipments per Lima day, route and status, kept by a trigger on `shipments` (migration 0005) in
+ * the same transaction as every insert and status change. The Panel reads its counters and chart
+ * here, so they cost the same at a million shipments as at a hundred.
+ */
+export const shipmentDailyCounts = pgTable(
+  'shipment_daily_counts',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    originBranchId: integer('origin_branch_id').notNull(),
+    destinationBranchId: integer('destination_branch_id').notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.originBranchId, t.destinationBranchId, t.status] })],
+);
+
+/**
+ * shipment_daily_counts added up over the routes: a row per (day, status), kept by statement
+ * triggers on the counts (migration 0019), so whatever writes the counts (the fold, a recount)
+ * keeps it exact. The whole company's Panel and list totals read a few thousand rows a year
+ * here instead of a row per route, up to 64 times as many.
+ */
+export const shipmentDailyStatusCounts = pgTable(
+  'shipment_daily_status_counts',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.status] })],
+);
+
+/**
+ * shipment_daily_counts added up per branch: a row per (branch, day, status), kept by statement
+ * triggers on the counts as migration 0019 keeps the whole company's (migration 0023). `n` counts
+ * what leaves or reaches the branch once (an agent's scope), `nOrigin` what leaves it and
+ * `nDestination` what reaches it (one side filtered). A branch's list and Panel read its few
+ * thousand rows a year here instead of every route's.
+ */
+export const shipmentDailyBranchCounts = pgTable(
+  'shipment_daily_branch_counts',
+  {
+    branchId: integer('branch_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+    nOrigin: integer('n_origin').notNull(),
+    nDestination: integer('n_destination').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.branchId, t.day, t.status] })],
+);
+
+/**
+ * Changes to shipment_daily_counts not yet folded into it: the trigger appends ±1 rows here (no
+ * row is shared between creations, so none waits on another) and a background fold moves them
+ * into the counts. Readers sum both.
+ */
+export const shipmentDailyCountDeltas = pgTable('shipment_daily_count_deltas', {
+  day: date('day', { mode: 'string' }).notNull(),
+  originBranchId: integer('origin_branch_id').notNull(),
+  destinationBranchId: integer('destination_branch_id').notNull(),
+  status: text('status').notNull(),
+  n: integer('n').notNull(),
+});
