@@ -11,7 +11,7 @@ import {
 } from '@tramo/domain';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import type { DocumentRef } from '../../providers/billing/index.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import * as repo from './repository.ts';
 import type { DocumentRecord } from './repository.ts';
 
@@ -27,8 +27,8 @@ export const isGuideType = (type: string): type is '09' | '31' => type === '09' 
 export const isVoucherType = (type: string): type is '20' | '40' => type === '20' || type === '40';
 export const isInvoiceType = (type: string) => type === '01' || type === '03' || type === '07';
 
-export async function visibleDocument(app: App, user: SessionUser, id: number): Promise<DocumentRecord> {
-  const doc = await repo.findDocument(app.db, id);
+export async function visibleDocument(ctx: ServiceContext, user: SessionUser, id: number): Promise<DocumentRecord> {
+  const doc = await repo.findDocument(ctx.db, id);
   if (!doc) throw notFound(BILLING_MESSAGES.notFound);
   assertVisible(user, doc);
   return doc;

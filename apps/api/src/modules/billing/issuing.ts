@@ -21,7 +21,7 @@ import { audit } from '../../lib/audit.ts';
 import { fingerprint } from '../../lib/fingerprint.ts';
 import { conflict, forbidden, pgError, unprocessable } from '../../lib/errors.ts';
 import type { BillingDocument, GuideDocument, VoucherDocument } from '../../providers/billing/index.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { fullNumber, issueResult, refusal, type IssueAnswer } from './documents.ts';
 import { send } from './lifecycle.ts';
 import * as repo from './repository.ts';
@@ -29,8 +29,8 @@ import type { DocumentRecord, NewDocument } from './repository.ts';
 
 /** Issuing: a document checked by the domain, numbered gaplessly, stored with its shipments, then sent. */
 
-async function customerById(app: App, id: number): Promise<BillingCustomer | null> {
-  const c = await repo.customerById(app.db, id);
+async function customerById(ctx: ServiceContext, id: number): Promise<BillingCustomer | null> {
+  const c = await repo.customerById(ctx.db, id);
   if (!c) return null;
   return {
     docType: c.docType as BillingDocType,
@@ -49,15 +49,15 @@ interface IssueOptions {
 }
 
 /** The shipments a document will bill, checked before a number is taken. */
-async function checkShipments(app: App, user: SessionUser, ids: number[]): Promise<void> {
-  const rows = await repo.shipmentsByIds(app.db, ids);
+async function checkShipments(ctx: ServiceContext, user: SessionUser, ids: number[]): Promise<void> {
+  const rows = await repo.shipmentsByIds(ctx.db, ids);
   const scope = scopeOf(user);
   for (const id of ids) {
     const s = rows.find((r) => r.id === id);
     if (!s) throw unprocessable(BILLING_MESSAGES.shipmentNotFound(id));
     if (!inScope(scope, s.originBranchId, s.destinationBranchId)) throw forbidden(BILLING_MESSAGES.shipmentForbidden(s.code));
     if (s.status === 'Anulado') throw unprocessable(BILLING_MESSAGES.shipmentCancelled(s.code));
-    const live = await repo.liveDocumentOfShipment(app.db, id);
+    const live = await repo.liveDocumentOfShipment(ctx.db, id);
     if (live) throw conflict(BILLING_MESSAGES.shipmentBilled(s.code, fullNumber(live)));
   }
 }
@@ -91,10 +91,10 @@ type RegisterColumns = Omit<
  * same idempotency key from the same issuing branch with the same payload answers the same
  * document, even when two requests race; another branch's key is not theirs to replay (issue 31).
  */
-async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): Promise<IssueAnswer> {
+async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: NumberedIssue): Promise<IssueAnswer> {
   const idempotencyKey = repo.idempotencyKeyOf(spec.idempotencyKey);
   const replay = async (): Promise<IssueAnswer | null> => {
-    const existing = await repo.findByIdempotencyKey(app.db, user.branchId, idempotencyKey);
+    const existing = await repo.findByIdempotencyKey(ctx.db, user.branchId, idempotencyKey);
     if (!existing) return null;
     // The key with another payload is a different request: refused, and nothing of the document told.
     // A key stored before payloads were fingerprinted (no hash) replays as it always did.
@@ -106,10 +106,10 @@ async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): 
   const earlier = await replay();
   if (earlier) return earlier;
   await spec.check?.();
-  const now = app.now();
+  const now = ctx.now();
   let doc: DocumentRecord;
   try {
-    doc = await app.db.transaction(async (tx) => {
+    doc = await ctx.db.transaction(async (tx) => {
       const number = await repo.takeNumber(tx, spec.type, spec.series);
       const { columns, document } = spec.row(number, limaTime(now));
       const row = await repo.insertDocument(
@@ -149,13 +149,13 @@ async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): 
     if (pg?.code === '23505' && pg.constraint === spec.liveLink.constraint) await spec.liveLink.explain();
     throw err;
   }
-  return send(app, user, doc);
+  return send(ctx, user, doc);
 }
 
 /** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
-async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+async function issueDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
   const t = draft.totals;
-  return issueNumbered(app, user, {
+  return issueNumbered(ctx, user, {
     type: draft.type,
     series: draft.series,
     idempotencyKey: options.idempotencyKey,
@@ -178,8 +178,8 @@ async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, opti
       },
     }),
     links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
-    check: () => checkShipments(app, user, options.shipmentIds),
-    liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(app, user, options.shipmentIds) },
+    check: () => checkShipments(ctx, user, options.shipmentIds),
+    liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(ctx, user, options.shipmentIds) },
   });
 }
 
@@ -203,9 +203,9 @@ export interface OtherIssue {
 }
 
 /** Numbers, stores and sends a guide or voucher exactly as an invoice (see `issueNumbered`). */
-export async function issueOther(app: App, user: SessionUser, spec: OtherIssue): Promise<IssueAnswer> {
+export async function issueOther(ctx: ServiceContext, user: SessionUser, spec: OtherIssue): Promise<IssueAnswer> {
   const carried = [...new Set(spec.carriedShipmentIds ?? [])];
-  return issueNumbered(app, user, {
+  return issueNumbered(ctx, user, {
     type: spec.type,
     series: spec.series,
     idempotencyKey: spec.idempotencyKey,
@@ -232,11 +232,16 @@ export async function issueOther(app: App, user: SessionUser, spec: OtherIssue):
 }
 
 /** `POST /billing/create-emit`: the form's payload, checked by the same rules as the form. */
-export async function createAndEmit(app: App, user: SessionUser, payload: InvoicePayload, shipmentIds: number[] = []): Promise<IssueAnswer> {
-  const customer = payload.customerId ? await customerById(app, payload.customerId) : null;
-  const check = checkInvoice(payload, { today: limaDay(app.now()), customer });
+export async function createAndEmit(
+  ctx: ServiceContext,
+  user: SessionUser,
+  payload: InvoicePayload,
+  shipmentIds: number[] = [],
+): Promise<IssueAnswer> {
+  const customer = payload.customerId ? await customerById(ctx, payload.customerId) : null;
+  const check = checkInvoice(payload, { today: limaDay(ctx.now()), customer });
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueDraft(app, user, check.draft, {
+  return issueDraft(ctx, user, check.draft, {
     idempotencyKey: payload.extras.codigo_unico ?? null,
     request: payload,
     shipmentIds: [...new Set(shipmentIds)],
@@ -244,9 +249,9 @@ export async function createAndEmit(app: App, user: SessionUser, payload: Invoic
 }
 
 /** `POST /billing/emit` and the payments module: the receipt of a payment taken at the counter. */
-export async function issueReceipt(app: App, user: SessionUser, input: ReceiptRequest, shipmentIds: number[] = []): Promise<IssueAnswer> {
-  const today = limaDay(app.now());
-  const registered = input.customerId ? await customerById(app, input.customerId) : null;
+export async function issueReceipt(ctx: ServiceContext, user: SessionUser, input: ReceiptRequest, shipmentIds: number[] = []): Promise<IssueAnswer> {
+  const today = limaDay(ctx.now());
+  const registered = input.customerId ? await customerById(ctx, input.customerId) : null;
   if (input.customerId && !registered) return { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) };
   let amountCents: number;
   try {
@@ -274,5 +279,5 @@ export async function issueReceipt(app: App, user: SessionUser, input: ReceiptRe
     { today, customer: registered },
   );
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueDraft(app, user, check.draft, { idempotencyKey: input.codigo_unico ?? null, request: input, shipmentIds });
+  return issueDraft(ctx, user, check.draft, { idempotencyKey: input.codigo_unico ?? null, request: input, shipmentIds });
 }

@@ -10,7 +10,7 @@ import {
   type VoidResult,
   type VoucherDocument,
 } from '../../providers/billing/index.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { isGuideType, isInvoiceType, isVoucherType, issueResult, ref, visibleDocument, type IssueAnswer } from './documents.ts';
 import { billingOf } from './provider.ts';
 import * as repo from './repository.ts';
@@ -52,17 +52,17 @@ async function voidStatusByType(provider: BillingProvider, doc: DocumentRecord):
   };
 }
 
-export async function send(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
-  const { provider } = billingOf(app);
+export async function send(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
+  const { provider } = billingOf(ctx);
   try {
     const result = await emitByType(provider, doc);
-    const updated = await applyEmit(app, user, doc, result, 'emit');
+    const updated = await applyEmit(ctx, user, doc, result, 'emit');
     // A guide waits for SUNAT (202 until a consult finds it accepted); an invoice answers as before.
     if (!isInvoiceType(doc.type) && updated.status === 'pendiente') return { statusCode: 202, result: issueResult(updated) };
     return { statusCode: 201, result: issueResult(updated) };
   } catch (err) {
     if (!(err instanceof BillingProviderError)) throw err;
-    const updated = await applyProviderError(app, user, doc, err, 'emit');
+    const updated = await applyProviderError(ctx, user, doc, err, 'emit');
     if (updated.status === 'rechazado') return { statusCode: 422, result: issueResult(updated, err.message) };
     if (err.uncertain) return { statusCode: 202, result: { ...issueResult(updated), error: BILLING_MESSAGES.providerPending } };
     return { statusCode: 424, result: { ...issueResult(updated, err.message), ok: false } };
@@ -71,10 +71,16 @@ export async function send(app: App, user: SessionUser | null, doc: DocumentReco
 
 const EVENT_OF_STATUS: Record<string, DocumentEventKind> = { aceptado: 'aceptado', rechazado: 'rechazado', pendiente: 'consultado' };
 
-async function applyEmit(app: App, user: SessionUser | null, doc: DocumentRecord, result: EmitResult, operation: string): Promise<DocumentRecord> {
+async function applyEmit(
+  ctx: ServiceContext,
+  user: SessionUser | null,
+  doc: DocumentRecord,
+  result: EmitResult,
+  operation: string,
+): Promise<DocumentRecord> {
   // A guide is polled while SUNAT has not accepted it: a consult that changes nothing writes nothing.
   if (operation === 'consult' && isGuideType(doc.type) && doc.status === 'pendiente' && result.status === 'pendiente') return doc;
-  return app.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const row = await repo.updateDocument(
       tx,
       doc.id,
@@ -85,7 +91,7 @@ async function applyEmit(app: App, user: SessionUser | null, doc: DocumentRecord
         xml: result.xml ?? doc.xml,
         pdfUrl: result.links?.pdf ?? doc.pdfUrl,
         providerMessage: result.sunatDescription ?? doc.providerMessage,
-        updatedAt: app.now(),
+        updatedAt: ctx.now(),
       },
       'pendiente',
     );
@@ -103,13 +109,13 @@ async function applyEmit(app: App, user: SessionUser | null, doc: DocumentRecord
   });
 }
 
-async function applyProviderError(app: App, user: SessionUser | null, doc: DocumentRecord, err: BillingProviderError, operation: string) {
-  return app.db.transaction(async (tx) => {
+async function applyProviderError(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord, err: BillingProviderError, operation: string) {
+  return ctx.db.transaction(async (tx) => {
     const rejected = err.kind === 'rejected';
     const row = await repo.updateDocument(tx, doc.id, {
       status: rejected ? 'rechazado' : doc.status,
       providerMessage: err.message,
-      updatedAt: app.now(),
+      updatedAt: ctx.now(),
     });
     if (rejected) await repo.freeShipments(tx, doc.id);
     await repo.addEvent(tx, doc.id, {
@@ -126,29 +132,29 @@ async function applyProviderError(app: App, user: SessionUser | null, doc: Docum
 }
 
 /** A pending document asks the provider again (a pending void likewise); a lost one is sent again with its own number. */
-export async function syncDocument(app: App, user: SessionUser | null, doc: DocumentRecord): Promise<DocumentRecord> {
-  const { provider } = billingOf(app);
+export async function syncDocument(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord): Promise<DocumentRecord> {
+  const { provider } = billingOf(ctx);
   if (doc.status === 'pendiente') {
     try {
       const result = await consultByType(provider, doc);
-      return await applyEmit(app, user, doc, result, 'consult');
+      return await applyEmit(ctx, user, doc, result, 'consult');
     } catch (err) {
       if (!(err instanceof BillingProviderError)) throw err;
       // The provider never received it (the emission's answer was lost before it arrived): send it again, same number.
       if (err.kind === 'not_found') {
-        await send(app, user, doc);
-        return (await repo.findDocument(app.db, doc.id))!;
+        await send(ctx, user, doc);
+        return (await repo.findDocument(ctx.db, doc.id))!;
       }
-      return applyProviderError(app, user, doc, err, 'consult');
+      return applyProviderError(ctx, user, doc, err, 'consult');
     }
   }
   if (doc.status === 'anulación pendiente') {
     try {
       const result = await voidStatusByType(provider, doc);
-      return await applyVoid(app, user, doc, result.status, result.sunatDescription, result.raw, 'void-status');
+      return await applyVoid(ctx, user, doc, result.status, result.sunatDescription, result.raw, 'void-status');
     } catch (err) {
       if (!(err instanceof BillingProviderError)) throw err;
-      await app.db.transaction(async (tx) => {
+      await ctx.db.transaction(async (tx) => {
         await repo.addEvent(tx, doc.id, { kind: 'error', userId: user?.id, note: err.message, operation: 'void-status' });
         await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: 'void-status', after: { error: err.kind } });
       });
@@ -159,7 +165,7 @@ export async function syncDocument(app: App, user: SessionUser | null, doc: Docu
 }
 
 async function applyVoid(
-  app: App,
+  ctx: ServiceContext,
   user: SessionUser | null,
   doc: DocumentRecord,
   status: DocumentStatus,
@@ -167,14 +173,14 @@ async function applyVoid(
   raw: unknown,
   operation: string,
 ): Promise<DocumentRecord> {
-  return app.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     // SUNAT refusing the void leaves the document as it was: accepted, or a boleta voided before
     // SUNAT accepted it pending again, for its consult to settle.
     const next = status === 'rechazado' ? ((await repo.wasAccepted(tx, doc.id)) ? 'aceptado' : 'pendiente') : status;
     const row = await repo.updateDocument(
       tx,
       doc.id,
-      { status: next, providerMessage: message ?? doc.providerMessage, updatedAt: app.now() },
+      { status: next, providerMessage: message ?? doc.providerMessage, updatedAt: ctx.now() },
       'anulación pendiente',
     );
     if (next === 'anulado') await repo.freeShipments(tx, doc.id);
@@ -192,17 +198,23 @@ const voidAnswer = (doc: DocumentRecord): VoidStatus => ({ id: doc.id, status: d
  * `uniqueCode` (the caller's codigo_unico) is kept on the request's event: the same code asked again
  * is answered by the void's status instead of a refusal.
  */
-export async function voidDocument(app: App, user: SessionUser, id: number, motivo: string, uniqueCode: string | null = null): Promise<VoidStatus> {
+export async function voidDocument(
+  ctx: ServiceContext,
+  user: SessionUser,
+  id: number,
+  motivo: string,
+  uniqueCode: string | null = null,
+): Promise<VoidStatus> {
   // The route checked it already; payments and the guides' annul call here directly.
   const checked = voidReasonField.safeParse(motivo);
   if (!checked.success) throw badRequest(checked.error.issues[0]!.message, { motivo: checked.error.issues[0]!.message });
   const reason = checked.data;
   if (!reason) throw badRequest(BILLING_MESSAGES.voidReason, { motivo: BILLING_MESSAGES.voidReason });
-  const doc = await visibleDocument(app, user, id);
-  if (await repo.isReceiptOfLivePayment(app.db, id)) throw conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT');
+  const doc = await visibleDocument(ctx, user, id);
+  if (await repo.isReceiptOfLivePayment(ctx.db, id)) throw conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT');
   // The conditional update is the lock: of two voids at once, one finds the document voidable.
-  const requested = await app.db.transaction(async (tx) => {
-    const row = await repo.updateDocument(tx, id, { status: 'anulación pendiente', voidReason: reason, updatedAt: app.now() }, 'voidable');
+  const requested = await ctx.db.transaction(async (tx) => {
+    const row = await repo.updateDocument(tx, id, { status: 'anulación pendiente', voidReason: reason, updatedAt: ctx.now() }, 'voidable');
     if (!row) return null;
     await repo.addEvent(tx, id, {
       kind: 'anulación solicitada',
@@ -216,20 +228,20 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
     return row;
   });
   if (!requested) {
-    const current = (await repo.findDocument(app.db, id))!;
+    const current = (await repo.findDocument(ctx.db, id))!;
     if (current.status === 'anulado') throw conflict(BILLING_MESSAGES.alreadyVoided);
     if (current.status === 'anulación pendiente') throw conflict(BILLING_MESSAGES.voidPending);
     throw unprocessable(BILLING_MESSAGES.notAccepted);
   }
   try {
-    const result = await voidByType(billingOf(app).provider, doc, reason);
-    return voidAnswer(await applyVoid(app, user, requested, result.status, result.sunatDescription, result.raw, 'void'));
+    const result = await voidByType(billingOf(ctx).provider, doc, reason);
+    return voidAnswer(await applyVoid(ctx, user, requested, result.status, result.sunatDescription, result.raw, 'void'));
   } catch (err) {
     if (!(err instanceof BillingProviderError)) throw err;
     if (err.uncertain) return voidAnswer(requested);
     // The provider said no before SUNAT saw it: the document stays as it was.
-    await app.db.transaction(async (tx) => {
-      await repo.updateDocument(tx, id, { status: doc.status, updatedAt: app.now() });
+    await ctx.db.transaction(async (tx) => {
+      await repo.updateDocument(tx, id, { status: doc.status, updatedAt: ctx.now() });
       await repo.addEvent(tx, id, { kind: 'error', userId: user.id, userName: displayName(user), note: err.message, operation: 'void' });
       await audit(tx, { userId: user.id, entity: 'document', entityId: id, action: 'void', after: { error: err.kind } });
     });
@@ -237,7 +249,7 @@ export async function voidDocument(app: App, user: SessionUser, id: number, moti
   }
 }
 
-export async function voidStatus(app: App, user: SessionUser, id: number): Promise<VoidStatus> {
-  const doc = await visibleDocument(app, user, id);
-  return voidAnswer(await syncDocument(app, user, doc));
+export async function voidStatus(ctx: ServiceContext, user: SessionUser, id: number): Promise<VoidStatus> {
+  const doc = await visibleDocument(ctx, user, id);
+  return voidAnswer(await syncDocument(ctx, user, doc));
 }

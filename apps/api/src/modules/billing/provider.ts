@@ -1,5 +1,5 @@
 import type { BillingIssuer, BillingProvider } from '../../providers/billing/index.ts';
-import type { App } from '../../types.ts';
+import type { ServiceContext } from '../../types.ts';
 
 export interface Billing {
   provider: BillingProvider;
@@ -7,6 +7,6 @@ export interface Billing {
 }
 
 /** The app's billing provider (built at start from config.ts, or the one a test gave) and the issuer printed on documents. */
-export function billingOf(app: App): Billing {
-  return { provider: app.providers.billing, issuer: app.config.billing.issuer };
+export function billingOf(ctx: ServiceContext): Billing {
+  return { provider: ctx.providers.billing, issuer: ctx.config.billing.issuer };
 }

@@ -26,7 +26,7 @@ import {
   type PdfFormat,
   type VoucherDocument,
 } from '../../providers/billing/index.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { fullNumber, isGuideType, isInvoiceType, isVoucherType, money, visibleDocument } from './documents.ts';
 import { syncDocument } from './lifecycle.ts';
 import { billingOf } from './provider.ts';
@@ -61,12 +61,12 @@ function toRow(doc: DocumentRecord, branchName: string | null): DocumentRow {
 }
 
 /** `GET /billing/lookup/{id}`: the opened document; a pending one is consulted first. */
-export async function lookupDocument(app: App, user: SessionUser, id: number): Promise<DocumentDetail> {
-  const doc = await syncDocument(app, user, await visibleDocument(app, user, id));
+export async function lookupDocument(ctx: ServiceContext, user: SessionUser, id: number): Promise<DocumentDetail> {
+  const doc = await syncDocument(ctx, user, await visibleDocument(ctx, user, id));
   const [branchName, events, billed] = await Promise.all([
-    repo.branchName(app.db, doc.branchId),
-    repo.eventsOf(app.db, id),
-    repo.shipmentsOf(app.db, id),
+    repo.branchName(ctx.db, doc.branchId),
+    repo.eventsOf(ctx.db, id),
+    repo.shipmentsOf(ctx.db, id),
   ]);
   const common = {
     voidReason: doc.voidReason,
@@ -79,7 +79,7 @@ export async function lookupDocument(app: App, user: SessionUser, id: number): P
   };
   if (!isInvoiceType(doc.type)) return { ...otherDetail(doc, branchName), ...common };
   const d = doc.document as BillingDocument;
-  const { issuer } = billingOf(app);
+  const { issuer } = billingOf(ctx);
   return {
     ...toRow(doc, branchName),
     customerAddress: d.customer.address,
@@ -234,9 +234,9 @@ function qrOf(ruc: string, doc: DocumentRecord, d: BillingDocument): string {
   });
 }
 
-export async function listDocuments(app: App, user: SessionUser, filters: DocumentFilters, request: KeysetRequest): Promise<DocumentPage> {
+export async function listDocuments(ctx: ServiceContext, user: SessionUser, filters: DocumentFilters, request: KeysetRequest): Promise<DocumentPage> {
   const { page, pageSize } = request;
-  const { rows, next, prev, sums } = await register.listDocuments(app.db, filters, scopeOf(user), request);
+  const { rows, next, prev, sums } = await register.listDocuments(ctx.db, filters, scopeOf(user), request);
   return {
     items: rows.map((r) => toRow(r.doc, r.branchName)),
     total: sums.capped ? NUMBERED_PAGE_ROWS : Number(sums.total),
@@ -257,9 +257,9 @@ export async function listDocuments(app: App, user: SessionUser, filters: Docume
   };
 }
 
-export async function documentPdf(app: App, user: SessionUser, id: number, format: PdfFormat): Promise<{ pdf: Buffer; filename: string }> {
-  const doc = await visibleDocument(app, user, id);
-  const { issuer, provider } = billingOf(app);
+export async function documentPdf(ctx: ServiceContext, user: SessionUser, id: number, format: PdfFormat): Promise<{ pdf: Buffer; filename: string }> {
+  const doc = await visibleDocument(ctx, user, id);
+  const { issuer, provider } = billingOf(ctx);
   const filename = `${issuer.ruc}-${doc.type}-${fullNumber(doc)}.pdf`;
   const printed = { issuer, hash: doc.hash, qrText: doc.qrText, status: doc.status as DocumentStatus, demo: provider.name === 'sandbox' };
   // Guides and vouchers print on A4 only.
@@ -280,14 +280,14 @@ export async function documentPdf(app: App, user: SessionUser, id: number, forma
   return { pdf, filename };
 }
 
-export async function documentXml(app: App, user: SessionUser, id: number): Promise<{ xml: string; filename: string }> {
-  const doc = await visibleDocument(app, user, id);
+export async function documentXml(ctx: ServiceContext, user: SessionUser, id: number): Promise<{ xml: string; filename: string }> {
+  const doc = await visibleDocument(ctx, user, id);
   if (!doc.xml) throw notFound(BILLING_MESSAGES.xmlMissing);
-  return { xml: doc.xml, filename: `${billingOf(app).issuer.ruc}-${doc.type}-${fullNumber(doc)}.xml` };
+  return { xml: doc.xml, filename: `${billingOf(ctx).issuer.ruc}-${doc.type}-${fullNumber(doc)}.xml` };
 }
 
-export async function unbilledShipments(app: App, user: SessionUser, customerId: number): Promise<UnbilledShipment[]> {
-  const rows = await repo.unbilledShipments(app.db, customerId, scopeOf(user));
+export async function unbilledShipments(ctx: ServiceContext, user: SessionUser, customerId: number): Promise<UnbilledShipment[]> {
+  const rows = await repo.unbilledShipments(ctx.db, customerId, scopeOf(user));
   return rows.map((r) => ({
     id: r.id,
     code: r.code,

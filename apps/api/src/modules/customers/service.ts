@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { CUSTOMER_MESSAGES, dniError, rucError, type Customer, type CustomerData, type LookupResult } from '@tramo/domain';
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { customers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import type { LookupKind } from '../../providers/lookup/index.ts';
-import type { SessionUser, ServiceContext } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { findCustomer, searchCustomers } from './repository.ts';
 
 /** Without paging parameters the list answers its first 50 rows; the screen asks for up to 1000. */
@@ -17,7 +16,7 @@ export async function listCustomers(ctx: ServiceContext, q: string | undefined, 
   return { items, total, page, pageSize };
 }
 
-async function getOrFail(tx: Tx | FastifyInstance['db'], id: number): Promise<Customer> {
+async function getOrFail(tx: Tx | Db, id: number): Promise<Customer> {
   const customer = await findCustomer(tx, id);
   if (!customer) throw notFound(CUSTOMER_MESSAGES.notFound);
   return customer;

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
@@ -20,7 +19,7 @@ import { branches, documents, documentShipments, drivers, shipments, transportAs
 import { audit } from '../../lib/audit.ts';
 import { addShipmentEvent } from '../shipments/index.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { branchScope, shipmentKey, textSearch } from '../shipments/index.ts';
 import { refuseIfNotCompliant } from './compliance.ts';
 import { lockTransport, refuseIfDeparted, refuseIfInMaintenance } from './transports.ts';
@@ -98,8 +97,8 @@ export async function transportLoad(db: Db | Tx, transportId: number, actor: Ses
   };
 }
 
-function writeEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId: number, name: string) {
-  return addShipmentEvent(tx, actor, app.now(), shipmentId, { kind: 'transport', name });
+function writeEvent(tx: Tx, ctx: ServiceContext, actor: SessionUser, shipmentId: number, name: string) {
+  return addShipmentEvent(tx, actor, ctx.now(), shipmentId, { kind: 'transport', name });
 }
 
 /**
@@ -108,14 +107,14 @@ function writeEvent(tx: Tx, app: FastifyInstance, actor: SessionUser, shipmentId
  * first, so nobody takes a package off a truck by accident. The shipment rows are locked in id
  * order (no deadlocks between two loads); the UNIQUE(shipment_id) index settles any race left.
  */
-export async function loadShipments(app: FastifyInstance, actor: SessionUser, transportId: number, shipmentIds: number[]) {
+export async function loadShipments(ctx: ServiceContext, actor: SessionUser, transportId: number, shipmentIds: number[]) {
   const ids = [...new Set(shipmentIds)].sort((a, b) => a - b);
-  return app.db
+  return ctx.db
     .transaction(async (tx) => {
       const transport = await lockTransport(tx, transportId);
       refuseIfInMaintenance(transport);
       await refuseIfDeparted(tx, transport);
-      await refuseIfNotCompliant(tx, transportId, app.now());
+      await refuseIfNotCompliant(tx, transportId, ctx.now());
       const rows = await tx
         .select({
           id: shipments.id,
@@ -148,13 +147,13 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
         const message = alreadyLoadedOn(code, loaded.plate);
         throw conflict(message, { shipmentIds: message }, 'ALREADY_LOADED');
       }
-      const now = app.now();
+      const now = ctx.now();
       const created = await tx
         .insert(transportAssignments)
         .values(ids.map((shipmentId) => ({ transportId, shipmentId, loadedAt: now, loadedBy: actor.id })))
         .returning({ id: transportAssignments.id, shipmentId: transportAssignments.shipmentId });
       for (const a of created) {
-        await writeEvent(tx, app, actor, a.shipmentId, loadedEventName(transport.plate));
+        await writeEvent(tx, ctx, actor, a.shipmentId, loadedEventName(transport.plate));
         await audit(tx, {
           userId: actor.id,
           entity: 'shipment',
@@ -171,8 +170,8 @@ export async function loadShipments(app: FastifyInstance, actor: SessionUser, tr
     });
 }
 
-export async function unloadShipment(app: FastifyInstance, actor: SessionUser, transportId: number, assignmentId: number) {
-  await app.db.transaction(async (tx) => {
+export async function unloadShipment(ctx: ServiceContext, actor: SessionUser, transportId: number, assignmentId: number) {
+  await ctx.db.transaction(async (tx) => {
     const transport = await lockTransport(tx, transportId);
     await refuseIfDeparted(tx, transport);
     const [assignment] = await tx
@@ -187,7 +186,7 @@ export async function unloadShipment(app: FastifyInstance, actor: SessionUser, t
       .where(eq(shipments.id, assignment.shipmentId));
     if (!shipment || !canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
     await tx.delete(transportAssignments).where(eq(transportAssignments.id, assignment.id));
-    await writeEvent(tx, app, actor, assignment.shipmentId, unloadedEventName(transport.plate));
+    await writeEvent(tx, ctx, actor, assignment.shipmentId, unloadedEventName(transport.plate));
     await audit(tx, {
       userId: actor.id,
       entity: 'shipment',
@@ -206,16 +205,16 @@ const driver2 = alias(drivers, 'driver2');
  * answer, not an error); 404 only when the shipment does not exist. Read-only for every staff
  * role, like tracking, so the detail page of any shipment can show it.
  */
-export async function shipmentAssignment(app: FastifyInstance, actor: SessionUser, idOrCode: string): Promise<ShipmentAssignment | null> {
+export async function shipmentAssignment(ctx: ServiceContext, actor: SessionUser, idOrCode: string): Promise<ShipmentAssignment | null> {
   const key = shipmentKey(idOrCode);
-  const [shipment] = await app.db
+  const [shipment] = await ctx.db
     .select({ id: shipments.id, originBranchId: shipments.originBranchId, destinationBranchId: shipments.destinationBranchId })
     .from(shipments)
     .where('id' in key ? eq(shipments.id, key.id) : eq(shipments.code, key.code));
   if (!shipment) throw notFound(SHIPMENT_MESSAGES.notFound);
   // The same visibility as the shipment's own detail.
   if (!canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
-  const [row] = await app.db
+  const [row] = await ctx.db
     .select({
       assignmentId: transportAssignments.id,
       loadedAt: transportAssignments.loadedAt,
@@ -256,10 +255,10 @@ const LOADABLE_LIMIT = 30;
  * task of admins and agents (DESIGN.md section 4), not scoped like the shipment list.
  */
 /** Only shipments the user may see (DESIGN.md section 4): an agent loads what leaves or reaches their branch. */
-export async function loadableShipments(app: FastifyInstance, actor: SessionUser, q: string | undefined): Promise<LoadableShipment[]> {
+export async function loadableShipments(ctx: ServiceContext, actor: SessionUser, q: string | undefined): Promise<LoadableShipment[]> {
   const where: (SQL | undefined)[] = [eq(shipments.status, 'Creado'), isNull(transportAssignments.id), branchScope(actor)];
   if (q) where.push(textSearch(q));
-  const rows = await app.db
+  const rows = await ctx.db
     .select({
       id: shipments.id,
       code: shipments.code,
@@ -285,9 +284,9 @@ export async function loadableShipments(app: FastifyInstance, actor: SessionUser
  * Which of these shipments are on a transport, and on which plate (issue 16, item 4: the list shows
  * the plate and does not offer what would be refused). Only shipments the user may see are answered.
  */
-export async function loadedPlatesOf(app: FastifyInstance, actor: SessionUser, shipmentIds: number[]) {
+export async function loadedPlatesOf(ctx: ServiceContext, actor: SessionUser, shipmentIds: number[]) {
   if (shipmentIds.length === 0) return [];
-  const rows = await app.db
+  const rows = await ctx.db
     .select({
       shipmentId: transportAssignments.shipmentId,
       transportId: transports.id,

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import {
   complianceRefusal,
@@ -15,7 +14,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { complianceOverrides, drivers, fleetDocuments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 
 /**
  * The document gate (issue 36, DESIGN.md 5b): a vehicle whose required documents (SOAT, CITV) or
@@ -128,23 +127,23 @@ export async function spendOverride(tx: Tx, actor: SessionUser, override: Compli
   });
 }
 
-export async function transportCompliance(app: FastifyInstance, transportId: number) {
-  return { refusal: await complianceRefusalOf(app.db, transportId, app.now()), override: await pendingOverride(app.db, transportId) };
+export async function transportCompliance(ctx: ServiceContext, transportId: number) {
+  return { refusal: await complianceRefusalOf(ctx.db, transportId, ctx.now()), override: await pendingOverride(ctx.db, transportId) };
 }
 
 /** POST /transports/{id}/compliance-override (admin): one departure despite the refusal it records. */
-export function createOverride(app: FastifyInstance, actor: SessionUser, transportId: number, reason: string): Promise<ComplianceOverride> {
-  return app.db
+export function createOverride(ctx: ServiceContext, actor: SessionUser, transportId: number, reason: string): Promise<ComplianceOverride> {
+  return ctx.db
     .transaction(async (tx) => {
       // The transport row lock orders this against a departure spending an earlier override.
       const [transport] = await tx.select({ id: transports.id }).from(transports).where(eq(transports.id, transportId)).for('update');
       if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
-      const refusal = await complianceRefusalOf(tx, transportId, app.now());
+      const refusal = await complianceRefusalOf(tx, transportId, ctx.now());
       if (!refusal) throw unprocessable(FLEET_DOCUMENT_MESSAGES.overrideNotNeeded, undefined, 'OVERRIDE_NOT_NEEDED');
       if (await pendingOverride(tx, transportId)) throw conflict(FLEET_DOCUMENT_MESSAGES.overrideExists, undefined, 'OVERRIDE_EXISTS');
       const [row] = await tx
         .insert(complianceOverrides)
-        .values({ transportId, reason, refusal, createdBy: actor.id, createdByName: displayName(actor), createdAt: app.now() })
+        .values({ transportId, reason, refusal, createdBy: actor.id, createdByName: displayName(actor), createdAt: ctx.now() })
         .returning(overrideColumns);
       const created = toOverride(row!);
       await audit(tx, { userId: actor.id, entity: 'compliance_override', entityId: created.id, action: 'create', after: created });

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, isNotNull, lte, type SQL } from 'drizzle-orm';
 import {
   addDays,
@@ -20,7 +19,7 @@ import { drivers, fleetDocuments, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { reencodeImage } from '../../lib/images.ts';
-import type { SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 
 /** Vehicle and driver documents with expiry (issue 36): list, add, delete, and what expires soon. */
 
@@ -93,13 +92,13 @@ async function assertHolder(db: Db | Tx, holder: Holder) {
 const holderCondition = (holder: Holder) =>
   holder.kind === 'transport' ? eq(fleetDocuments.transportId, holder.id) : eq(fleetDocuments.driverId, holder.id);
 
-export async function listHolderDocuments(app: FastifyInstance, holder: Holder): Promise<FleetDocument[]> {
-  await assertHolder(app.db, holder);
-  const now = app.now();
-  const rows = await selectDocuments(app.db).where(holderCondition(holder));
+export async function listHolderDocuments(ctx: ServiceContext, holder: Holder): Promise<FleetDocument[]> {
+  await assertHolder(ctx.db, holder);
+  const now = ctx.now();
+  const rows = await selectDocuments(ctx.db).where(holderCondition(holder));
   const docs = rows.map((r) => toDto(r, now));
   if (holder.kind === 'driver') {
-    const [driver] = await app.db
+    const [driver] = await ctx.db
       .select({ id: drivers.id, fullName: drivers.fullName, licenseNumber: drivers.licenseNumber, licenseExpiresOn: drivers.licenseExpiresOn })
       .from(drivers)
       .where(and(eq(drivers.id, holder.id), isNotNull(drivers.licenseExpiresOn)));
@@ -109,14 +108,14 @@ export async function listHolderDocuments(app: FastifyInstance, holder: Holder):
 }
 
 /** The Documentos tab and the Panel: every document expiring within `within` days (or expired), soonest first. */
-export async function expiringDocuments(app: FastifyInstance, within: number | undefined): Promise<FleetDocument[]> {
-  const now = app.now();
+export async function expiringDocuments(ctx: ServiceContext, within: number | undefined): Promise<FleetDocument[]> {
+  const now = ctx.now();
   const until = within === undefined ? undefined : addDays(limaDay(now), within);
   const docWhere: SQL | undefined = until ? lte(fleetDocuments.expiresOn, until) : undefined;
   const licenceWhere = until ? and(isNotNull(drivers.licenseExpiresOn), lte(drivers.licenseExpiresOn, until)) : isNotNull(drivers.licenseExpiresOn);
   const [rows, licences] = await Promise.all([
-    selectDocuments(app.db).where(docWhere),
-    app.db
+    selectDocuments(ctx.db).where(docWhere),
+    ctx.db
       .select({ id: drivers.id, fullName: drivers.fullName, licenseNumber: drivers.licenseNumber, licenseExpiresOn: drivers.licenseExpiresOn })
       .from(drivers)
       .where(licenceWhere)
@@ -147,14 +146,14 @@ async function decodeFile(dataUrl: string | null): Promise<{ bytes: Buffer; type
   return { bytes, type: parsed.type };
 }
 
-export async function addDocument(app: FastifyInstance, actor: SessionUser, holder: Holder, data: FleetDocumentData): Promise<FleetDocument> {
+export async function addDocument(ctx: ServiceContext, actor: SessionUser, holder: Holder, data: FleetDocumentData): Promise<FleetDocument> {
   const allowed: readonly string[] = holder.kind === 'transport' ? VEHICLE_DOCUMENT_TYPES : DRIVER_DOCUMENT_TYPES;
   if (!allowed.includes(data.type)) {
     const message = holder.kind === 'transport' ? FLEET_DOCUMENT_MESSAGES.vehicleType : FLEET_DOCUMENT_MESSAGES.driverType;
     throw badRequest(message, { type: message });
   }
   const file = await decodeFile(data.file);
-  return app.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await assertHolder(tx, holder);
     const [created] = await tx
       .insert(fleetDocuments)
@@ -168,30 +167,30 @@ export async function addDocument(app: FastifyInstance, actor: SessionUser, hold
         file: file?.bytes ?? null,
         fileType: file?.type ?? null,
         createdBy: actor.id,
-        createdAt: app.now(),
+        createdAt: ctx.now(),
       })
       .returning({ id: fleetDocuments.id });
     const [row] = await selectDocuments(tx).where(eq(fleetDocuments.id, created!.id));
-    const after = toDto(row!, app.now());
+    const after = toDto(row!, ctx.now());
     await audit(tx, { userId: actor.id, entity: 'fleet_document', entityId: after.id!, action: 'create', after });
     return after;
   });
 }
 
-export async function deleteDocument(app: FastifyInstance, actor: SessionUser, holder: Holder, documentId: number): Promise<void> {
-  await app.db.transaction(async (tx) => {
+export async function deleteDocument(ctx: ServiceContext, actor: SessionUser, holder: Holder, documentId: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
     const [row] = await selectDocuments(tx)
       .where(and(eq(fleetDocuments.id, documentId), holderCondition(holder)))
       .for('update', { of: fleetDocuments });
     if (!row) throw notFound(FLEET_DOCUMENT_MESSAGES.documentNotFound);
     await tx.delete(fleetDocuments).where(eq(fleetDocuments.id, documentId));
-    await audit(tx, { userId: actor.id, entity: 'fleet_document', entityId: documentId, action: 'delete', before: toDto(row, app.now()) });
+    await audit(tx, { userId: actor.id, entity: 'fleet_document', entityId: documentId, action: 'delete', before: toDto(row, ctx.now()) });
   });
 }
 
 /** The stored file (staff only, through the API); served as an attachment, never rendered inline. */
-export async function documentFile(app: FastifyInstance, holder: Holder, documentId: number) {
-  const [row] = await app.db
+export async function documentFile(ctx: ServiceContext, holder: Holder, documentId: number) {
+  const [row] = await ctx.db
     .select({ file: fleetDocuments.file, fileType: fleetDocuments.fileType, type: fleetDocuments.type })
     .from(fleetDocuments)
     .where(and(eq(fleetDocuments.id, documentId), holderCondition(holder)));

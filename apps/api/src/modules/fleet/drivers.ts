@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { asc, eq, or } from 'drizzle-orm';
 import { driverInUse, FLEET_MESSAGES, type Driver, type DriverData } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { drivers, transports } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 
 const columns = {
   id: drivers.id,
@@ -28,8 +27,8 @@ const toRow = (data: DriverData) => ({
   note: data.note,
 });
 
-export function listDrivers(app: FastifyInstance): Promise<Driver[]> {
-  return app.db.select(columns).from(drivers).orderBy(asc(drivers.fullName), asc(drivers.id));
+export function listDrivers(ctx: ServiceContext): Promise<Driver[]> {
+  return ctx.db.select(columns).from(drivers).orderBy(asc(drivers.fullName), asc(drivers.id));
 }
 
 async function lockDriver(tx: Tx | Db, id: number): Promise<Driver> {
@@ -43,8 +42,8 @@ function duplicateDni(err: unknown): never {
   throw err;
 }
 
-export function createDriver(app: FastifyInstance, actor: SessionUser, data: DriverData) {
-  return app.db
+export function createDriver(ctx: ServiceContext, actor: SessionUser, data: DriverData) {
+  return ctx.db
     .transaction(async (tx) => {
       const [created] = await tx.insert(drivers).values(toRow(data)).returning(columns);
       await audit(tx, { userId: actor.id, entity: 'driver', entityId: created!.id, action: 'create', after: created });
@@ -53,13 +52,13 @@ export function createDriver(app: FastifyInstance, actor: SessionUser, data: Dri
     .catch(duplicateDni);
 }
 
-export function updateDriver(app: FastifyInstance, actor: SessionUser, id: number, data: DriverData) {
-  return app.db
+export function updateDriver(ctx: ServiceContext, actor: SessionUser, id: number, data: DriverData) {
+  return ctx.db
     .transaction(async (tx) => {
       const before = await lockDriver(tx, id);
       const [after] = await tx
         .update(drivers)
-        .set({ ...toRow(data), updatedAt: app.now() })
+        .set({ ...toRow(data), updatedAt: ctx.now() })
         .where(eq(drivers.id, id))
         .returning(columns);
       await audit(tx, { userId: actor.id, entity: 'driver', entityId: id, action: 'update', before, after });
@@ -72,8 +71,8 @@ export function updateDriver(app: FastifyInstance, actor: SessionUser, id: numbe
  * Refused while a transport names the driver (the message lists its plates). The foreign key is
  * the backstop when a transport takes the driver between the check and the delete.
  */
-export async function deleteDriver(app: FastifyInstance, actor: SessionUser, id: number) {
-  await app.db
+export async function deleteDriver(ctx: ServiceContext, actor: SessionUser, id: number) {
+  await ctx.db
     .transaction(async (tx) => {
       const before = await lockDriver(tx, id);
       const using = await tx

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { and, asc, count, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
@@ -15,7 +14,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { branches, drivers, shipments, transportAssignments, transports, trips } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 
 const driver1 = alias(drivers, 'driver1');
 const driver2 = alias(drivers, 'driver2');
@@ -103,18 +102,18 @@ export function toTransportDto(row: TransportRow): Transport {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function listTransports(app: FastifyInstance, query: TransportListQuery) {
+export async function listTransports(ctx: ServiceContext, query: TransportListQuery) {
   const where: SQL[] = [];
   if (query.status) where.push(eq(transports.status, query.status));
   if (query.route) where.push(ilike(transports.route, `%${escapeLike(query.route)}%`));
   const condition = where.length ? and(...where) : undefined;
   const [rows, [totalRow]] = await Promise.all([
-    selectTransports(app.db)
+    selectTransports(ctx.db)
       .where(condition)
       .orderBy(asc(transports.platePrimary))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
-    app.db.select({ total: count() }).from(transports).where(condition),
+    ctx.db.select({ total: count() }).from(transports).where(condition),
   ]);
   return { items: rows.map(toTransportDto), total: totalRow?.total ?? 0, page: query.page, pageSize: query.limit };
 }
@@ -246,8 +245,8 @@ function duplicatePlate(err: unknown): never {
   throw err;
 }
 
-export function createTransport(app: FastifyInstance, actor: SessionUser, data: TransportData) {
-  return app.db
+export function createTransport(ctx: ServiceContext, actor: SessionUser, data: TransportData) {
+  return ctx.db
     .transaction(async (tx) => {
       const values = await resolveReferences(tx, data, null);
       const [created] = await tx.insert(transports).values(values).returning({ id: transports.id });
@@ -258,15 +257,15 @@ export function createTransport(app: FastifyInstance, actor: SessionUser, data: 
     .catch(duplicatePlate);
 }
 
-export function updateTransport(app: FastifyInstance, actor: SessionUser, id: number, data: TransportData) {
-  return app.db
+export function updateTransport(ctx: ServiceContext, actor: SessionUser, id: number, data: TransportData) {
+  return ctx.db
     .transaction(async (tx) => {
       await lockTransport(tx, id);
       const before = await findTransport(tx, id);
       const values = await resolveReferences(tx, data, id);
       await tx
         .update(transports)
-        .set({ ...values, updatedAt: app.now() })
+        .set({ ...values, updatedAt: ctx.now() })
         .where(eq(transports.id, id));
       const after = await findTransport(tx, id);
       await audit(tx, { userId: actor.id, entity: 'transport', entityId: id, action: 'update', before, after });
@@ -276,8 +275,8 @@ export function updateTransport(app: FastifyInstance, actor: SessionUser, id: nu
 }
 
 /** Refused while it holds loaded shipments; the foreign key from the assignments is the backstop. */
-export async function deleteTransport(app: FastifyInstance, actor: SessionUser, id: number) {
-  await app.db
+export async function deleteTransport(ctx: ServiceContext, actor: SessionUser, id: number) {
+  await ctx.db
     .transaction(async (tx) => {
       await lockTransport(tx, id);
       const before = await findTransport(tx, id);

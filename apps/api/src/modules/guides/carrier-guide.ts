@@ -13,7 +13,7 @@ import {
 } from '@tramo/domain';
 import { branches, customers, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { findByIdempotencyKey, issueOther, liveDocumentOfShipment, refusal, type IssueAnswer } from '../billing/index.ts';
 import { guideIssue } from './service.ts';
 
@@ -43,8 +43,8 @@ export function splitFullName(full: string): { nombre: string; apellidos: string
 
 const partyDocType = (doc: string) => (/^\d{11}$/.test(doc) ? '6' : '1');
 
-async function visibleTransport(app: App, user: SessionUser, transportId: number) {
-  const [t] = await app.db
+async function visibleTransport(ctx: ServiceContext, user: SessionUser, transportId: number) {
+  const [t] = await ctx.db
     .select({
       id: transports.id,
       platePrimary: transports.platePrimary,
@@ -77,8 +77,8 @@ async function visibleTransport(app: App, user: SessionUser, transportId: number
 }
 
 /** The whole load of the truck (the guide covers what it carries), oldest load first. */
-async function loadOf(app: App, transportId: number) {
-  const rows = await app.db
+async function loadOf(ctx: ServiceContext, transportId: number) {
+  const rows = await ctx.db
     .select({
       shipmentId: shipments.id,
       code: shipments.code,
@@ -103,9 +103,9 @@ async function loadOf(app: App, transportId: number) {
 }
 
 /** `GET /transports/{id}/carrier-guide`: the GRE-T of the load, to review; 422 when nothing is loaded. */
-export async function buildCarrierGuide(app: App, user: SessionUser, transportId: number): Promise<CarrierGuideAnswer> {
-  const t = await visibleTransport(app, user, transportId);
-  const load = await loadOf(app, transportId);
+export async function buildCarrierGuide(ctx: ServiceContext, user: SessionUser, transportId: number): Promise<CarrierGuideAnswer> {
+  const t = await visibleTransport(ctx, user, transportId);
+  const load = await loadOf(ctx, transportId);
   if (load.length === 0) throw unprocessable(GUIDE_API_MESSAGES.emptyLoad, undefined, 'EMPTY_LOAD');
   const warnings: string[] = [];
   if (!t.origin || !t.destination) warnings.push(GUIDE_API_MESSAGES.missing.route);
@@ -132,7 +132,7 @@ export async function buildCarrierGuide(app: App, user: SessionUser, transportId
   });
   // Weights have 2 decimals: summing whole hundredths keeps the gross weight exact.
   const hundredths = load.reduce((sum, s) => sum + Math.round(Number(s.weightKg) * 100), 0);
-  const today = limaDay(app.now());
+  const today = limaDay(ctx.now());
   const description = (s: (typeof load)[number]) =>
     `${s.description?.trim() || 'Encomienda'} — Rem.: ${s.senderName} → Dest.: ${s.recipientName}`.slice(0, GUIDE_DESCRIPTION_MAX_LENGTH);
 
@@ -179,31 +179,31 @@ export async function buildCarrierGuide(app: App, user: SessionUser, transportId
 }
 
 /** Refuses a shipment already carried under a live guide (409), naming it and the guide. */
-async function checkNotOnGuide(app: App, load: { shipmentId: number; code: string }[]) {
+async function checkNotOnGuide(ctx: ServiceContext, load: { shipmentId: number; code: string }[]) {
   for (const s of load) {
-    const live = await liveDocumentOfShipment(app.db, s.shipmentId, 'guia');
+    const live = await liveDocumentOfShipment(ctx.db, s.shipmentId, 'guia');
     if (live) throw conflict(GUIDE_API_MESSAGES.shipmentOnGuide(s.code, formatDocumentNumber(live.series, live.number)), undefined, 'ON_GUIDE');
   }
 }
 
 /** `POST /transports/{id}/carrier-guide`: issues the reviewed GRE-T and links every loaded shipment to it. */
-export async function issueCarrierGuide(app: App, user: SessionUser, transportId: number, payload: unknown): Promise<IssueAnswer> {
-  await visibleTransport(app, user, transportId);
-  const load = await loadOf(app, transportId);
+export async function issueCarrierGuide(ctx: ServiceContext, user: SessionUser, transportId: number, payload: unknown): Promise<IssueAnswer> {
+  await visibleTransport(ctx, user, transportId);
+  const load = await loadOf(ctx, transportId);
   if (load.length === 0) return { statusCode: 422, result: refusal([GUIDE_API_MESSAGES.emptyLoad]) };
-  const check = checkGuide(payload, { today: limaDay(app.now()) });
+  const check = checkGuide(payload, { today: limaDay(ctx.now()) });
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
   if (check.draft.type !== '31') return { statusCode: 422, result: refusal([GUIDE_API_MESSAGES.notCarrierGuide]) };
   // A retry of the same guide (its codigo_unico) is answered by the guide already issued, not refused.
-  const retry = await findByIdempotencyKey(app.db, user.branchId, check.draft.uniqueCode);
-  if (!retry) await checkNotOnGuide(app, load);
+  const retry = await findByIdempotencyKey(ctx.db, user.branchId, check.draft.uniqueCode);
+  if (!retry) await checkNotOnGuide(ctx, load);
   return issueOther(
-    app,
+    ctx,
     user,
     guideIssue(
       check.draft,
       load.map((s) => s.shipmentId),
-      () => checkNotOnGuide(app, load),
+      () => checkNotOnGuide(ctx, load),
     ),
   );
 }

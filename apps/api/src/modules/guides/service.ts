@@ -14,7 +14,7 @@ import {
 } from '@tramo/domain';
 import { documentEvents } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import {
   assertVisible,
   findByNumber,
@@ -52,10 +52,10 @@ export function guideIssue(draft: GuideDraft, carriedShipmentIds: number[] = [],
 }
 
 /** `POST /guides/create-emit`: 201 accepted, 202 pending at SUNAT (the usual first answer of a GRE), 422 'Corrige:'. */
-export async function createEmitGuide(app: App, user: SessionUser, payload: unknown): Promise<IssueAnswer> {
-  const check = checkGuide(payload, { today: limaDay(app.now()) });
+export async function createEmitGuide(ctx: ServiceContext, user: SessionUser, payload: unknown): Promise<IssueAnswer> {
+  const check = checkGuide(payload, { today: limaDay(ctx.now()) });
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueOther(app, user, guideIssue(check.draft));
+  return issueOther(ctx, user, guideIssue(check.draft));
 }
 
 function voucherIssue(draft: VoucherDraft) {
@@ -72,24 +72,35 @@ function voucherIssue(draft: VoucherDraft) {
 }
 
 /** `POST /retencion/create-emit` and `POST /percepcion/create-emit`. */
-export async function createEmitVoucher(app: App, user: SessionUser, kind: 'retencion' | 'percepcion', payload: unknown): Promise<IssueAnswer> {
-  const ctx = { today: limaDay(app.now()) };
-  const check = kind === 'retencion' ? checkRetention(payload, ctx) : checkPerception(payload, ctx);
+export async function createEmitVoucher(
+  ctx: ServiceContext,
+  user: SessionUser,
+  kind: 'retencion' | 'percepcion',
+  payload: unknown,
+): Promise<IssueAnswer> {
+  const day = { today: limaDay(ctx.now()) };
+  const check = kind === 'retencion' ? checkRetention(payload, day) : checkPerception(payload, day);
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueOther(app, user, voucherIssue(check.draft));
+  return issueOther(ctx, user, voucherIssue(check.draft));
 }
 
-async function documentByNumber(app: App, user: SessionUser, type: SunatDocumentType, series: string, number: number): Promise<DocumentRecord> {
-  const doc = await findByNumber(app.db, type, series, number);
+async function documentByNumber(
+  ctx: ServiceContext,
+  user: SessionUser,
+  type: SunatDocumentType,
+  series: string,
+  number: number,
+): Promise<DocumentRecord> {
+  const doc = await findByNumber(ctx.db, type, series, number);
   if (!doc) throw notFound(GUIDE_API_MESSAGES.notFound);
   assertVisible(user, doc);
   return doc;
 }
 
 /** `POST /guides/consult`: asks SUNAT about a pending guide; the PDF link comes once it is accepted. */
-export async function consultGuide(app: App, user: SessionUser, tipo: SunatDocumentType, serie: string, numero: number) {
-  const doc = await documentByNumber(app, user, tipo, serie, numero);
-  return issueResult(await syncDocument(app, user, doc));
+export async function consultGuide(ctx: ServiceContext, user: SessionUser, tipo: SunatDocumentType, serie: string, numero: number) {
+  const doc = await documentByNumber(ctx, user, tipo, serie, numero);
+  return issueResult(await syncDocument(ctx, user, doc));
 }
 
 const ACCEPTED: readonly DocumentStatus[] = ['aceptado', 'anulación pendiente', 'anulado'];
@@ -112,9 +123,9 @@ function stateOf(doc: DocumentRecord): DocumentState {
 }
 
 /** `POST /payments/nubefact/consult`: where any document stands; a pending one is asked to the active provider. */
-export async function providerConsult(app: App, user: SessionUser, r: ProviderRefRequest): Promise<DocumentState> {
-  const doc = await documentByNumber(app, user, r.type, r.series, r.number);
-  return stateOf(await syncDocument(app, user, doc));
+export async function providerConsult(ctx: ServiceContext, user: SessionUser, r: ProviderRefRequest): Promise<DocumentState> {
+  const doc = await documentByNumber(ctx, user, r.type, r.series, r.number);
+  return stateOf(await syncDocument(ctx, user, doc));
 }
 
 /**
@@ -123,14 +134,14 @@ export async function providerConsult(app: App, user: SessionUser, r: ProviderRe
  * asked again answers the void's status instead of refusing a second void.
  */
 export async function providerAnnul(
-  app: App,
+  ctx: ServiceContext,
   user: SessionUser,
   r: ProviderRefRequest & { reason: string; codigo_unico?: string | null },
 ): Promise<DocumentState> {
-  const doc = await documentByNumber(app, user, r.type, r.series, r.number);
+  const doc = await documentByNumber(ctx, user, r.type, r.series, r.number);
   const code = r.codigo_unico || null;
   if (code) {
-    const [asked] = await app.db
+    const [asked] = await ctx.db
       .select({ id: documentEvents.id })
       .from(documentEvents)
       .where(
@@ -138,17 +149,17 @@ export async function providerAnnul(
       )
       .limit(1);
     if (asked) {
-      await voidStatus(app, user, doc.id);
-      return stateOf((await findByNumber(app.db, r.type, r.series, r.number))!);
+      await voidStatus(ctx, user, doc.id);
+      return stateOf((await findByNumber(ctx.db, r.type, r.series, r.number))!);
     }
   }
-  await voidDocument(app, user, doc.id, r.reason, code);
-  return stateOf((await findByNumber(app.db, r.type, r.series, r.number))!);
+  await voidDocument(ctx, user, doc.id, r.reason, code);
+  return stateOf((await findByNumber(ctx.db, r.type, r.series, r.number))!);
 }
 
 /** `POST /payments/nubefact/annul-status`: where a void stands (a pending one is asked to the provider). */
-export async function providerAnnulStatus(app: App, user: SessionUser, r: ProviderRefRequest): Promise<DocumentState> {
-  const doc = await documentByNumber(app, user, r.type, r.series, r.number);
-  await voidStatus(app, user, doc.id);
-  return stateOf((await findByNumber(app.db, r.type, r.series, r.number))!);
+export async function providerAnnulStatus(ctx: ServiceContext, user: SessionUser, r: ProviderRefRequest): Promise<DocumentState> {
+  const doc = await documentByNumber(ctx, user, r.type, r.series, r.number);
+  await voidStatus(ctx, user, doc.id);
+  return stateOf((await findByNumber(ctx.db, r.type, r.series, r.number))!);
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { codeFromScan, NOTIFICATION_RETRY, notificationRetryDelayMs } from '@tramo/domain';
 import { notificationOutbox } from '../../db/schema.ts';
 import { loggableError } from '../../plugins/logging.ts';
+import type { App, ServiceContext } from '../../types.ts';
 
 /** How long a claimed message is a worker's own: past it (a crashed worker), another may take it. */
 const LEASE_MS = 2 * 60_000;
@@ -10,26 +10,26 @@ const LEASE_MS = 2 * 60_000;
 type Row = typeof notificationOutbox.$inferSelect;
 
 /** The origin of the links in messages: PUBLIC_URL, else the server's own address. */
-export function linkOrigin(app: FastifyInstance): string {
-  return app.config.publicUrl ?? `http://${app.config.host}:${app.config.port}`;
+export function linkOrigin(ctx: ServiceContext): string {
+  return ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
 }
 
 /**
  * The outbox keeps the page's path (`/seguimiento/{code}`); the message carries it with the link's
  * key, without which the page shows only the status (issue 31, F10).
  */
-function keyedLink(app: FastifyInstance, link: string): string {
-  return app.trackingLinks.path(codeFromScan(link));
+function keyedLink(ctx: ServiceContext, link: string): string {
+  return ctx.trackingLinks.path(codeFromScan(link));
 }
 
 /**
  * Takes the oldest due message for this worker, in one statement: SKIP LOCKED lets concurrent
  * workers (processes) each take a different one, and the lease keeps it theirs while they send.
  */
-async function claim(app: FastifyInstance, now: Date): Promise<Row | null> {
+async function claim(ctx: ServiceContext, now: Date): Promise<Row | null> {
   const nowSql = sql`${now.toISOString()}::timestamptz`;
   const leaseSql = sql`${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz`;
-  const result = await app.db.execute(sql`
+  const result = await ctx.db.execute(sql`
     update notification_outbox set locked_until = ${leaseSql}, attempts = attempts + 1
     where id = (
       select id from notification_outbox
@@ -40,7 +40,7 @@ async function claim(app: FastifyInstance, now: Date): Promise<Row | null> {
     returning id`);
   const id = (result.rows[0] as { id: number | string } | undefined)?.id;
   if (id === undefined) return null;
-  const [row] = await app.db
+  const [row] = await ctx.db
     .select()
     .from(notificationOutbox)
     .where(eq(notificationOutbox.id, Number(id)));
@@ -48,8 +48,8 @@ async function claim(app: FastifyInstance, now: Date): Promise<Row | null> {
 }
 
 /** Writes the outcome only while the claim is still this worker's (same attempt number). */
-function settle(app: FastifyInstance, row: Row, values: Partial<Row>) {
-  return app.db
+function settle(ctx: ServiceContext, row: Row, values: Partial<Row>) {
+  return ctx.db
     .update(notificationOutbox)
     .set({ ...values, lockedUntil: null })
     .where(and(eq(notificationOutbox.id, row.id), eq(notificationOutbox.attempts, row.attempts)));
@@ -60,15 +60,15 @@ function settle(app: FastifyInstance, row: Row, values: Partial<Row>) {
  * that is not configured records the message as 'registrado' (outbox-only); a failure waits
  * 30 s, 1, 2, 4 min… and after five attempts the message is 'fallido' (an admin can resend it).
  */
-export async function deliverDueNotifications(app: FastifyInstance, limit = 50): Promise<number> {
+export async function deliverDueNotifications(ctx: ServiceContext, limit = 50): Promise<number> {
   let handled = 0;
   for (; handled < limit; handled++) {
-    const now = app.now();
-    const row = await claim(app, now);
+    const now = ctx.now();
+    const row = await claim(ctx, now);
     if (!row) break;
-    const notify = app.providers.notify;
+    const notify = ctx.providers.notify;
     if (!notify.handles(row.channel as 'email' | 'whatsapp')) {
-      await settle(app, row, { status: 'registrado' });
+      await settle(ctx, row, { status: 'registrado' });
       continue;
     }
     try {
@@ -76,26 +76,26 @@ export async function deliverDueNotifications(app: FastifyInstance, limit = 50):
         channel: row.channel as 'email' | 'whatsapp',
         address: row.address,
         subject: row.subject,
-        body: `${row.body}\nSíguelo en: ${linkOrigin(app)}${keyedLink(app, row.link)}`,
+        body: `${row.body}\nSíguelo en: ${linkOrigin(ctx)}${keyedLink(ctx, row.link)}`,
         idempotencyKey: row.idempotencyKey,
       });
-      await settle(app, row, { status: 'enviado', sentAt: app.now(), lastError: null });
+      await settle(ctx, row, { status: 'enviado', sentAt: ctx.now(), lastError: null });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const final = row.attempts >= NOTIFICATION_RETRY.maxAttempts;
-      await settle(app, row, {
+      await settle(ctx, row, {
         status: final ? 'fallido' : 'pendiente',
         lastError: message.slice(0, 500),
-        nextAttemptAt: new Date(app.now().getTime() + notificationRetryDelayMs(row.attempts)),
+        nextAttemptAt: new Date(ctx.now().getTime() + notificationRetryDelayMs(row.attempts)),
       });
-      app.log.warn({ err: loggableError(err), notification: row.id }, 'notificación no enviada');
+      ctx.log.warn({ err: loggableError(err), notification: row.id }, 'notificación no enviada');
     }
   }
   return handled;
 }
 
 /** The server's worker: every `pollMs` it sends what is due; stops with the app. */
-export function startNotificationWorker(app: FastifyInstance, pollMs: number): void {
+export function startNotificationWorker(app: App, pollMs: number): void {
   if (pollMs <= 0) return;
   let running = false;
   const timer = setInterval(() => {

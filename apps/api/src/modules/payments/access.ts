@@ -12,7 +12,7 @@ import {
   type PaymentStatus,
 } from '@tramo/domain';
 import { forbidden, notFound } from '../../lib/errors.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { paymentById, type PaymentView } from './queries/payments.ts';
 
 /** What every concern of the module shares: who sees what, and a payment as the API answers it. */
@@ -55,8 +55,8 @@ export function toPayment(v: PaymentView): ManualPayment {
   };
 }
 
-export async function visiblePayment(app: App, user: SessionUser, id: number): Promise<PaymentView> {
-  const v = await paymentById(app.db, id);
+export async function visiblePayment(ctx: ServiceContext, user: SessionUser, id: number): Promise<PaymentView> {
+  const v = await paymentById(ctx.db, id);
   if (!v) throw notFound(PAYMENT_MESSAGES.notFound);
   if (!inScope(scopeOf(user), v.p.branchId)) throw forbidden(PAYMENT_MESSAGES.forbidden);
   return v;

@@ -14,7 +14,7 @@ import {
 import type { Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { iso } from './access.ts';
 import * as repo from './queries/cash-sessions.ts';
 
@@ -28,12 +28,17 @@ export interface Collector {
 }
 
 /** The collector's open session, locked for this transaction; opened with S/ 0.00 when none. */
-export async function sessionForPayment(app: App, tx: Tx, user: SessionUser): Promise<{ id: number; opened: boolean }> {
-  return sessionOfCollector(app, tx, { userId: user.id, userName: displayName(user), branchId: user.branchId }, user.id);
+export async function sessionForPayment(ctx: ServiceContext, tx: Tx, user: SessionUser): Promise<{ id: number; opened: boolean }> {
+  return sessionOfCollector(ctx, tx, { userId: user.id, userName: displayName(user), branchId: user.branchId }, user.id);
 }
 
 /** sessionForPayment for any collector; `actorId` (null: the server itself) is who the audit names. */
-export async function sessionOfCollector(app: App, tx: Tx, collector: Collector, actorId: number | null): Promise<{ id: number; opened: boolean }> {
+export async function sessionOfCollector(
+  ctx: ServiceContext,
+  tx: Tx,
+  collector: Collector,
+  actorId: number | null,
+): Promise<{ id: number; opened: boolean }> {
   const open = await repo.lockOpenSession(tx, collector.userId);
   if (open) return { id: open.id, opened: false };
   if (collector.branchId === null) throw unprocessable(PAYMENT_MESSAGES.noBranch);
@@ -42,7 +47,7 @@ export async function sessionOfCollector(app: App, tx: Tx, collector: Collector,
     userName: collector.userName,
     branchId: collector.branchId,
     floatCents: 0,
-    openedAt: app.now(),
+    openedAt: ctx.now(),
   });
   const session = (await repo.lockOpenSession(tx, collector.userId))!;
   if (opened)
@@ -55,8 +60,8 @@ interface StoredClosing {
   byMethod: Partial<Record<PaymentMethod, number>>;
 }
 
-async function sessionAnswer(app: App, s: NonNullable<Awaited<ReturnType<typeof repo.findSession>>>): Promise<CashSession> {
-  const moves = await repo.movementsOfSession(app.db, s.id);
+async function sessionAnswer(ctx: ServiceContext, s: NonNullable<Awaited<ReturnType<typeof repo.findSession>>>): Promise<CashSession> {
+  const moves = await repo.movementsOfSession(ctx.db, s.id);
   const entries = moves.map((m) => ({ method: m.m.method as PaymentMethod, amountCents: m.m.amountCents }));
   const stored = s.closing as StoredClosing | null;
   const live = closingSummary(s.floatCents, entries, { cashCents: 0 });
@@ -85,37 +90,37 @@ async function sessionAnswer(app: App, s: NonNullable<Awaited<ReturnType<typeof 
   };
 }
 
-export async function currentSession(app: App, user: SessionUser) {
-  const s = await repo.openSessionOf(app.db, user.id);
-  return { session: s ? await sessionAnswer(app, s) : null };
+export async function currentSession(ctx: ServiceContext, user: SessionUser) {
+  const s = await repo.openSessionOf(ctx.db, user.id);
+  return { session: s ? await sessionAnswer(ctx, s) : null };
 }
 
-export async function openSession(app: App, user: SessionUser, floatCents: number): Promise<CashSession> {
+export async function openSession(ctx: ServiceContext, user: SessionUser, floatCents: number): Promise<CashSession> {
   if (user.branchId === null) throw unprocessable(PAYMENT_MESSAGES.noBranch);
-  const id = await app.db.transaction(async (tx) => {
+  const id = await ctx.db.transaction(async (tx) => {
     const opened = await repo.insertSessionIfNone(tx, {
       userId: user.id,
       userName: displayName(user),
       branchId: user.branchId!,
       floatCents,
-      openedAt: app.now(),
+      openedAt: ctx.now(),
     });
     if (!opened) throw conflict(PAYMENT_MESSAGES.sessionAlreadyOpen, undefined, 'CASH_SESSION_OPEN');
     const s = (await repo.lockOpenSession(tx, user.id))!;
     await audit(tx, { userId: user.id, entity: 'cash_session', entityId: s.id, action: 'open', after: { floatCents } });
     return s.id;
   });
-  return sessionAnswer(app, (await repo.findSession(app.db, id))!);
+  return sessionAnswer(ctx, (await repo.findSession(ctx.db, id))!);
 }
 
 /** Closes a session once: the conditional update locks it (a payment writing into it finishes first), then the closing is computed and kept. */
-export async function closeSession(app: App, user: SessionUser, id: number, body: CloseCashSessionRequest): Promise<CashSession> {
-  const existing = await repo.findSession(app.db, id);
+export async function closeSession(ctx: ServiceContext, user: SessionUser, id: number, body: CloseCashSessionRequest): Promise<CashSession> {
+  const existing = await repo.findSession(ctx.db, id);
   if (!existing) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
   if (existing.userId !== user.id && user.role !== 'admin') throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
   const cashCents = body.denominations ? countedFromDenominations(body.denominations) : body.countedCash!;
-  await app.db.transaction(async (tx) => {
-    const now = app.now();
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
     const row = await repo.closeSessionRow(tx, id, {
       closedAt: now,
       closedBy: user.id,
@@ -137,11 +142,11 @@ export async function closeSession(app: App, user: SessionUser, id: number, body
       after: { countedCashCents: cashCents, differenceCents: closing.differenceCents },
     });
   });
-  return sessionAnswer(app, (await repo.findSession(app.db, id))!);
+  return sessionAnswer(ctx, (await repo.findSession(ctx.db, id))!);
 }
 
-export async function sessionsOfDay(app: App, user: SessionUser, day: string | undefined) {
-  const date = day ?? limaDay(app.now());
-  const sessions = await repo.sessionsOfDay(app.db, date, scopeOf(user));
-  return { date, items: await Promise.all(sessions.map((s) => sessionAnswer(app, s))) };
+export async function sessionsOfDay(ctx: ServiceContext, user: SessionUser, day: string | undefined) {
+  const date = day ?? limaDay(ctx.now());
+  const sessions = await repo.sessionsOfDay(ctx.db, date, scopeOf(user));
+  return { date, items: await Promise.all(sessions.map((s) => sessionAnswer(ctx, s))) };
 }

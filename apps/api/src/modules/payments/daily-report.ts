@@ -1,12 +1,12 @@
 import { centsToNumber, limaDay, PAYMENT_METHOD_NAMES, PAYMENT_METHODS, scopeOf } from '@tramo/domain';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { num } from './access.ts';
 import * as repo from './queries/daily-report.ts';
 
 /** The day's totals per branch, user and method (paid) and the voided ones. */
-export async function dailyReport(app: App, user: SessionUser, day: string | undefined) {
-  const date = day ?? limaDay(app.now());
-  const rows = await repo.dailyRows(app.db, date, scopeOf(user));
+export async function dailyReport(ctx: ServiceContext, user: SessionUser, day: string | undefined) {
+  const date = day ?? limaDay(ctx.now());
+  const rows = await repo.dailyRows(ctx.db, date, scopeOf(user));
   const paid = rows.filter((r) => r.status === 'paid');
   const canceled = rows.filter((r) => r.status === 'canceled');
   return {

@@ -19,7 +19,7 @@ import {
 import { audit } from '../../lib/audit.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { issueReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
@@ -30,18 +30,18 @@ import type { PaymentRecord } from './queries/payments.ts';
 /** A payment's life: created pending, its receipt issued, confirmed paid; or voided with its receipt. */
 
 export async function listManualPayments(
-  app: App,
+  ctx: ServiceContext,
   user: SessionUser,
   day: string | undefined,
   status: PaymentStatus | undefined,
   request: KeysetRequest,
 ) {
-  const { rows, total, totalCapped, next, prev } = await repo.listPayments(app.db, scopeOf(user), day ?? limaDay(app.now()), status, request);
+  const { rows, total, totalCapped, next, prev } = await repo.listPayments(ctx.db, scopeOf(user), day ?? limaDay(ctx.now()), status, request);
   return { items: rows.map(toPayment), total, totalCapped, page: request.page, pageSize: request.pageSize, next, prev };
 }
 
-export async function getPayment(app: App, user: SessionUser, id: number): Promise<ManualPayment> {
-  return toPayment(await visiblePayment(app, user, id));
+export async function getPayment(ctx: ServiceContext, user: SessionUser, id: number): Promise<ManualPayment> {
+  return toPayment(await visiblePayment(ctx, user, id));
 }
 
 /**
@@ -49,15 +49,15 @@ export async function getPayment(app: App, user: SessionUser, id: number): Promi
  * live one for the shipment), then its receipt is issued and the payment confirmed.
  */
 export async function createManualPayment(
-  app: App,
+  ctx: ServiceContext,
   user: SessionUser,
   input: ManualPaymentRequest,
 ): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
-  const shipment = await repo.findShipment(app.db, input.shipmentId);
+  const shipment = await repo.findShipment(ctx.db, input.shipmentId);
   if (!shipment) throw notFound(PAYMENT_MESSAGES.shipmentNotFound);
   const scope = scopeOf(user);
   if (!inScope(scope, shipment.originBranchId)) throw forbidden(PAYMENT_MESSAGES.shipmentForbidden);
-  if (!collectableAtCounter(shipment, app.now()))
+  if (!collectableAtCounter(shipment, ctx.now()))
     throw unprocessable(shipment.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado);
   // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
   if (input.discountCents > 0 && !canManageArea(user, 'discounts')) throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
@@ -74,7 +74,7 @@ export async function createManualPayment(
 
   let created: { id: number; opened: boolean };
   try {
-    created = await app.db.transaction(async (tx) => {
+    created = await ctx.db.transaction(async (tx) => {
       let session: { id: number; opened: boolean };
       if (input.cashSessionId) {
         const s = await lockSession(tx, input.cashSessionId);
@@ -82,8 +82,8 @@ export async function createManualPayment(
         if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
         if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
         session = { id: s.id, opened: false };
-      } else session = await sessionForPayment(app, tx, user);
-      const now = app.now();
+      } else session = await sessionForPayment(ctx, tx, user);
+      const now = ctx.now();
       const paymentId = await repo.insertPayment(tx, {
         shipmentId: shipment.id,
         status: 'pending',
@@ -123,22 +123,26 @@ export async function createManualPayment(
   } catch (err) {
     const pg = pgError(err);
     if (pg?.code === '23505' && pg.constraint === 'payments_one_live_per_shipment_uq') {
-      const live = await repo.livePaymentOf(app.db, shipment.id);
+      const live = await repo.livePaymentOf(ctx.db, shipment.id);
       throw conflict(live?.status === 'paid' ? PAYMENT_MESSAGES.duplicatePaid : PAYMENT_MESSAGES.duplicatePending, undefined, 'PAYMENT_EXISTS');
     }
     throw err;
   }
-  const answer = await complete(app, user, created.id);
+  const answer = await complete(ctx, user, created.id);
   return { statusCode: answer.statusCode, result: { ...answer.result, cashSessionOpened: created.opened } };
 }
 
 /** `POST /payments/manual/{id}/confirm`: issues (or finds) the receipt of a pending payment and confirms it. Idempotent. */
-export async function confirmManualPayment(app: App, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
-  const v = await visiblePayment(app, user, id);
+export async function confirmManualPayment(
+  ctx: ServiceContext,
+  user: SessionUser,
+  id: number,
+): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
+  const v = await visiblePayment(ctx, user, id);
   if (v.p.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
   if (v.p.status === 'paid')
     return { statusCode: 201, result: { ok: true, payment: toPayment(v), receipt: null, error: null, warning: null, cashSessionOpened: false } };
-  return complete(app, user, id);
+  return complete(ctx, user, id);
 }
 
 interface ReceiptOutcome {
@@ -149,14 +153,14 @@ interface ReceiptOutcome {
 }
 
 /** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
-async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
+async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
   const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
   // The receipt is the collecting branch's whoever confirms it: its key is looked up per issuing
   // branch, so an admin retrying an agent's payment finds the receipt already issued, never a second.
   const issuer = { ...user, branchId: p.branchId ?? user.branchId };
   const issue = (attempt: number) =>
     issueReceipt(
-      app,
+      ctx,
       issuer,
       {
         amount: centsToString(p.amountCents),
@@ -172,7 +176,7 @@ async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmen
   let answer = await issue(attempt);
   if (answer.statusCode === 200 && answer.result.id !== null) {
     // Already issued under this key (a retry): ask the provider where it stands (a lost one is sent again).
-    const detail = await lookupDocument(app, user, answer.result.id);
+    const detail = await lookupDocument(ctx, user, answer.result.id);
     const last = detail.history.at(-1);
     if (detail.status === 'aceptado' || (detail.status === 'pendiente' && last?.kind !== 'error')) {
       return { ok: true, receipt: { ...answer.result, ok: true, error: null, status: detail.status }, documentId: detail.id, error: null };
@@ -187,7 +191,7 @@ async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmen
     }
     // Rejected (or voided through billing): the next attempt takes a new document under a new key.
     attempt += 1;
-    await repo.setReceiptAttempts(app.db, p.id, attempt, app.now());
+    await repo.setReceiptAttempts(ctx.db, p.id, attempt, ctx.now());
     answer = await issue(attempt);
   }
   const r = answer.result;
@@ -196,20 +200,20 @@ async function receiptFor(app: App, user: SessionUser, p: PaymentRecord, shipmen
   return { ok, receipt: { ...r, ok }, documentId: r.id, error: ok ? null : (r.error ?? PAYMENT_MESSAGES.createFailed) };
 }
 
-async function complete(app: App, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
-  const v = (await repo.paymentById(app.db, id))!;
+async function complete(ctx: ServiceContext, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
+  const v = (await repo.paymentById(ctx.db, id))!;
   let outcome: ReceiptOutcome;
   try {
-    outcome = await receiptFor(app, user, v.p, v.shipmentCode);
+    outcome = await receiptFor(ctx, user, v.p, v.shipmentCode);
   } catch (err) {
     const message = err instanceof AppError ? err.message : PAYMENT_MESSAGES.createFailed;
-    if (!(err instanceof AppError)) app.log.error({ err }, 'payment receipt failed');
+    if (!(err instanceof AppError)) ctx.log.error({ err }, 'payment receipt failed');
     outcome = { ok: false, receipt: null, documentId: null, error: message };
   }
   // The receipt's document and the last error are kept on the payment whatever happens next.
-  await repo.recordReceipt(app.db, id, outcome.documentId ?? v.p.documentId, outcome.error, app.now());
+  await repo.recordReceipt(ctx.db, id, outcome.documentId ?? v.p.documentId, outcome.error, ctx.now());
   if (!outcome.ok) {
-    const after = (await repo.paymentById(app.db, id))!;
+    const after = (await repo.paymentById(ctx.db, id))!;
     return {
       statusCode: 202,
       result: { ok: false, payment: toPayment(after), receipt: outcome.receipt, error: outcome.error, warning: null, cashSessionOpened: false },
@@ -217,13 +221,13 @@ async function complete(app: App, user: SessionUser, id: number): Promise<{ stat
   }
   let warning: string | null = outcome.receipt && !outcome.receipt.enlace_del_pdf ? PAYMENT_MESSAGES.noPdf : null;
   try {
-    await confirm(app, user, id);
+    await confirm(ctx, user, id);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    app.log.error({ err }, 'payment confirmation failed');
+    ctx.log.error({ err }, 'payment confirmation failed');
     warning = PAYMENT_MESSAGES.confirmWarning;
   }
-  const after = (await repo.paymentById(app.db, id))!;
+  const after = (await repo.paymentById(ctx.db, id))!;
   const paid = after.p.status === 'paid';
   return {
     statusCode: paid ? 201 : 202,
@@ -232,15 +236,15 @@ async function complete(app: App, user: SessionUser, id: number): Promise<{ stat
 }
 
 /** pending → paid, its charge in the ledger (the payment's session if still open, else the confirming user's), and the audit row. */
-async function confirm(app: App, user: SessionUser, id: number): Promise<void> {
-  await app.db.transaction(async (tx) => {
-    const now = app.now();
+async function confirm(ctx: ServiceContext, user: SessionUser, id: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
     // Sessions are locked before the payment row, in every transaction here: a creation holds its
     // session and then waits on the shipment's live payment, so the other order would deadlock.
     const current = await repo.findPayment(tx, id);
     if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
     const own = await lockSession(tx, current.cashSessionId);
-    const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(app, tx, user)).id;
+    const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
     const row = await repo.markPaid(tx, id, now);
     if (!row) {
       const after = await repo.findPayment(tx, id);
@@ -273,18 +277,18 @@ async function confirm(app: App, user: SessionUser, id: number): Promise<void> {
  * voiding user's open session, and the receipt is voided through billing. If billing refuses, the
  * payment is as it was.
  */
-export async function cancelPayment(app: App, user: SessionUser, id: number, motivo: string): Promise<ManualPayment> {
-  const v = await visiblePayment(app, user, id);
+export async function cancelPayment(ctx: ServiceContext, user: SessionUser, id: number, motivo: string): Promise<ManualPayment> {
+  const v = await visiblePayment(ctx, user, id);
   const before = v.p;
   if (before.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
   // A receipt SUNAT accepted, or still holds (a boleta waits for the daily summary), is voided with
   // its payment at once: billing takes the void of a pending one too ('anulación pendiente', then
   // 'anulado'), so a same-day void never waits on SUNAT (issue 31). One already voided stays so.
-  const receipt = before.documentId ? await lookupDocument(app, user, before.documentId) : null;
+  const receipt = before.documentId ? await lookupDocument(ctx, user, before.documentId) : null;
   const voidReceipt = receipt !== null && (receipt.status === 'aceptado' || receipt.status === 'pendiente');
-  await app.db.transaction(async (tx) => {
-    const now = app.now();
-    const session = await sessionForPayment(app, tx, user); // the session first, then the payment (see confirm)
+  await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    const session = await sessionForPayment(ctx, tx, user); // the session first, then the payment (see confirm)
     const row = await repo.markCanceled(tx, id, before.status, motivo, now);
     // Taken by a concurrent void: throwing rolls back whatever this transaction opened.
     if (!row) throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
@@ -308,10 +312,10 @@ export async function cancelPayment(app: App, user: SessionUser, id: number, mot
   });
   if (voidReceipt) {
     try {
-      await voidDocument(app, user, before.documentId!, motivo);
+      await voidDocument(ctx, user, before.documentId!, motivo);
     } catch (err) {
-      await app.db.transaction(async (tx) => {
-        await repo.undoCancel(tx, id, before.status, app.now());
+      await ctx.db.transaction(async (tx) => {
+        await repo.undoCancel(tx, id, before.status, ctx.now());
         await audit(tx, {
           userId: user.id,
           entity: 'payment',
@@ -324,5 +328,5 @@ export async function cancelPayment(app: App, user: SessionUser, id: number, mot
       throw new AppError(err instanceof AppError ? err.statusCode : 424, 'CANCEL_FAILED', `${PAYMENT_MESSAGES.cancelFailed}${detail}`);
     }
   }
-  return toPayment((await repo.paymentById(app.db, id))!);
+  return toPayment((await repo.paymentById(ctx.db, id))!);
 }

@@ -17,7 +17,7 @@ import {
 } from '@tramo/domain';
 import { forbidden } from '../../lib/errors.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { iso, num } from './access.ts';
 import * as repo from './queries/movements.ts';
 
@@ -63,10 +63,10 @@ function toMovement(r: repo.MovementSqlRow): MovementRow {
   };
 }
 
-export async function movements(app: App, user: SessionUser, filters: MovementFilters, request: KeysetRequest): Promise<MovementPage> {
+export async function movements(ctx: ServiceContext, user: SessionUser, filters: MovementFilters, request: KeysetRequest): Promise<MovementPage> {
   checkBranchFilter(user, filters);
   const { page, pageSize } = request;
-  const { rows, next, prev, groups } = await repo.movementPage(app.db, filters, scopeOf(user), request);
+  const { rows, next, prev, groups } = await repo.movementPage(ctx.db, filters, scopeOf(user), request);
   const sum = (pick: (g: (typeof groups)[number]) => boolean) => {
     const mine = groups.filter(pick);
     return { count: mine.reduce((s, g) => s + Number(g.n), 0), cents: mine.reduce((s, g) => s + Number(g.cents), 0) };
@@ -103,7 +103,7 @@ const CSV_BATCH = 1000;
  * transaction would hold for the whole download (a slow client would stall every other request),
  * so there each batch is a seek past the last row, in the same order.
  */
-export function movementsCsv(app: App, user: SessionUser, filters: MovementFilters, locale: string): Readable {
+export function movementsCsv(ctx: ServiceContext, user: SessionUser, filters: MovementFilters, locale: string): Readable {
   checkBranchFilter(user, filters);
   const dialect = csvDialectFor(locale);
   const out = new PassThrough();
@@ -130,8 +130,8 @@ export function movementsCsv(app: App, user: SessionUser, filters: MovementFilte
   void (async () => {
     try {
       await write(movementCsvPreamble(dialect));
-      if (app.dbKind === 'postgres') {
-        await app.db.transaction((tx) =>
+      if (ctx.dbKind === 'postgres') {
+        await ctx.db.transaction((tx) =>
           repo.movementsThroughCursor(tx, where, CSV_BATCH, async (batch) => {
             await writeBatch(batch);
             return !closed;
@@ -140,7 +140,7 @@ export function movementsCsv(app: App, user: SessionUser, filters: MovementFilte
       } else {
         let after: { key: string; id: number } | null = null;
         while (!closed) {
-          const batch = await repo.movementBatchAfter(app.db, where, after, CSV_BATCH);
+          const batch = await repo.movementBatchAfter(ctx.db, where, after, CSV_BATCH);
           if (batch.length > 0) await writeBatch(batch);
           if (batch.length < CSV_BATCH) break;
           const last = batch[batch.length - 1]!;
@@ -149,7 +149,7 @@ export function movementsCsv(app: App, user: SessionUser, filters: MovementFilte
       }
       out.end();
     } catch (err) {
-      app.log.error({ err }, 'movements CSV export failed');
+      ctx.log.error({ err }, 'movements CSV export failed');
       out.destroy(err instanceof Error ? err : new Error(String(err)));
     }
   })();

@@ -1,13 +1,13 @@
 import { centsToNumber, limaDay, paidPill, PAYMENT_MESSAGES, scopeOf, toCents, type PaymentStatus } from '@tramo/domain';
 import { notFound } from '../../lib/errors.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { iso, num, str } from './access.ts';
 import * as repo from './queries/receivables.ts';
 
 /** What is left to collect: today's shipments at the counter, open balances per sender, and the customer lookup of the payment modal. */
 
-export async function shipmentsToCollect(app: App, user: SessionUser, page: number, pageSize: number) {
-  const { rows, total } = await repo.shipmentsToCollect(app.db, scopeOf(user), limaDay(app.now()), page, pageSize);
+export async function shipmentsToCollect(ctx: ServiceContext, user: SessionUser, page: number, pageSize: number) {
+  const { rows, total } = await repo.shipmentsToCollect(ctx.db, scopeOf(user), limaDay(ctx.now()), page, pageSize);
   return {
     items: rows.map((r) => {
       const paymentStatus = (r.payment_status as PaymentStatus | null) ?? null;
@@ -54,18 +54,18 @@ const customerAnswer = (c: NonNullable<Awaited<ReturnType<typeof repo.findCustom
   email: c.email,
 });
 
-export async function lookupCustomers(app: App, q: string | undefined) {
-  return (await repo.searchCustomers(app.db, q)).map(customerAnswer);
+export async function lookupCustomers(ctx: ServiceContext, q: string | undefined) {
+  return (await repo.searchCustomers(ctx.db, q)).map(customerAnswer);
 }
 
-export async function customerById(app: App, id: number) {
-  const c = await repo.findCustomer(app.db, id);
+export async function customerById(ctx: ServiceContext, id: number) {
+  const c = await repo.findCustomer(ctx.db, id);
   if (!c) throw notFound(PAYMENT_MESSAGES.customerNotFound);
   return customerAnswer(c);
 }
 
-export async function receivables(app: App, user: SessionUser, q: string | undefined) {
-  const rows = await repo.receivables(app.db, scopeOf(user), q);
+export async function receivables(ctx: ServiceContext, user: SessionUser, q: string | undefined) {
+  const rows = await repo.receivables(ctx.db, scopeOf(user), q);
   const items = rows.map((r) => ({
     customer_key: r.key,
     customer_id: num(r.customer_id),

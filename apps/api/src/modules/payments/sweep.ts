@@ -1,7 +1,7 @@
 import { PAYMENT_MESSAGES, receiptKey } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
 import { runInBackground } from '../../lib/background.ts';
-import type { App } from '../../types.ts';
+import type { App, ServiceContext } from '../../types.ts';
 import { findByIdempotencyKey } from '../billing/index.ts';
 import { sessionOfCollector } from './cash-sessions.ts';
 import { lockSession } from './queries/cash-sessions.ts';
@@ -23,28 +23,28 @@ class Taken extends Error {}
 
 type Receipt = { id: number; status: string } | null;
 
-async function receiptOf(app: App, p: repo.PaymentRecord): Promise<Receipt> {
+async function receiptOf(ctx: ServiceContext, p: repo.PaymentRecord): Promise<Receipt> {
   if (p.documentId) {
-    const view = await repo.paymentById(app.db, p.id);
+    const view = await repo.paymentById(ctx.db, p.id);
     return view?.docStatus ? { id: p.documentId, status: view.docStatus } : null;
   }
   // The request may have died after billing stored the receipt and before the payment kept its id.
-  const doc = await findByIdempotencyKey(app.db, p.branchId, receiptKey(p.id, p.receiptAttempts));
+  const doc = await findByIdempotencyKey(ctx.db, p.branchId, receiptKey(p.id, p.receiptAttempts));
   return doc ? { id: doc.id, status: doc.status } : null;
 }
 
-async function recover(app: App, candidate: repo.PaymentRecord, before: Date): Promise<'paid' | 'canceled' | null> {
-  const receipt = await receiptOf(app, candidate);
+async function recover(ctx: ServiceContext, candidate: repo.PaymentRecord, before: Date): Promise<'paid' | 'canceled' | null> {
+  const receipt = await receiptOf(ctx, candidate);
   const issued = receipt !== null && (receipt.status === 'aceptado' || receipt.status === 'pendiente');
   try {
-    return await app.db.transaction(async (tx) => {
-      const now = app.now();
+    return await ctx.db.transaction(async (tx) => {
+      const now = ctx.now();
       // As everywhere in the module, the session is locked before the payment (see lifecycle's confirm).
       let sessionId: number | null = null;
       if (issued) {
         const own = await lockSession(tx, candidate.cashSessionId);
         const collector = { userId: candidate.userId, userName: candidate.userName, branchId: candidate.branchId };
-        sessionId = own && !own.closedAt ? own.id : (await sessionOfCollector(app, tx, collector, null)).id;
+        sessionId = own && !own.closedAt ? own.id : (await sessionOfCollector(ctx, tx, collector, null)).id;
       }
       const p = await repo.lockStalePending(tx, candidate.id, before);
       if (!p) throw new Taken();
@@ -92,14 +92,14 @@ async function recover(app: App, candidate: repo.PaymentRecord, before: Date): P
 }
 
 /** One round: every payment past its lease, a batch at a time. Answers how many were confirmed and voided. */
-export async function recoverStalePayments(app: App): Promise<{ paid: number; canceled: number }> {
-  const before = new Date(app.now().getTime() - app.config.payments.leaseMs);
+export async function recoverStalePayments(ctx: ServiceContext): Promise<{ paid: number; canceled: number }> {
+  const before = new Date(ctx.now().getTime() - ctx.config.payments.leaseMs);
   const done = { paid: 0, canceled: 0 };
   for (;;) {
-    const candidates = await repo.stalePendingPayments(app.db, before, SWEEP_BATCH);
+    const candidates = await repo.stalePendingPayments(ctx.db, before, SWEEP_BATCH);
     let moved = 0;
     for (const c of candidates) {
-      const outcome = await recover(app, c, before);
+      const outcome = await recover(ctx, c, before);
       if (outcome) {
         done[outcome] += 1;
         moved += 1;

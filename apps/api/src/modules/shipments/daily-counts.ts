@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { and, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ACTIVE_STATUSES, FINAL_STATUSES, scopeOf, type ChartBucket, type ShipmentFilters, type ShipmentStatus } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
 import { shipmentDailyBranchCounts, shipmentDailyCountDeltas, shipmentDailyCounts, shipmentDailyStatusCounts, shipments } from '../../db/schema.ts';
 import { branchScopeCondition } from '../../lib/branch-scope.ts';
-import type { SessionUser } from '../../types.ts';
+import type { App, SessionUser } from '../../types.ts';
 import { runInBackground } from '../../lib/background.ts';
 
 export interface DayStatusCount {
@@ -211,6 +210,6 @@ export async function foldDailyCounts(db: Db): Promise<void> {
  * Folds the daily count deltas into the counts every `everyMs` while the app runs. Readers sum
  * counts and deltas, so this only keeps the deltas few; every process tries, one at a time folds.
  */
-export function foldDailyCountsInBackground(app: FastifyInstance, everyMs = 1000) {
+export function foldDailyCountsInBackground(app: App, everyMs = 1000) {
   runInBackground(app, everyMs, () => foldDailyCounts(app.db), 'No se pudieron consolidar los conteos diarios');
 }

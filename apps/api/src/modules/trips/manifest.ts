@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { branches, drivers, shipments, transportAssignments, transports, trips, tripShipments } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { printable } from '../../providers/billing/pdf.ts';
-import type { App, SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { billingOf } from '../billing/index.ts';
 import { openTripOf } from '../fleet/index.ts';
 import { collect } from '../../lib/pdf.ts';
@@ -312,20 +312,20 @@ function render(company: { name: string; ruc: string; address: string }, m: Mani
 }
 
 /** GET /transports/{id}/manifest.pdf: the open trip's manifest, or the current load as a draft. */
-export async function transportManifest(app: App, actor: SessionUser, transportId: number) {
-  const open = await openTripOf(app.db, transportId);
-  const data = await gather(app.db, actor, transportId, open?.id ?? null);
-  const { issuer } = billingOf(app);
-  const pdf = await render({ name: issuer.tradeName || issuer.name, ruc: issuer.ruc, address: issuer.address }, data, app.now());
+export async function transportManifest(ctx: ServiceContext, actor: SessionUser, transportId: number) {
+  const open = await openTripOf(ctx.db, transportId);
+  const data = await gather(ctx.db, actor, transportId, open?.id ?? null);
+  const { issuer } = billingOf(ctx);
+  const pdf = await render({ name: issuer.tradeName || issuer.name, ruc: issuer.ruc, address: issuer.address }, data, ctx.now());
   return { pdf, filename: `manifiesto-${data.plates.split(' ')[0]}${open ? `-${open.id}` : ''}.pdf` };
 }
 
 /** GET /trips/{id}/manifest.pdf: the manifest of any trip, past or open. */
-export async function tripManifest(app: App, actor: SessionUser, tripId: number) {
-  const [trip] = await app.db.select({ transportId: trips.transportId }).from(trips).where(eq(trips.id, tripId));
+export async function tripManifest(ctx: ServiceContext, actor: SessionUser, tripId: number) {
+  const [trip] = await ctx.db.select({ transportId: trips.transportId }).from(trips).where(eq(trips.id, tripId));
   if (!trip) throw notFound('Viaje no encontrado.');
-  const data = await gather(app.db, actor, trip.transportId, tripId);
-  const { issuer } = billingOf(app);
-  const pdf = await render({ name: issuer.tradeName || issuer.name, ruc: issuer.ruc, address: issuer.address }, data, app.now());
+  const data = await gather(ctx.db, actor, trip.transportId, tripId);
+  const { issuer } = billingOf(ctx);
+  const pdf = await render({ name: issuer.tradeName || issuer.name, ruc: issuer.ruc, address: issuer.address }, data, ctx.now());
   return { pdf, filename: `manifiesto-viaje-${tripId}.pdf` };
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   arrivedEventName,
   canSee,
@@ -20,7 +19,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
-import type { SessionUser } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { loadShipments, lockTransport, openTripOf, overrideForDeparture, spendOverride, transportLoad } from '../fleet/index.ts';
 import { changeShipmentStatus, recordShipmentEvent } from '../shipments/index.ts';
 import {
@@ -62,16 +61,16 @@ export async function tripDto(db: Db | Tx, tripId: number): Promise<Trip> {
 }
 
 /** GET /transports/{id}/trip: the open trip of a transport, or null when it is not on the road. */
-export async function currentTrip(app: FastifyInstance, transportId: number): Promise<Trip | null> {
-  if (!(await transportExists(app.db, transportId))) throw notFound(FLEET_MESSAGES.transportNotFound);
-  const open = await openTripOf(app.db, transportId);
-  return open ? tripDto(app.db, open.id) : null;
+export async function currentTrip(ctx: ServiceContext, transportId: number): Promise<Trip | null> {
+  if (!(await transportExists(ctx.db, transportId))) throw notFound(FLEET_MESSAGES.transportNotFound);
+  const open = await openTripOf(ctx.db, transportId);
+  return open ? tripDto(ctx.db, open.id) : null;
 }
 
 /** The trips a transport made, newest first (the trip's page lists them for reprinting manifests). */
-export async function transportTrips(app: FastifyInstance, transportId: number): Promise<Trip[]> {
-  const ids = await tripIdsOf(app.db, transportId, 20);
-  return Promise.all(ids.map((id) => tripDto(app.db, id)));
+export async function transportTrips(ctx: ServiceContext, transportId: number): Promise<Trip[]> {
+  const ids = await tripIdsOf(ctx.db, transportId, 20);
+  return Promise.all(ids.map((id) => tripDto(ctx.db, id)));
 }
 
 /**
@@ -79,8 +78,8 @@ export async function transportTrips(app: FastifyInstance, transportId: number):
  * transaction. The transport row lock serializes two departures of the same truck; the partial
  * unique index trips_open_uq is the last word if anything slips past it.
  */
-export async function depart(app: FastifyInstance, actor: SessionUser, transportId: number, confirmOverload: boolean): Promise<Trip> {
-  return app.db
+export async function depart(ctx: ServiceContext, actor: SessionUser, transportId: number, confirmOverload: boolean): Promise<Trip> {
+  return ctx.db
     .transaction(async (tx) => {
       const transport = await lockTransport(tx, transportId);
       if (transport.originBranchId === null || transport.destinationBranchId === null)
@@ -96,7 +95,7 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
 
       // Issue 36: an expired or missing required document stops the truck, unless an admin's
       // override is pending; this departure spends it.
-      const override = await overrideForDeparture(tx, transportId, app.now());
+      const override = await overrideForDeparture(tx, transportId, ctx.now());
 
       const hundredths = load.reduce((sum, s) => sum + Math.round(Number(s.weightKg) * 100), 0);
       const capacity = transport.capacityKg === null ? null : Number(transport.capacityKg);
@@ -105,7 +104,7 @@ export async function depart(app: FastifyInstance, actor: SessionUser, transport
         throw unprocessable(TRIP_MESSAGES.overloaded(formatKg(hundredths / 100), formatKg(capacity ?? 0)), undefined, 'OVERLOADED');
       }
 
-      const now = app.now();
+      const now = ctx.now();
       const destination = await branchName(tx, transport.destinationBranchId);
       const ids = load.map((s) => s.id);
       const tripId = await insertTrip(
@@ -164,11 +163,11 @@ async function lockOpenTrip(tx: Tx, actor: SessionUser, transportId: number) {
  * 'scanned' the unload check decides: scanned shipments arrive, the missing ones stay 'En tránsito'
  * with an open incident 'faltante en desembarque'. Either way the truck is empty and available again.
  */
-export async function arrive(app: FastifyInstance, actor: SessionUser, transportId: number, receive: 'all' | 'scanned'): Promise<Trip> {
-  return app.db.transaction(async (tx) => {
+export async function arrive(ctx: ServiceContext, actor: SessionUser, transportId: number, receive: 'all' | 'scanned'): Promise<Trip> {
+  return ctx.db.transaction(async (tx) => {
     const { transport, trip } = await lockOpenTrip(tx, actor, transportId);
     const carried = await lockCarried(tx, trip.id);
-    const now = app.now();
+    const now = ctx.now();
     const destination = await branchName(tx, trip.destinationBranchId);
     const arrived = receive === 'all' ? carried : carried.filter((s) => s.scannedAt !== null);
     const missing = receive === 'all' ? [] : carried.filter((s) => s.scannedAt === null);
@@ -219,19 +218,19 @@ export async function arrive(app: FastifyInstance, actor: SessionUser, transport
  * for another destination than the transport's is refused (loading by hand stays possible).
  */
 export async function scanToLoad(
-  app: FastifyInstance,
+  ctx: ServiceContext,
   actor: SessionUser,
   transportId: number,
   code: string,
   confirmOverload = false,
 ): Promise<ScanAnswer> {
-  const transport = await scanTransport(app.db, transportId);
+  const transport = await scanTransport(ctx.db, transportId);
   if (!transport) throw notFound(FLEET_MESSAGES.transportNotFound);
-  const shipment = await scanShipment(app.db, code);
+  const shipment = await scanShipment(ctx.db, code);
   if (!shipment) throw notFound(TRIP_MESSAGES.unknownCode(code));
   if (!canSee(actor, shipment)) throw forbidden(SHIPMENT_MESSAGES.notVisible);
   if (shipment.onTransport === transportId) {
-    const load = await transportLoad(app.db, transportId, actor);
+    const load = await transportLoad(ctx.db, transportId, actor);
     return {
       outcome: 'already',
       code,
@@ -251,7 +250,7 @@ export async function scanToLoad(
   if (!confirmOverload && shipment.status === 'Creado') {
     // Warned before loading, as on the list: the scan that would go beyond the capacity loads
     // nothing until it is confirmed. A warning, not a limit: departure asks again.
-    const current = await transportLoad(app.db, transportId, actor);
+    const current = await transportLoad(ctx.db, transportId, actor);
     const weightKg = Number(shipment.weightKg);
     if (wouldOverload(current.totalWeightKg, weightKg, current.capacityKg)) {
       const after = (Math.round(current.totalWeightKg * 100) + Math.round(weightKg * 100)) / 100;
@@ -263,7 +262,7 @@ export async function scanToLoad(
       };
     }
   }
-  const load = await loadShipments(app, actor, transportId, [shipment.id]);
+  const load = await loadShipments(ctx, actor, transportId, [shipment.id]);
   return {
     outcome: 'loaded',
     code,
@@ -295,11 +294,11 @@ export async function unloadCheck(db: Db | Tx, actor: SessionUser, transportId: 
 }
 
 /** One code scanned off the truck: marks it as come off, or records it as an extra. */
-export async function unloadScan(app: FastifyInstance, actor: SessionUser, transportId: number, code: string) {
-  return app.db.transaction(async (tx) => {
+export async function unloadScan(ctx: ServiceContext, actor: SessionUser, transportId: number, code: string) {
+  return ctx.db.transaction(async (tx) => {
     const { trip } = await lockOpenTrip(tx, actor, transportId);
     const onTrip = await findOnTrip(tx, trip.id, code);
-    const now = app.now();
+    const now = ctx.now();
     let outcome: 'scanned' | 'already' | 'extra';
     let message: string;
     if (onTrip && onTrip.scannedAt !== null) {

@@ -1,14 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import { containsPattern } from '../../lib/sql.ts';
 import { USER_MESSAGES, type UserData } from '@tramo/domain';
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { branches, users } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { conflict, isForeignKeyViolation, isUniqueViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
 import { sessionChanged } from '../../plugins/session-cache.ts';
-import type { SessionUser, ServiceContext } from '../../types.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
 import { toUserDto } from './dto.ts';
 import { clearLogin, lockedUntil } from '../auth/index.ts';
 
@@ -26,7 +25,7 @@ const userColumns = {
 
 type UserRow = Awaited<ReturnType<typeof findRows>>[number];
 
-function findRows(db: FastifyInstance['db'] | Tx, where?: ReturnType<typeof eq>) {
+function findRows(db: Db | Tx, where?: ReturnType<typeof eq>) {
   return db.select(userColumns).from(users).leftJoin(branches, eq(branches.id, users.branchId)).where(where).orderBy(asc(users.username));
 }
 
@@ -54,7 +53,7 @@ export async function listUsers(ctx: ServiceContext, q: string | undefined) {
   return rows.map(({ lockedUntil: until, ...row }) => ({ ...dto(row), lockedUntil: until === null ? null : new Date(until).toISOString() }));
 }
 
-async function getUser(tx: Tx | FastifyInstance['db'], id: number) {
+async function getUser(tx: Tx | Db, id: number) {
   const [row] = await findRows(tx, eq(users.id, id));
   if (!row) throw notFound(USER_MESSAGES.notFound);
   return dto(row);
