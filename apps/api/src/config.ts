@@ -58,6 +58,40 @@ function parsePublicUrl(value: string | undefined): string | null {
 }
 
 /**
+ * Two variables that only work together (a URL and its token): both or neither. Half of them would
+ * silently fall back to the offline provider, so the server refuses to start and says which is missing.
+ */
+function pairOf(env: NodeJS.ProcessEnv, first: string, second: string, provider: string, fallback: string): [string, string] | null {
+  const a = env[first] || null;
+  const b = env[second] || null;
+  if (a && !b) throw new Error(`${first} está definido pero falta ${second}: define ambos para usar ${provider}, o ninguno para ${fallback}.`);
+  if (b && !a) throw new Error(`${second} está definido pero falta ${first}: define ambos para usar ${provider}, o ninguno para ${fallback}.`);
+  return a && b ? [a, b] : null;
+}
+
+/** A URL variable that must be http(s) (a typo such as `api.example.pe/x` is a start-up error, not a failed call later). */
+function httpUrl(name: string, value: string): string {
+  if (!/^https?:\/\//.test(value)) throw new Error(`${name} debe empezar con http:// o https://`);
+  return value;
+}
+
+/** SMTP_URL as nodemailer reads it: smtp:// or smtps://. */
+function smtpUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  if (!/^smtps?:\/\//.test(value)) throw new Error('SMTP_URL debe empezar con smtp:// o smtps://');
+  return value;
+}
+
+/** A duration in milliseconds (0 or more); anything else is a start-up error rather than a NaN timer. */
+function millis(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} debe ser un número entero de milisegundos (0 o más)`);
+  return n;
+}
+
+/**
  * apps/api: this file sits one level below it both as a source (src/config.ts) and bundled
  * (dist/main.js, scripts/api-build.mjs), so paths to the API's own files start here.
  */
@@ -65,6 +99,8 @@ export const apiRoot = path.resolve(import.meta.dirname, '..');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const root = path.resolve(apiRoot, '../..');
+  const lookup = pairOf(env, 'LOOKUP_URL', 'LOOKUP_TOKEN', 'la consulta RENIEC/SUNAT', 'el directorio local');
+  const whatsapp = pairOf(env, 'WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID', 'WhatsApp', 'no enviar por WhatsApp');
   return {
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '127.0.0.1',
@@ -76,20 +112,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || null,
     tokenTtlSeconds: Number(env.TOKEN_TTL_SECONDS ?? 12 * 3600),
     webDist: path.resolve(env.WEB_DIST ?? path.join(root, 'apps/web/dist')),
-    lookupUrl: env.LOOKUP_URL || null,
-    lookupToken: env.LOOKUP_TOKEN || null,
+    lookupUrl: lookup ? httpUrl('LOOKUP_URL', lookup[0]) : null,
+    lookupToken: lookup ? lookup[1] : null,
     billing: loadBillingConfig(env),
     logLevel: env.LOG_LEVEL ?? 'warn',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     notify: {
-      smtpUrl: env.SMTP_URL || null,
+      smtpUrl: smtpUrl(env.SMTP_URL),
       smtpFrom: env.SMTP_FROM || 'Tramo <no-responder@tramo.pe>',
-      whatsappApiUrl: env.WHATSAPP_API_URL || 'https://graph.facebook.com/v21.0',
-      whatsappToken: env.WHATSAPP_TOKEN || null,
-      whatsappPhoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID || null,
-      timeoutMs: Number(env.NOTIFY_TIMEOUT_MS ?? 15_000),
-      pollMs: Number(env.NOTIFY_POLL_MS ?? 5_000),
+      whatsappApiUrl: httpUrl('WHATSAPP_API_URL', env.WHATSAPP_API_URL || 'https://graph.facebook.com/v21.0'),
+      whatsappToken: whatsapp ? whatsapp[0] : null,
+      whatsappPhoneNumberId: whatsapp ? whatsapp[1] : null,
+      timeoutMs: millis(env, 'NOTIFY_TIMEOUT_MS', 15_000),
+      pollMs: millis(env, 'NOTIFY_POLL_MS', 5_000),
     },
     payments: {
       sweepMs: Number(env.PAYMENT_SWEEP_MS ?? 30_000),
