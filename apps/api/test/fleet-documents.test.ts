@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { addDays, FLEET_DOCUMENT_MESSAGES, FLEET_MESSAGES, limaDay } from '@tramo/domain';
@@ -69,6 +73,18 @@ describe.each(engines)('fleet documents (%s)', (engine) => {
   const depart = (transportId: number, token = agentLima) => t.call('POST', `/api/transports/${transportId}/departure`, { token, body: {} });
   const loadedCount = async (transportId: number) =>
     Number((await rows(sql`select count(*)::int as n from transport_assignments where transport_id = ${transportId}`))[0]!.n);
+  /** The manifest's text as pdftotext reads it, so the test checks what is printed, not what was sent. */
+  const manifestText = async (url: string) => {
+    const res = await fetch(`${t.baseUrl}${url}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(res.status).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-manifest-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'm.pdf'), Buffer.from(await res.arrayBuffer()));
+      return execFileSync('pdftotext', [path.join(dir, 'm.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
   const tripCount = async (transportId: number) =>
     Number((await rows(sql`select count(*)::int as n from trips where transport_id = ${transportId}`))[0]!.n);
 
@@ -291,6 +307,7 @@ describe.each(engines)('fleet documents (%s)', (engine) => {
       expect(second.json().code).toBe('OVERRIDE_EXISTS');
 
       expect((await load(tr.id, [s.id])).statusCode).toBe(201);
+      expect(await manifestText(`/api/transports/${tr.id}/manifest.pdf`)).toContain('SALIDA AUTORIZADA CON DOCUMENTOS VENCIDOS');
       const departed = await depart(tr.id);
       expect(departed.statusCode).toBe(201);
       const trip = departed.json();
@@ -302,6 +319,10 @@ describe.each(engines)('fleet documents (%s)', (engine) => {
       );
       expect(audits.map((a) => a.action)).toEqual(['create', 'use']);
       expect(audits[1]!.after).toMatchObject({ tripId: trip.id, reason });
+      const printed = await manifestText(`/api/trips/${trip.id}/manifest.pdf`);
+      expect(printed).toContain('SALIDA AUTORIZADA CON DOCUMENTOS VENCIDOS');
+      expect(printed).toContain(reason);
+      expect(printed).toContain(`venció el ${ddmmyyyy(addDays(today(), -2))}`);
 
       // Back home, the override is spent: the still-expired truck takes no load and does not leave again.
       expect((await t.call('POST', `/api/transports/${tr.id}/arrival`, { token: admin, body: {} })).statusCode).toBe(200);

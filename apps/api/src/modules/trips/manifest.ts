@@ -1,9 +1,9 @@
 import PDFDocument from 'pdfkit';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { canSee, FLEET_MESSAGES, formatKg, type ShipmentLine } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
-import { branches, drivers, shipments, transportAssignments, transports, trips, tripShipments } from '../../db/schema.ts';
+import { branches, complianceOverrides, drivers, shipments, transportAssignments, transports, trips, tripShipments } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { printable } from '../../providers/billing/pdf.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
@@ -57,6 +57,8 @@ interface ManifestData {
   destination: string;
   departedAt: Date | null;
   rows: ManifestRow[];
+  /** The admin's exception to the document gate this trip leaves (or the draft will leave) under. */
+  override: { reason: string; refusal: string; byName: string; at: Date } | null;
 }
 
 const driver1 = alias(drivers, 'manifest_driver1');
@@ -129,6 +131,21 @@ async function gather(db: Db, actor: SessionUser, transportId: number, tripId: n
   // The manifest names senders and recipients: only who may see every shipment on it prints it.
   if (!rows.every((r) => canSee(actor, r))) throw forbidden('No puedes imprimir el manifiesto: lleva envíos de otras agencias.');
 
+  // A trip prints the override it spent; a draft the one waiting for its departure.
+  const [override] = await db
+    .select({
+      reason: complianceOverrides.reason,
+      refusal: complianceOverrides.refusal,
+      byName: complianceOverrides.createdByName,
+      at: complianceOverrides.createdAt,
+    })
+    .from(complianceOverrides)
+    .where(
+      tripId !== null
+        ? eq(complianceOverrides.tripId, tripId)
+        : and(eq(complianceOverrides.transportId, transportId), isNull(complianceOverrides.tripId)),
+    );
+
   const driversOf = [
     t.d1Name ? { name: t.d1Name, dni: t.d1Dni ?? '', licence: t.d1Licence ?? '' } : null,
     t.d2Name ? { name: t.d2Name, dni: t.d2Dni ?? '', licence: t.d2Licence ?? '' } : null,
@@ -145,7 +162,20 @@ async function gather(db: Db, actor: SessionUser, transportId: number, tripId: n
     destination: trip?.destinationName ?? t.destinationName ?? '—',
     departedAt: trip?.departedAt ?? null,
     rows: rows.map((r) => ({ ...r, lines: r.lines as ShipmentLine[], weightKg: Number(r.weightKg) })),
+    override: override ?? null,
   };
+}
+
+/** The gate's exception, boxed above the load so the dock and the road checkpoint both see it. */
+function overrideBox(doc: PDFKit.PDFDocument, o: NonNullable<ManifestData['override']>, y: number, width: number): number {
+  const text = printable(
+    `SALIDA AUTORIZADA CON DOCUMENTOS VENCIDOS: ${o.refusal} Autorizó ${o.byName} el ${limaDateTime(o.at)}. Motivo: ${o.reason}`,
+  );
+  doc.font('Helvetica-Bold').fontSize(9);
+  const height = doc.heightOfString(text, { width: width - 16 }) + 10;
+  doc.rect(MARGIN, y, width, height).lineWidth(1.2).strokeColor(INK).stroke();
+  doc.fillColor(INK).text(text, MARGIN + 8, y + 5, { width: width - 16 });
+  return y + height + 8;
 }
 
 const COLUMNS = [
@@ -213,6 +243,7 @@ function render(company: { name: string; ruc: string; address: string }, m: Mani
   rightY = pair('Capacidad', m.capacityKg === null ? 'No registrada' : `${formatKg(m.capacityKg)} kg`, x2, half, rightY);
   rightY = pair('Peso neto', m.netWeightKg === null ? 'No registrado' : `${formatKg(m.netWeightKg)} kg`, x2, half, rightY);
   y = Math.max(left, rightY) + 6;
+  if (m.override) y = overrideBox(doc, m.override, y, width);
 
   // The shipments table.
   const headerRow = (at: number) => {

@@ -16,6 +16,7 @@ import { CapacityBar } from './CapacityBar.tsx';
 import { ManifestButton } from './ManifestButton.tsx';
 import { driverNames, formatKg, plates } from './format.ts';
 import { TransportStatusPill } from './TransportStatusPill.tsx';
+import { ComplianceAlert } from './ComplianceAlert.tsx';
 import { ArrivalPanel, DepartButton, LoadScanBox, TripBanner } from './TripControls.tsx';
 import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
 
@@ -81,6 +82,7 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
             {trip.isSuccess && !onTheRoad && <DepartButton transport={transport} load={load.data} />}
           </Group>
         </Group>
+        {trip.isSuccess && !onTheRoad && <ComplianceAlert transport={transport} />}
         {exceeded && (
           <Alert color="orange" variant="light" mt="sm" role="status" title={FLEET_MESSAGES.capacityExceeded}>
             Lleva {formatKg(total)} y su capacidad es {formatKg(capacity)}: {formatKg(Math.round((total - (capacity ?? 0)) * 100) / 100)} de más.

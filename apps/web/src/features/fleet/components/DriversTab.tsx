@@ -8,6 +8,7 @@ import { useClientPaging } from '../../../components/ui/useClientPaging.ts';
 import { useDeleteDriver } from '../api/delete-driver.ts';
 import { useDrivers } from '../api/get-drivers.ts';
 import { DriverForm } from './DriverForm.tsx';
+import { HolderDocuments } from './HolderDocuments.tsx';
 
 const PAGE_SIZES = [10, 25, 50] as const;
 
@@ -24,6 +25,7 @@ export function DriversTab() {
   const remove = useDeleteDriver();
   const paging = useClientPaging(drivers.data ?? [], 10);
   const [editing, setEditing] = useState<Driver | 'new' | null>(null);
+  const [documentsOf, setDocumentsOf] = useState<Driver | null>(null);
 
   const onDelete = (driver: Driver) =>
     confirmThenMutate(
@@ -47,8 +49,14 @@ export function DriversTab() {
         loading={drivers.isPending}
         error={drivers.error}
         empty="Sin registros."
-        actionsWidth={160}
-        actions={(d) => <EditDeleteActions onEdit={() => setEditing(d)} onDelete={() => onDelete(d)} />}
+        actionsWidth={250}
+        actions={(d) => (
+          <EditDeleteActions onEdit={() => setEditing(d)} onDelete={() => onDelete(d)}>
+            <Button size="compact-sm" variant="subtle" aria-label={`Documentos de ${d.full_name}`} onClick={() => setDocumentsOf(d)}>
+              Documentos
+            </Button>
+          </EditDeleteActions>
+        )}
       />
       <Pager {...paging} pageSizes={PAGE_SIZES} />
       <Drawer
@@ -58,6 +66,15 @@ export function DriversTab() {
         title={editing === 'new' ? 'Nuevo conductor' : 'Editar conductor'}
       >
         {editing !== null && <DriverForm driver={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
+      </Drawer>
+      <Drawer
+        opened={documentsOf !== null}
+        onClose={() => setDocumentsOf(null)}
+        position="right"
+        size="xl"
+        title={documentsOf ? `Documentos de ${documentsOf.full_name}` : ''}
+      >
+        {documentsOf && <HolderDocuments kind="drivers" id={documentsOf.id} holder={documentsOf.full_name} />}
       </Drawer>
     </>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Alert, Button, Drawer, Group, Paper, Select, Table, Text, Tooltip } from '@mantine/core';
-import { IconPackages, IconPencil, IconRoute, IconTrash } from '@tabler/icons-react';
+import { IconFileCertificate, IconPackages, IconPencil, IconRoute, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { loadPercent, TRANSPORT_PAGE_SIZES, TRANSPORT_STATUS_LABELS, TRANSPORT_STATUSES, type Transport, type TransportStatus } from '@tramo/domain';
 import { confirmThenMutate } from '../../../components/ui/confirm.tsx';
@@ -11,6 +11,7 @@ import { errorMessage } from '../../../lib/api.ts';
 import { useDeleteTransport } from '../api/delete-transport.ts';
 import { useTransports } from '../api/get-transports.ts';
 import { driverNames, formatKg } from './format.ts';
+import { HolderDocuments } from './HolderDocuments.tsx';
 import { TransportForm } from './TransportForm.tsx';
 import { TransportStatusPill } from './TransportStatusPill.tsx';
 import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
@@ -27,6 +28,7 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
   const transports = useTransports({ status, route, page, limit });
   const remove = useDeleteTransport();
   const [editing, setEditing] = useState<Transport | 'new' | null>(null);
+  const [documentsOf, setDocumentsOf] = useState<Transport | null>(null);
   const items = transports.data?.items ?? [];
 
   const onDelete = (transport: Transport) =>
@@ -150,6 +152,11 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
                           <IconRoute size={16} />
                         </ActionIcon>
                       </Tooltip>
+                      <Tooltip label="Documentos">
+                        <ActionIcon variant="subtle" aria-label={`Documentos ${t.plate_primary}`} onClick={() => setDocumentsOf(t)}>
+                          <IconFileCertificate size={16} />
+                        </ActionIcon>
+                      </Tooltip>
                       <Tooltip label="Editar">
                         <ActionIcon variant="subtle" aria-label={`Editar ${t.plate_primary}`} onClick={() => setEditing(t)}>
                           <IconPencil size={16} />
@@ -187,6 +194,15 @@ export function TransportsTab({ onViewLoad }: { onViewLoad(transport: Transport)
         title={editing === 'new' ? 'Nuevo transporte' : 'Editar transporte'}
       >
         {editing !== null && <TransportForm transport={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
+      </Drawer>
+      <Drawer
+        opened={documentsOf !== null}
+        onClose={() => setDocumentsOf(null)}
+        position="right"
+        size="xl"
+        title={documentsOf ? `Documentos de ${documentsOf.plate_primary}` : ''}
+      >
+        {documentsOf && <HolderDocuments kind="transports" id={documentsOf.id} holder={documentsOf.plate_primary} />}
       </Drawer>
     </>
   );

@@ -14,6 +14,7 @@ import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
+import { useCompliance } from '../api/compliance.ts';
 import { useArrive, useDepart, useScanToLoad, useUnloadCheck, useUnloadScan } from '../api/trips.ts';
 import { ScanBox, type ScanFeedback, type ScanTone } from './ScanBox.tsx';
 
@@ -21,6 +22,7 @@ import { ScanBox, type ScanFeedback, type ScanTone } from './ScanBox.tsx';
 export function DepartButton({ transport, load }: { transport: Transport; load: TransportLoad | undefined }) {
   const user = useCurrentUser();
   const depart = useDepart();
+  const compliance = useCompliance(transport.id);
   const mayDepart = canManageArea(user, 'allBranches') || (transport.origin_branch_id !== null && user.branchId === transport.origin_branch_id);
   if (!mayDepart) return null;
   const count = load?.items.length ?? 0;
@@ -34,7 +36,9 @@ export function DepartButton({ transport, load }: { transport: Transport; load: 
         ? TRIP_MESSAGES.noRoute
         : count === 0
           ? TRIP_MESSAGES.emptyLoad
-          : null;
+          : compliance.data?.refusal && !compliance.data.override
+            ? compliance.data.refusal
+            : null;
 
   const run = async () => {
     const ok = await confirmDanger({
