@@ -123,7 +123,11 @@ export async function seedDemoDocuments(database: Database, config: Config, log:
   // Not the demo data (a database seeded without demo, then started with it): nothing to bill.
   if (staff.length < 3 || known.length < wanted.length) return 0;
   const claimed = await db.transaction(async (tx) => {
-    const [row] = await tx.select({ n: count() }).from(documents);
+    // The demo payments' receipts (seeded with them) are not the register's documents.
+    const [row] = await tx
+      .select({ n: count() })
+      .from(documents)
+      .where(sql`not exists (select 1 from payments p where p.document_id = ${documents.id})`);
     if ((row?.n ?? 0) > 0) return false;
     const inserted = await tx.insert(settings).values({ key: DEMO_DOCUMENTS_KEY, value: new Date().toISOString() }).onConflictDoNothing().returning();
     return inserted.length > 0;

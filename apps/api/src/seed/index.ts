@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { STARTUP_LOCK, type Db } from '../db/client.ts';
@@ -9,6 +10,7 @@ import { seedPricing } from './pricing.ts';
 import { seedShipments } from './shipments.ts';
 import { seedFleet } from './fleet.ts';
 import { seedPayments } from './payments.ts';
+import type { DemoReceiptOptions } from './receipts.ts';
 
 /**
  * Runs once, on an empty database (no users). Demo mode fills every area with believable data;
@@ -21,7 +23,7 @@ export async function seedIfEmpty(db: Db, config: Config, log: (msg: string) => 
     const [row] = await tx.select({ n: count() }).from(users);
     if ((row?.n ?? 0) > 0) return null;
     if (config.demo) {
-      await seedDemo(tx as unknown as Db);
+      await seedDemo(tx as unknown as Db, demoReceiptOptions(config));
       return 'Datos de demostración cargados (ADMIN / admin123).';
     }
     const password = config.adminPassword ?? temporaryPassword(14);
@@ -39,12 +41,23 @@ export async function seedIfEmpty(db: Db, config: Config, log: (msg: string) => 
   if (message) log(message);
 }
 
+/** How the demo's receipts are signed and remembered: as the app's own billing provider would (providers/index.ts). */
+export function demoReceiptOptions(config: Config): DemoReceiptOptions {
+  return {
+    issuer: config.billing.issuer,
+    certificateDir: path.join(config.dataDir, 'billing'),
+    boletaDelayMs: config.billing.sandbox.boletaDelayMs,
+    voidDelayMs: config.billing.sandbox.voidDelayMs,
+    keepSandboxRecords: config.billing.provider === 'sandbox',
+  };
+}
+
 /** The demo data, inside the caller's transaction. */
-export async function seedDemo(tx: Db): Promise<void> {
+export async function seedDemo(tx: Db, receipts: DemoReceiptOptions): Promise<void> {
   const branchIds = await seedBase(tx);
   await seedCustomers(tx);
   await seedPricing(tx, branchIds);
   await seedShipments(tx, branchIds);
   await seedFleet(tx, branchIds);
-  await seedPayments(tx);
+  await seedPayments(tx, receipts);
 }

@@ -1,7 +1,9 @@
-import { closingSummary, limaDay, limaDayEnd, toCents, type PaymentMethod, type PaymentStatus } from '@tramo/domain';
+import { sql } from 'drizzle-orm';
+import { closingSummary, limaDay, limaDayEnd, toCents, type BillingDocType, type PaymentMethod, type PaymentStatus } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
 import { auditLog, cashSessions, customers, paymentMovements, payments, shipments, users } from '../db/schema.ts';
 import { random } from './shipments.ts';
+import { seedReceipts, type ChargedPayment, type DemoReceiptOptions } from './receipts.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -45,15 +47,16 @@ interface PlannedSession {
  * the ledger rows and audit rows the payments service writes. Inserted directly inside the demo
  * seed's transaction, so the first start stays fast and processes started together seed them once.
  *
- * - Receipts: none of these payments points to a document (document_id null): the register holds
- *   only the demo documents, which bill no paid shipment. A past payment left pending is one whose
- *   receipt failed (its last error kept); it can be retried or voided from /pagos.
+ * - Receipts: every payment that was charged has its boleta or factura (seedReceipts), voided with
+ *   the payment when it was voided after paying: `npm run check:ledger` finds nothing on the demo
+ *   (issue 31). A past payment left pending is one whose receipt failed (its last error kept, no
+ *   document); it can be retried or voided from /pagos.
  * - Open balances: companies (RUC 20…) buy on credit, billed by factura, never paid at the counter;
  *   about one walk-in shipment in six is unpaid too.
  * - Today: shipments still Creado are left unpaid (the /pagos list and the e2e collect them), and
  *   no session stays open, so an agent opens today's own.
  */
-export async function seedPayments(db: Db, nowMs = Date.now()): Promise<number> {
+export async function seedPayments(db: Db, receipts: DemoReceiptOptions, nowMs = Date.now()): Promise<number> {
   const rnd = random(20240614);
   const now = new Date(nowMs);
   const today = limaDay(now);
@@ -74,6 +77,8 @@ export async function seedPayments(db: Db, nowMs = Date.now()): Promise<number> 
       docNumber: customers.docNumber,
       firstName: customers.firstName,
       lastName: customers.lastName,
+      address: customers.address,
+      email: customers.email,
     })
     .from(customers);
   const customerOf = new Map(customerRows.map((c) => [c.id, c]));
@@ -242,13 +247,49 @@ export async function seedPayments(db: Db, nowMs = Date.now()): Promise<number> 
   }
 
   planned.sort((a, b) => a.row.createdAt!.getTime() - b.row.createdAt!.getTime());
-  const paymentIds: number[] = [];
+  // The payments' ids first: each receipt is issued under its payment's key (receiptKey), and each payment is stored with its receipt.
+  const reserved = await db.execute(
+    sql`select nextval(pg_get_serial_sequence('payments', 'id'))::int as id from generate_series(1, ${planned.length}) order by 1`,
+  );
+  const paymentIds = (reserved.rows as { id: number }[]).map((r) => r.id);
+  const codeOf = new Map(list.map((s) => [s.id, s.code]));
+  const charged: ChargedPayment[] = planned.flatMap((p, i) => {
+    if (!p.row.paidAt) return [];
+    const c = p.row.customerId ? customerOf.get(p.row.customerId) : undefined;
+    return [
+      {
+        paymentId: paymentIds[i]!,
+        shipmentCode: codeOf.get(p.row.shipmentId)!,
+        amountCents: p.row.amountCents,
+        discountCents: p.row.discountCents ?? 0,
+        discountReason: p.row.discountReason ?? null,
+        customerId: p.row.customerId ?? null,
+        customer: {
+          docType: p.row.customerDocType as BillingDocType,
+          docNumber: p.row.customerDocNumber!,
+          name: p.row.customerName!,
+          address: c?.address ?? null,
+          email: c?.email ?? null,
+        },
+        branchId: p.row.branchId!,
+        userId: p.row.userId!,
+        userName: p.row.userName!,
+        // The receipt is issued a second after the payment is stored, and confirmed once it is.
+        issuedAt: new Date(p.row.createdAt!.getTime() + 1000),
+        canceled: p.row.canceledAt ? { at: p.row.canceledAt, reason: p.row.cancelReason! } : null,
+      },
+    ];
+  });
+  const documentOf = await seedReceipts(db, charged, receipts, now);
   for (let i = 0; i < planned.length; i += 200) {
-    const ids = await db
-      .insert(payments)
-      .values(planned.slice(i, i + 200).map((p) => ({ ...p.row, cashSessionId: sessionIds.get(p.session)! })))
-      .returning({ id: payments.id });
-    paymentIds.push(...ids.map((r) => r.id));
+    await db.insert(payments).values(
+      planned.slice(i, i + 200).map((p, j) => ({
+        ...p.row,
+        id: paymentIds[i + j]!,
+        documentId: documentOf.get(paymentIds[i + j]!) ?? null,
+        cashSessionId: sessionIds.get(p.session)!,
+      })),
+    );
   }
 
   const moves = planned.flatMap((p, i) =>
@@ -297,7 +338,13 @@ export async function seedPayments(db: Db, nowMs = Date.now()): Promise<number> 
       after: { shipmentId: p.row.shipmentId, amountCents: p.row.amountCents, method: p.row.method, cashSessionId },
     });
     if (p.row.paidAt)
-      audits.push({ ...base, at: p.row.paidAt, action: 'confirm', before: { status: 'pending' }, after: { status: 'paid', documentId: null } });
+      audits.push({
+        ...base,
+        at: p.row.paidAt,
+        action: 'confirm',
+        before: { status: 'pending' },
+        after: { status: 'paid', documentId: documentOf.get(paymentIds[i]!) ?? null },
+      });
     if (p.row.canceledAt)
       audits.push({
         ...base,
