@@ -73,7 +73,7 @@ const leakyPage = {
     ...secrets,
     originBranch: { ...row.originBranch, ...secrets },
     deliveredInfo: row.deliveredInfo && { ...row.deliveredInfo, ...secrets },
-    multiLineDetail: row.multiLineDetail?.map((line) => ({ ...line, ...secrets, tier: { ...line.tier, ...secrets } })) ?? null,
+    multiLineDetail: row.multiLineDetail?.map((line) => ({ ...line, ...secrets, tier: line.tier && { ...line.tier, ...secrets } })) ?? null,
   })),
 };
 

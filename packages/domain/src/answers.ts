@@ -5,6 +5,8 @@ import { shipmentLinkSchema } from './returns.ts';
 import { PRODUCT_TYPES } from './pricing.ts';
 import { TRANSPORT_STATUSES, VEHICLE_TYPES } from './fleet.ts';
 import { DOC_TYPES } from './customers.ts';
+import { CHARGE_BASES } from './tariffs.ts';
+import { priceComponentAnswerSchema } from './tariff-fields.ts';
 
 /**
  * The API's answers as zod schemas: the routes declare them (Fastify serializes with them, the
@@ -49,8 +51,18 @@ export const shipmentLineAnswerSchema = z.object({
   factorPerKg: z.number(),
   price: z.number(),
   currency: z.string(),
-  tier: tierAnswer,
+  tier: tierAnswer.nullable(),
   usingReverse: z.boolean(),
+  // Issue 34: absent on lines stored before it.
+  packages: z.number().optional(),
+  basis: z.enum(CHARGE_BASES).optional(),
+  lengthCm: z.number().nullable().optional(),
+  widthCm: z.number().nullable().optional(),
+  heightCm: z.number().nullable().optional(),
+  volumetricKg: z.number().nullable().optional(),
+  chargeableKg: z.number().optional(),
+  articleId: z.number().nullable().optional(),
+  articleName: z.string().nullable().optional(),
 });
 
 export const shipmentEventSchema = z.object({
@@ -106,6 +118,11 @@ export const shipmentListRowSchema = z.object({
   quotedFactorPerKg: z.number(),
   usingReverse: z.boolean(),
   multiLineDetail: z.array(shipmentLineAnswerSchema).nullable(),
+  /** Issue 34: the stored breakdown (null before it), declared value in soles, insurance, surcharge codes. */
+  priceComponents: z.array(priceComponentAnswerSchema).nullable().optional(),
+  declaredValue: z.number().nullable().optional(),
+  insured: z.boolean().optional(),
+  surcharges: z.array(z.string()).optional(),
   deliveredInfo: deliveredInfoSchema.nullable(),
   canManage: z.boolean().optional(),
   canEdit: z.boolean().optional(),

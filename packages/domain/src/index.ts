@@ -16,6 +16,7 @@ export * from './pagination.ts';
 export * from './money.ts';
 export * from './pricing.ts';
 export * from './tariffs.ts';
+export * from './tariff-fields.ts';
 export * from './who-pays.ts';
 export * from './fleet-documents.ts';
 export * from './customers.ts';

@@ -15,6 +15,8 @@ import {
 import { INVALID_DAY_MESSAGE, isIsoDay } from './dates.ts';
 import { centsToNumber, sumCents, toCents, type Cents } from './money.ts';
 import { billableWeightKg, dominantProductType, productTypeSchema, type ProductType } from './pricing.ts';
+import { quoteBodyFields, tariffLineFields, tariffShipmentFields } from './tariff-fields.ts';
+import type { ChargeBasis } from './tariffs.ts';
 
 /** DESIGN.md section 5a: Creado → En tránsito → En agencia → Entregado; Anulado and Devuelto end a shipment early. */
 export const SHIPMENT_STATUSES = ['Creado', 'En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto'] as const;
@@ -198,6 +200,8 @@ export const shipmentLineInputSchema = z.object({
     .preprocess((v) => (v === '' || v === null ? 0 : v), decimalNumber('Peso inválido'))
     .pipe(z.number().min(0, 'Peso inválido').max(LINE_WEIGHT_MAX_KG, 'Peso demasiado alto'))
     .transform((w) => Math.round(w * 100) / 100),
+  // Issue 34: bultos, size, basis and article; absent, the line is charged by weight as the spec's.
+  ...tariffLineFields,
 });
 export type ShipmentLineInput = z.output<typeof shipmentLineInputSchema>;
 
@@ -242,6 +246,20 @@ function recipientFromPayload(value: unknown): unknown {
   return { ...v, recipientFirstName: first, recipientLastName: rest.join(' ') };
 }
 
+const shipmentLinesSchema = z
+  .array(shipmentLineInputSchema, { error: 'Agrega al menos una línea con peso mayor a 0.' })
+  .max(50, 'Máximo 50 líneas')
+  // Empty lines stay in the form (one is always kept) but carry nothing to price.
+  .transform((lines) => lines.filter((l) => l.weightKg > 0))
+  .refine((lines) => lines.length > 0, 'Agrega al menos una línea con peso mayor a 0.');
+
+/** POST /quotes: what sets a shipment's price, the shipment's own fields (issue 34). */
+export const tariffQuoteBodySchema = z.preprocess(
+  linesFromPayload,
+  z.object({ ...quoteBodyFields, lines: shipmentLinesSchema, ...tariffShipmentFields }),
+);
+export type TariffQuoteBody = z.output<typeof tariffQuoteBodySchema>;
+
 const shipmentFields = {
   senderName: requiredText('Remitente requerido', 120),
   senderCustomerId: optionalRecordId('Remitente inválido'),
@@ -258,12 +276,8 @@ const shipmentFields = {
   originBranchId: branchIdField('Seleccione origen'),
   destinationBranchId: branchIdField('Seleccione destino'),
   description: shipmentDescriptionSchema,
-  lines: z
-    .array(shipmentLineInputSchema, { error: 'Agrega al menos una línea con peso mayor a 0.' })
-    .max(50, 'Máximo 50 líneas')
-    // Empty lines stay in the form (one is always kept) but carry nothing to price.
-    .transform((lines) => lines.filter((l) => l.weightKg > 0))
-    .refine((lines) => lines.length > 0, 'Agrega al menos una línea con peso mayor a 0.'),
+  lines: shipmentLinesSchema,
+  ...tariffShipmentFields,
 };
 
 const differentBranches = {
@@ -330,8 +344,19 @@ export interface ShipmentLine {
   factorPerKg: number;
   price: number;
   currency: string;
-  tier: { from_kg: number; to_kg: number; factor_per_kg: number };
+  /** null on a line charged by article. */
+  tier: { from_kg: number; to_kg: number; factor_per_kg: number } | null;
   usingReverse: boolean;
+  /** Issue 34; absent on lines stored before it (one package, by weight). */
+  packages?: number;
+  basis?: ChargeBasis;
+  lengthCm?: number | null;
+  widthCm?: number | null;
+  heightCm?: number | null;
+  volumetricKg?: number | null;
+  chargeableKg?: number;
+  articleId?: number | null;
+  articleName?: string | null;
 }
 
 export interface LineTotals {

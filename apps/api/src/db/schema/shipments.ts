@@ -57,6 +57,18 @@ export const shipments = pgTable(
     quotedFactorPerKg: numeric('quoted_factor_per_kg', { precision: 12, scale: 4 }).notNull(),
     usingReverse: boolean('using_reverse').notNull().default(false),
     multiLineDetail: jsonb('multi_line_detail').notNull(),
+    /**
+     * Issue 34: what the shipment was charged, component by component (freight lines, minimum,
+     * surcharges, insurance, discount), stored so a later table change never reprices it. Null on
+     * shipments registered before it; their price is their lines.
+     */
+    priceComponents: jsonb('price_components'),
+    /** Soles declared by the sender; null = undeclared. */
+    declaredValue: numeric('declared_value', { precision: 12, scale: 2 }),
+    insured: boolean('insured').notNull().default(false),
+    surcharges: jsonb('surcharges')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     secretCodeHash: text('secret_code_hash').notNull(),
     /** Written by the delivery use case (issue #6): receiverName, receiverDoc, deliveredByName, deliveredAt, notes. */
     deliveredInfo: jsonb('delivered_info'),
@@ -79,6 +91,8 @@ export const shipments = pgTable(
     uniqueIndex('shipments_code_uq').on(t.code),
     check('shipments_status_ck', sql`${t.status} in ('Creado', 'En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto')`),
     check('shipments_product_type_ck', sql`${t.productType} in ('liviano', 'medio', 'alto')`),
+    check('shipments_declared_value_ck', sql`${t.declaredValue} is null or ${t.declaredValue} >= 0`),
+    check('shipments_insured_ck', sql`not ${t.insured} or ${t.declaredValue} > 0`),
     // Scanned backwards for newest first (id breaks ties), so ORDER BY … DESC LIMIT walks the index.
     index('shipments_created_idx').on(t.createdAt, t.id),
     index('shipments_origin_created_idx').on(t.originBranchId, t.createdAt),

@@ -14,6 +14,7 @@ import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { quoteRoute } from './quote.ts';
+import tariffRoutes from './tariff-routes.ts';
 import { createWeightFactor, listWeightFactors, replaceTiers, weightFactorSummary } from './service.ts';
 
 const optionalId = recordIdFilter;
@@ -32,6 +33,7 @@ export default async function pricingRoutes(app: App) {
   const tags = ['pricing'];
   // DESIGN.md section 4: pricing (Factor Peso) is staff work; couriers neither read nor quote.
   const staff = guard(app, { roles: ['admin', 'agent'] });
+  await app.register(tariffRoutes);
 
   // Static paths first: /quote and /summary must never be read as an id.
   app.get(

@@ -16,13 +16,14 @@ import {
   type ShipmentLine,
   type ShipmentStatus,
   type ShipmentUpdate,
+  type CustomerTariff,
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, forbidden, isForeignKeyViolation, notFound, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser, ServiceContext } from '../../types.ts';
 import { enqueueNotifications, mayHaveAddressees } from '../notifications/index.ts';
-import { findRouteTables } from '../pricing/index.ts';
+import { findRouteTables, loadCompanyTariff, loadCustomerTariff, loadRouteExtras } from '../pricing/index.ts';
 import { loadDto, shipmentKey, snapshot, toCheckpoint, toShipmentDto } from './dto.ts';
 import { addShipmentEvent, type KnownShipment, type ShipmentEventInput } from './events.ts';
 import { formColumns, priceLines, pricedColumns, priceWith } from './pricing.ts';
@@ -96,6 +97,9 @@ function routeReferences(ctx: ServiceContext, originId: number, destinationId: n
     ctx.references.get(`branches:${originId}:${destinationId}`, () => findBranches(ctx.db, [originId, destinationId])),
     // Every class at once: a route's entry serves whatever classes the next creation's lines use.
     ctx.references.get(`route:${originId}:${destinationId}`, () => findRouteTables(ctx.db, originId, destinationId, PRODUCT_TYPES)),
+    // Issue 34: the company's tariff settings and the route's articles, minimum and divisor.
+    ctx.references.get('tariff:company', () => loadCompanyTariff(ctx.db)),
+    ctx.references.get(`tariff:route:${originId}:${destinationId}`, () => loadRouteExtras(ctx.db, originId, destinationId)),
   ]);
 }
 
@@ -109,7 +113,7 @@ function routeReferences(ctx: ServiceContext, originId: number, destinationId: n
 export async function createShipment(ctx: ServiceContext, actor: SessionUser, data: NewShipment) {
   checkOrigin(actor, data.originBranchId);
   const secretCodeHash = ctx.secretCodes.hash(data.secretCode);
-  const [found, tables] = await routeReferences(ctx, data.originBranchId, data.destinationBranchId);
+  const [found, tables, company, route] = await routeReferences(ctx, data.originBranchId, data.destinationBranchId);
   const { origin, destination } = checkBranches(found, data);
   const first = { kind: 'status', name: 'Creado', statusTo: 'Creado' } as const;
 
@@ -118,8 +122,8 @@ export async function createShipment(ctx: ServiceContext, actor: SessionUser, da
    * audit snapshot are both built from the values written, with the id and code the database took:
    * nothing is read back.
    */
-  const insert = async (db: Db | Tx) => {
-    const priced = priceWith(tables, data.lines);
+  const insert = async (db: Db | Tx, customer: CustomerTariff | null) => {
+    const priced = priceWith(tables, { company, route }, customer, data);
     const now = ctx.now();
     const values = {
       ...newRow(actor, now),
@@ -146,11 +150,11 @@ export async function createShipment(ctx: ServiceContext, actor: SessionUser, da
     return { dto: { ...dto, id, code, checkpoints: [toCheckpoint(checkpoint)] }, eventId, now };
   };
 
-  if (!mayHaveAddressees(data)) return insert(ctx.db).then(({ dto }) => dto, foreignKeyAsRule);
+  if (!mayHaveAddressees(data)) return insert(ctx.db, null).then(({ dto }) => dto, foreignKeyAsRule);
   return ctx.db
     .transaction(async (tx) => {
       await checkSender(tx, data);
-      const { dto, eventId, now } = await insert(tx);
+      const { dto, eventId, now } = await insert(tx, await loadCustomerTariff(tx, data.senderCustomerId));
       await enqueueNotifications(tx, dto.id, { id: eventId, ...first }, now, {
         code: dto.code,
         recipientPhone: data.recipientPhone,
@@ -202,7 +206,7 @@ export async function updateShipment(ctx: ServiceContext, actor: SessionUser, id
       if (repriced && (await hasLiveCharge(tx, current.id))) throw conflict(SHIPMENT_MESSAGES.paidNotRepriceable, undefined, 'SHIPMENT_PAID');
       await updateShipmentRow(tx, current.id, {
         ...formColumns(data),
-        ...(repriced ? pricedColumns(await priceLines(tx, data.originBranchId, data.destinationBranchId, data.lines)) : {}),
+        ...(repriced ? pricedColumns(await priceLines(tx, data)) : {}),
         ...(secretCodeHash ? { secretCodeHash } : {}),
         updatedAt: ctx.now(),
       });

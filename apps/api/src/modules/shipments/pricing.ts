@@ -1,18 +1,24 @@
 import {
   centsToString,
   dominantProductType,
-  PRICING_MESSAGES,
-  sumCents,
-  totalLines,
+  priceRequestOf,
+  PRODUCT_TYPES,
+  type CustomerTariff,
   type NewShipment,
-  type ProductType,
   type ShipmentLine,
-  type ShipmentLineInput,
   type ShipmentUpdate,
 } from '@tramo/domain';
 import type { Tx } from '../../db/client.ts';
-import { AppError, unprocessable } from '../../lib/errors.ts';
-import { findRouteTables, quoteFromTable, type RouteTable } from '../pricing/index.ts';
+import {
+  componentAnswers,
+  findRouteTables,
+  loadCompanyTariff,
+  loadCustomerTariff,
+  loadRouteExtras,
+  priceShipmentFrom,
+  type RouteTable,
+  type TariffReferences,
+} from '../pricing/index.ts';
 
 export interface PricedLines {
   lines: ShipmentLine[];
@@ -23,64 +29,78 @@ export interface PricedLines {
   quotedCurrency: string;
   quotedFactorPerKg: string;
   usingReverse: boolean;
+  priceComponents: ReturnType<typeof componentAnswers>;
+  declaredValue: string | null;
+  insured: boolean;
+  surcharges: string[];
+}
+
+type PricedInput = Pick<NewShipment, 'lines' | 'declaredValue' | 'insured' | 'surcharges'>;
+
+/** As priceWith, reading the route's tables, its extras and the sender's discount inside the transaction (an edit). */
+export async function priceLines(tx: Tx, data: PricedInput & Pick<NewShipment, 'originBranchId' | 'destinationBranchId' | 'senderCustomerId'>) {
+  const [tables, company, route, customer] = await Promise.all([
+    findRouteTables(tx, data.originBranchId, data.destinationBranchId, PRODUCT_TYPES),
+    loadCompanyTariff(tx),
+    loadRouteExtras(tx, data.originBranchId, data.destinationBranchId),
+    loadCustomerTariff(tx, data.senderCustomerId),
+  ]);
+  return priceWith(tables, { company, route }, customer, data);
 }
 
 /**
- * Every line is requoted from the price tables inside the transaction: the client's prices are
- * never read. The shipment's factor is the first line of the dominant class (the one its category
- * comes from); usingReverse is true when any line was priced from the reverse route's table.
+ * Every line is requoted from the tables read (a creation's come from the reference cache): the
+ * client's prices are never read. The whole price is the domain's breakdown (issue 34), stored
+ * component by component. The shipment's factor is the first tier-priced line of the dominant
+ * class (0 when every line is charged by article); usingReverse is true when any line was priced
+ * from the reverse route's table.
  */
-export async function priceLines(tx: Tx, originId: number, destinationId: number, input: ShipmentLineInput[]): Promise<PricedLines> {
-  // One query for the tables of every class the lines use.
-  const tables = await findRouteTables(
-    tx,
-    originId,
-    destinationId,
-    input.map((l) => l.productType),
-  );
-  return priceWith(tables, input);
-}
-
-/** As priceLines, on a route's tables already read (a creation's come from the reference cache). */
-export function priceWith(tables: Map<ProductType, RouteTable>, input: ShipmentLineInput[]): PricedLines {
-  const lines: ShipmentLine[] = [];
-  const cents: number[] = [];
-  for (const [i, line] of input.entries()) {
-    try {
-      const quote = quoteFromTable(tables.get(line.productType), line.weightKg);
-      cents.push(quote.priceCents);
-      lines.push({
-        productType: line.productType,
-        weightKg: line.weightKg,
-        billableWeightKg: quote.billableWeightKg,
-        factorPerKg: quote.factorPerKg,
-        price: quote.price,
-        currency: quote.currency,
-        tier: quote.tier,
-        usingReverse: quote.usingReverse,
-      });
-    } catch (err) {
-      // No price table for the route is a business refusal here, not a missing resource.
-      if (err instanceof AppError && (err.statusCode === 404 || err.statusCode === 422)) {
-        const field = err.statusCode === 404 ? `lines.${i}.productType` : `lines.${i}.weightKg`;
-        const message = err.statusCode === 404 ? PRICING_MESSAGES.noTable : PRICING_MESSAGES.outsideRanges;
-        throw unprocessable(message, { [field]: message }, err.statusCode === 404 ? 'NO_PRICE_TABLE' : 'OUT_OF_RANGE');
-      }
-      throw err;
-    }
-  }
-  const totals = totalLines(lines);
+export function priceWith(
+  tables: ReadonlyMap<ShipmentLine['productType'], RouteTable>,
+  references: TariffReferences,
+  customer: CustomerTariff | null,
+  data: PricedInput,
+): PricedLines {
+  const priced = priceShipmentFrom(tables, references, customer, priceRequestOf(data));
+  const { breakdown } = priced;
+  const lines: ShipmentLine[] = breakdown.lines.map((l, i) => {
+    const input = data.lines[i]!;
+    return {
+      productType: l.productType,
+      weightKg: l.realKg,
+      billableWeightKg: l.chargeableKg,
+      factorPerKg: l.tier?.factor_per_kg ?? 0,
+      price: Number(centsToString(l.amountCents)),
+      currency: priced.currency,
+      tier: l.tier,
+      usingReverse: priced.lineUsesReverse[i]!,
+      packages: l.packages,
+      basis: l.basis,
+      lengthCm: input.lengthCm ?? null,
+      widthCm: input.widthCm ?? null,
+      heightCm: input.heightCm ?? null,
+      volumetricKg: l.volumetricKg,
+      chargeableKg: l.chargeableKg,
+      articleId: l.article?.id ?? null,
+      articleName: l.article?.name ?? null,
+    };
+  });
+  const hundredths = lines.reduce((acc, l) => acc + Math.round(l.weightKg * 100), 0);
   const productType = dominantProductType(lines.map((l) => l.productType));
-  const lead = lines.find((l) => l.productType === productType)!;
+  const lead = lines.find((l) => l.productType === productType && l.tier !== null);
   return {
     lines,
-    weightKg: totals.weightKg.toFixed(2),
-    billableWeightKg: totals.billableWeightKg,
+    weightKg: (hundredths / 100).toFixed(2),
+    billableWeightKg: lines.reduce((acc, l) => acc + l.billableWeightKg, 0),
     productType,
-    quotedPrice: centsToString(sumCents(cents)),
-    quotedCurrency: lead.currency,
-    quotedFactorPerKg: String(lead.factorPerKg),
-    usingReverse: lines.some((l) => l.usingReverse),
+    quotedPrice: centsToString(breakdown.totalCents),
+    quotedCurrency: priced.currency,
+    quotedFactorPerKg: String(lead?.factorPerKg ?? 0),
+    usingReverse: breakdown.usingReverse,
+    priceComponents: componentAnswers(breakdown),
+    declaredValue: data.declaredValue === null ? null : centsToString(data.declaredValue),
+    insured: data.insured,
+    surcharges: [...new Set(data.surcharges)],
   };
 }
 
@@ -111,5 +131,9 @@ export function pricedColumns(priced: PricedLines) {
     quotedFactorPerKg: priced.quotedFactorPerKg,
     usingReverse: priced.usingReverse,
     multiLineDetail: priced.lines,
+    priceComponents: priced.priceComponents,
+    declaredValue: priced.declaredValue,
+    insured: priced.insured,
+    surcharges: priced.surcharges,
   };
 }

@@ -35,6 +35,10 @@ export const rowColumns = {
   quotedFactorPerKg: shipments.quotedFactorPerKg,
   usingReverse: shipments.usingReverse,
   multiLineDetail: shipments.multiLineDetail,
+  priceComponents: shipments.priceComponents,
+  declaredValue: shipments.declaredValue,
+  insured: shipments.insured,
+  surcharges: shipments.surcharges,
   deliveredInfo: shipments.deliveredInfo,
 };
 
@@ -127,6 +131,10 @@ const newShipmentColumns = [
   'quotedFactorPerKg',
   'usingReverse',
   'multiLineDetail',
+  'priceComponents',
+  'declaredValue',
+  'insured',
+  'surcharges',
   'recipientPhone',
   'recipientEmail',
   'secretCodeHash',
