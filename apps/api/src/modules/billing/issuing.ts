@@ -21,8 +21,11 @@ import { audit } from '../../lib/audit.ts';
 import { fingerprint } from '../../lib/fingerprint.ts';
 import { conflict, forbidden, pgError, unprocessable } from '../../lib/errors.ts';
 import type { BillingDocument, GuideDocument, VoucherDocument } from '../../providers/billing/index.ts';
+import type { Tx } from '../../db/client.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { fullNumber, issueResult, refusal, type IssueAnswer } from './documents.ts';
+import { addressByRuc } from './customer-address.ts';
+import { assertCreditable, CreditNoteRefused } from './credit-notes.ts';
 import { send } from './lifecycle.ts';
 import * as repo from './repository.ts';
 import type { DocumentRecord, NewDocument } from './repository.ts';
@@ -39,6 +42,12 @@ async function customerById(app: App, id: number): Promise<BillingCustomer | nul
     address: c.address,
     email: c.email,
   };
+}
+
+/** A RUC customer without an address (a factura needs one) takes the address its RUC lookup answers. */
+async function withFacturaAddress<C extends BillingCustomer | null>(app: App, customer: C): Promise<C> {
+  if (!customer || customer.docType !== 6 || customer.address?.trim()) return customer;
+  return { ...customer, address: await addressByRuc(app, customer.docNumber) };
 }
 
 interface IssueOptions {
@@ -76,6 +85,8 @@ interface NumberedIssue {
   liveLink: { constraint: string; explain: () => Promise<void> };
   /** Refusals that need the database, asked after a replay is ruled out (a replay's shipments are billed already). */
   check?: () => Promise<void>;
+  /** Refusals asked again inside the numbering transaction, before the number is taken (rows they lock stay locked). */
+  checkLocked?: (tx: Tx) => Promise<void>;
 }
 
 type RegisterColumns = Omit<
@@ -110,6 +121,7 @@ async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): 
   let doc: DocumentRecord;
   try {
     doc = await app.db.transaction(async (tx) => {
+      await spec.checkLocked?.(tx);
       const number = await repo.takeNumber(tx, spec.type, spec.series);
       const { columns, document } = spec.row(number, limaTime(now));
       const row = await repo.insertDocument(
@@ -154,6 +166,15 @@ async function issueNumbered(app: App, user: SessionUser, spec: NumberedIssue): 
 
 /** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
 async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+  try {
+    return await issueCheckedDraft(app, user, draft, options);
+  } catch (err) {
+    if (err instanceof CreditNoteRefused) return { statusCode: 422, result: refusal(err.problems) };
+    throw err;
+  }
+}
+
+async function issueCheckedDraft(app: App, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
   const t = draft.totals;
   return issueNumbered(app, user, {
     type: draft.type,
@@ -178,7 +199,11 @@ async function issueDraft(app: App, user: SessionUser, draft: InvoiceDraft, opti
       },
     }),
     links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
-    check: () => checkShipments(app, user, options.shipmentIds),
+    check: async () => {
+      await assertCreditable(app.db, draft, false);
+      await checkShipments(app, user, options.shipmentIds);
+    },
+    checkLocked: draft.creditNote ? (tx) => assertCreditable(tx, draft, true) : undefined,
     liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(app, user, options.shipmentIds) },
   });
 }
@@ -233,8 +258,14 @@ export async function issueOther(app: App, user: SessionUser, spec: OtherIssue):
 
 /** `POST /billing/create-emit`: the form's payload, checked by the same rules as the form. */
 export async function createAndEmit(app: App, user: SessionUser, payload: InvoicePayload, shipmentIds: number[] = []): Promise<IssueAnswer> {
-  const customer = payload.customerId ? await customerById(app, payload.customerId) : null;
-  const check = checkInvoice(payload, { today: limaDay(app.now()), customer });
+  const registered = payload.customerId ? await customerById(app, payload.customerId) : null;
+  const customer = payload.type === '01' ? await withFacturaAddress(app, registered) : registered;
+  const typed = payload.customer;
+  const checked =
+    payload.type === '01' && !payload.customerId && typed && typed.doc_type === 6 && !typed.address
+      ? { ...payload, customer: { ...typed, address: await addressByRuc(app, typed.doc_number) } }
+      : payload;
+  const check = checkInvoice(checked, { today: limaDay(app.now()), customer });
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
   return issueDraft(app, user, check.draft, {
     idempotencyKey: payload.extras.codigo_unico ?? null,
@@ -255,13 +286,16 @@ export async function issueReceipt(app: App, user: SessionUser, input: ReceiptRe
     return { statusCode: 422, result: refusal(['Monto inválido']) };
   }
   const c = input.customer;
-  const customer: BillingCustomer = registered ?? {
-    docType: (c?.doc_type ?? 1) as BillingDocType,
-    docNumber: c?.doc_number ?? '',
-    name: c?.name ?? '',
-    address: c?.address ?? null,
-    email: c?.email ?? null,
-  };
+  const customer = await withFacturaAddress(
+    app,
+    registered ?? {
+      docType: (c?.doc_type ?? 1) as BillingDocType,
+      docNumber: c?.doc_number ?? '',
+      name: c?.name ?? '',
+      address: c?.address ?? null,
+      email: c?.email ?? null,
+    },
+  );
   const check = paymentReceiptDraft(
     {
       amountCents,
