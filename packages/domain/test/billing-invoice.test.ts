@@ -89,7 +89,13 @@ describe('a valid document', () => {
   });
 
   it('takes a registered customer from the context', () => {
-    const customer: BillingCustomer = { docType: 6, docNumber: RUC, name: 'Supermercados Peruanos S.A.', address: null, email: null };
+    const customer: BillingCustomer = {
+      docType: 6,
+      docNumber: RUC,
+      name: 'Supermercados Peruanos S.A.',
+      address: 'Av. Morro Solar 1130, Surco',
+      email: null,
+    };
     const check = checkInvoice({ ...factura(), customer: null, customerId: 5 }, { today: TODAY, customer });
     expect(check.ok && check.draft.customerId).toBe(5);
     expect(problems({ ...factura(), customer: null, customerId: 5 })).toEqual([INVOICE_MESSAGES.customerNotFound]);
@@ -166,17 +172,33 @@ describe("every rule of spec section 5 and its 'Corrige:' line", () => {
     expect(problems(factura({ customer: { doc_type: 6, doc_number: '', name: 'X' } }))).toEqual([INVOICE_MESSAGES.customerRequired]);
     expect(problems(factura({ customer: { doc_type: '', doc_number: RUC, name: 'X' } }))).toEqual([INVOICE_MESSAGES.customerDocType]);
     expect(problems(factura({ customer: { doc_type: 9, doc_number: RUC, name: 'X' } }))).toEqual([INVOICE_MESSAGES.customerDocType]);
-    expect(problems(factura({ customer: { doc_type: 6, doc_number: RUC, name: '' } }))).toEqual([INVOICE_MESSAGES.customerName]);
-    expect(problems(factura({ customer: { doc_type: 6, doc_number: RUC, name: 'X', email: 'no-es-correo' } }))).toEqual([
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: RUC, name: '', address: 'Lima' } }))).toEqual([INVOICE_MESSAGES.customerName]);
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: RUC, name: 'X', email: 'no-es-correo', address: 'Lima' } }))).toEqual([
       INVOICE_MESSAGES.customerEmail,
     ]);
   });
 
   it('a factura needs an 11-digit RUC with a valid check digit', () => {
-    expect(problems(factura({ customer: { doc_type: 1, doc_number: '70606878', name: 'Ana' } }))).toEqual([INVOICE_MESSAGES.facturaNeedsRuc]);
-    expect(problems(factura({ customer: { doc_type: 6, doc_number: '2010007097', name: 'X' } }))).toEqual([CUSTOMER_MESSAGES.rucLength]);
-    expect(problems(factura({ customer: { doc_type: 6, doc_number: '20100070971', name: 'X' } }))).toEqual([CUSTOMER_MESSAGES.rucCheckDigit]);
-    expect(problems(factura({ customer: { doc_type: 6, doc_number: '30100070970', name: 'X' } }))).toEqual([CUSTOMER_MESSAGES.rucPrefix]);
+    expect(problems(factura({ customer: { doc_type: 1, doc_number: '70606878', name: 'Ana', address: 'Lima' } }))).toEqual([
+      INVOICE_MESSAGES.facturaNeedsRuc,
+    ]);
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: '2010007097', name: 'X', address: 'Lima' } }))).toEqual([
+      CUSTOMER_MESSAGES.rucLength,
+    ]);
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: '20100070971', name: 'X', address: 'Lima' } }))).toEqual([
+      CUSTOMER_MESSAGES.rucCheckDigit,
+    ]);
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: '30100070970', name: 'X', address: 'Lima' } }))).toEqual([
+      CUSTOMER_MESSAGES.rucPrefix,
+    ]);
+  });
+
+  it("a factura needs the customer's address (Nubefact error 20 for an empty cliente_direccion)", () => {
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: RUC, name: 'X' } }))).toEqual([INVOICE_MESSAGES.facturaNeedsAddress]);
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: RUC, name: 'X', address: '  ' } }))).toEqual([
+      INVOICE_MESSAGES.facturaNeedsAddress,
+    ]);
+    expect(problems(factura({ customer: { doc_type: 6, doc_number: RUC, name: 'X', address: 'Av. Arequipa 100, Lima' } }))).toEqual([]);
   });
 
   it("a boleta checks the customer's document, and needs one above S/ 700", () => {
@@ -324,7 +346,13 @@ describe('the receipt of a payment', () => {
   });
 
   it('is a factura for a RUC, and follows the same rules', () => {
-    const company: BillingCustomer = { docType: 6, docNumber: RUC, name: 'Supermercados Peruanos S.A.', address: null, email: null };
+    const company: BillingCustomer = {
+      docType: 6,
+      docNumber: RUC,
+      name: 'Supermercados Peruanos S.A.',
+      address: 'Av. Morro Solar 1130, Surco',
+      email: null,
+    };
     const check = paymentReceiptDraft({ amountCents: 11_800, customer: company, issueDate: TODAY }, ctx);
     expect(check.ok && check.draft.type).toBe('01');
     const bad = paymentReceiptDraft({ amountCents: 11_800, customer: { ...company, docNumber: '20100070971' }, issueDate: TODAY }, ctx);

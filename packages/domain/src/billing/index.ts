@@ -6,6 +6,7 @@ export * from './series.ts';
 export * from './words.ts';
 export * from './qr.ts';
 export * from './invoice.ts';
+export * from './credit-notes.ts';
 export * from './documents.ts';
 export * from './guides.ts';
 export * from './vouchers.ts';

@@ -90,6 +90,8 @@ export const INVOICE_MESSAGES = {
   customerName: 'El nombre o razón social del cliente es obligatorio.',
   customerEmail: 'El correo del cliente no es válido.',
   facturaNeedsRuc: 'La factura requiere el RUC del cliente (11 dígitos).',
+  /** Nubefact answers error 20 to a factura whose cliente_direccion is empty. */
+  facturaNeedsAddress: 'La factura requiere la dirección del cliente: búscala por su RUC o escríbela.',
   creditNoteNeedsRuc: 'Una nota de crédito de una factura requiere el RUC del cliente (11 dígitos).',
   boletaWithoutDocument: 'Una boleta de más de S/ 700.00 requiere el documento del cliente.',
   creditNote: {
@@ -363,6 +365,7 @@ function checkCustomer(p: InvoicePayload, ctx: InvoiceContext, totalCents: Cents
       const error = rucError(customer.docNumber);
       if (error) problems.push(error);
     }
+    if (p.type === '01' && !customer.address?.trim()) problems.push(INVOICE_MESSAGES.facturaNeedsAddress);
   } else if (customer.docType === 0) {
     if (totalCents !== null && totalCents > BOLETA_WITHOUT_DOCUMENT_LIMIT_CENTS) problems.push(INVOICE_MESSAGES.boletaWithoutDocument);
   } else {

@@ -21,8 +21,11 @@ import { audit } from '../../lib/audit.ts';
 import { fingerprint } from '../../lib/fingerprint.ts';
 import { conflict, forbidden, pgError, unprocessable } from '../../lib/errors.ts';
 import type { BillingDocument, GuideDocument, VoucherDocument } from '../../providers/billing/index.ts';
+import type { Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { fullNumber, issueResult, refusal, type IssueAnswer } from './documents.ts';
+import { addressByRuc } from './customer-address.ts';
+import { assertCreditable, CreditNoteRefused } from './credit-notes.ts';
 import { send } from './lifecycle.ts';
 import * as repo from './repository.ts';
 import type { DocumentRecord, NewDocument } from './repository.ts';
@@ -39,6 +42,12 @@ async function customerById(ctx: ServiceContext, id: number): Promise<BillingCus
     address: c.address,
     email: c.email,
   };
+}
+
+/** A RUC customer without an address (a factura needs one) takes the address its RUC lookup answers. */
+async function withFacturaAddress<C extends BillingCustomer | null>(ctx: ServiceContext, customer: C): Promise<C> {
+  if (!customer || customer.docType !== 6 || customer.address?.trim()) return customer;
+  return { ...customer, address: await addressByRuc(ctx, customer.docNumber) };
 }
 
 interface IssueOptions {
@@ -76,6 +85,8 @@ interface NumberedIssue {
   liveLink: { constraint: string; explain: () => Promise<void> };
   /** Refusals that need the database, asked after a replay is ruled out (a replay's shipments are billed already). */
   check?: () => Promise<void>;
+  /** Refusals asked again inside the numbering transaction, before the number is taken (rows they lock stay locked). */
+  checkLocked?: (tx: Tx) => Promise<void>;
 }
 
 type RegisterColumns = Omit<
@@ -110,6 +121,7 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
   let doc: DocumentRecord;
   try {
     doc = await ctx.db.transaction(async (tx) => {
+      await spec.checkLocked?.(tx);
       const number = await repo.takeNumber(tx, spec.type, spec.series);
       const { columns, document } = spec.row(number, limaTime(now));
       const row = await repo.insertDocument(
@@ -154,6 +166,15 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
 
 /** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
 async function issueDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+  try {
+    return await issueCheckedDraft(ctx, user, draft, options);
+  } catch (err) {
+    if (err instanceof CreditNoteRefused) return { statusCode: 422, result: refusal(err.problems) };
+    throw err;
+  }
+}
+
+async function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
   const t = draft.totals;
   return issueNumbered(ctx, user, {
     type: draft.type,
@@ -178,7 +199,11 @@ async function issueDraft(ctx: ServiceContext, user: SessionUser, draft: Invoice
       },
     }),
     links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
-    check: () => checkShipments(ctx, user, options.shipmentIds),
+    check: async () => {
+      await assertCreditable(ctx.db, draft, false);
+      await checkShipments(ctx, user, options.shipmentIds);
+    },
+    checkLocked: draft.creditNote ? (tx) => assertCreditable(tx, draft, true) : undefined,
     liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(ctx, user, options.shipmentIds) },
   });
 }
@@ -232,14 +257,15 @@ export async function issueOther(ctx: ServiceContext, user: SessionUser, spec: O
 }
 
 /** `POST /billing/create-emit`: the form's payload, checked by the same rules as the form. */
-export async function createAndEmit(
-  ctx: ServiceContext,
-  user: SessionUser,
-  payload: InvoicePayload,
-  shipmentIds: number[] = [],
-): Promise<IssueAnswer> {
-  const customer = payload.customerId ? await customerById(ctx, payload.customerId) : null;
-  const check = checkInvoice(payload, { today: limaDay(ctx.now()), customer });
+export async function createAndEmit(ctx: ServiceContext, user: SessionUser, payload: InvoicePayload, shipmentIds: number[] = []): Promise<IssueAnswer> {
+  const registered = payload.customerId ? await customerById(ctx, payload.customerId) : null;
+  const customer = payload.type === '01' ? await withFacturaAddress(ctx, registered) : registered;
+  const typed = payload.customer;
+  const checked =
+    payload.type === '01' && !payload.customerId && typed && typed.doc_type === 6 && !typed.address
+      ? { ...payload, customer: { ...typed, address: await addressByRuc(ctx, typed.doc_number) } }
+      : payload;
+  const check = checkInvoice(checked, { today: limaDay(ctx.now()), customer });
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
   return issueDraft(ctx, user, check.draft, {
     idempotencyKey: payload.extras.codigo_unico ?? null,
@@ -260,13 +286,16 @@ export async function issueReceipt(ctx: ServiceContext, user: SessionUser, input
     return { statusCode: 422, result: refusal(['Monto inválido']) };
   }
   const c = input.customer;
-  const customer: BillingCustomer = registered ?? {
-    docType: (c?.doc_type ?? 1) as BillingDocType,
-    docNumber: c?.doc_number ?? '',
-    name: c?.name ?? '',
-    address: c?.address ?? null,
-    email: c?.email ?? null,
-  };
+  const customer = await withFacturaAddress(
+    ctx,
+    registered ?? {
+      docType: (c?.doc_type ?? 1) as BillingDocType,
+      docNumber: c?.doc_number ?? '',
+      name: c?.name ?? '',
+      address: c?.address ?? null,
+      email: c?.email ?? null,
+    },
+  );
   const check = paymentReceiptDraft(
     {
       amountCents,

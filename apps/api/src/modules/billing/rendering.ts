@@ -283,7 +283,8 @@ export async function documentPdf(ctx: ServiceContext, user: SessionUser, id: nu
 export async function documentXml(ctx: ServiceContext, user: SessionUser, id: number): Promise<{ xml: string; filename: string }> {
   const doc = await visibleDocument(ctx, user, id);
   if (!doc.xml) throw notFound(BILLING_MESSAGES.xmlMissing);
-  return { xml: doc.xml, filename: `${billingOf(ctx).issuer.ruc}-${doc.type}-${fullNumber(doc)}.xml` };
+  // SUNAT names the file RUC-TT-SERIE-NUMERO with the number as in cbc:ID, unpadded (error 1036 otherwise).
+  return { xml: doc.xml, filename: `${billingOf(ctx).issuer.ruc}-${doc.type}-${doc.series}-${doc.number}.xml` };
 }
 
 export async function unbilledShipments(ctx: ServiceContext, user: SessionUser, customerId: number): Promise<UnbilledShipment[]> {

@@ -242,3 +242,32 @@ export async function liveGuidesOf(
     .where(and(inArray(documentShipments.shipmentId, shipmentIds), eq(documentShipments.live, true), eq(documentShipments.role, 'guia')));
   return new Map(rows.map((r) => [r.shipmentId, { id: r.id, series: r.series, number: r.number, status: r.status }]));
 }
+
+/**
+ * The document a credit note modifies, locked until the note's transaction ends when `lock` says so:
+ * two notes against one document then queue, and the second sees the first's credit.
+ */
+export async function modifiedDocument(db: Db | Tx, type: string, series: string, number: number, lock = false): Promise<DocumentRecord | null> {
+  const query = db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.type, type), eq(documents.series, series), eq(documents.number, number)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** What the live credit notes against a document already credit (voided and rejected notes credit nothing). */
+export async function creditedCents(db: Db | Tx, modifiedType: string, modifies: string): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<string>`coalesce(sum(round(${documents.total} * 100)), 0)::text` })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.type, '07'),
+        eq(documents.modifies, modifies),
+        sql`${documents.status} not in ('anulado', 'rechazado')`,
+        sql`${documents.document} -> 'creditNote' ->> 'modifiedType' = ${modifiedType}`,
+      ),
+    );
+  return Number(row?.cents ?? 0);
+}

@@ -1,0 +1,48 @@
+import { creditNoteAgainstProblems, formatDocumentNumber, toCents, type InvoiceDraft } from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import * as repo from './repository.ts';
+
+/**
+ * A credit note is checked against the document it modifies (SUNAT 2119, 2120, 2121; never more
+ * than is left to credit). Asked twice: before a number is taken, for the form's 'Corrige:' list,
+ * and inside the numbering transaction with the modified document locked, so two notes sent at once
+ * cannot both credit what is left.
+ */
+
+/** A note the register refuses: its problems go back under 'Corrige:' as a 422, and no number is taken. */
+export class CreditNoteRefused extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join(' '));
+  }
+}
+
+async function problemsOf(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Promise<string[]> {
+  const note = draft.creditNote;
+  if (!note) return [];
+  const modified = await repo.modifiedDocument(db, note.modifiedType, note.modifiedSeries, note.modifiedNumber, lock);
+  const credited = modified ? await repo.creditedCents(db, note.modifiedType, formatDocumentNumber(note.modifiedSeries, note.modifiedNumber)) : 0;
+  return creditNoteAgainstProblems(
+    {
+      modifiedSeries: note.modifiedSeries,
+      modifiedNumber: note.modifiedNumber,
+      customerDocType: draft.customer.docType,
+      customerDocNumber: draft.customer.docNumber,
+      totalCents: draft.totals.totalCents,
+    },
+    modified && {
+      series: modified.series,
+      number: modified.number,
+      status: modified.status,
+      customerDocType: modified.customerDocType,
+      customerDocNumber: modified.customerDocNumber,
+      totalCents: toCents(modified.total),
+    },
+    credited,
+  );
+}
+
+/** Refuses a note its modified document does not allow (the check before numbering, or under the lock). */
+export async function assertCreditable(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Promise<void> {
+  const problems = await problemsOf(db, draft, lock);
+  if (problems.length > 0) throw new CreditNoteRefused(problems);
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { CREDIT_NOTE_MESSAGES, INSTALMENT_MESSAGES, INVOICE_MESSAGES, SERIES_MESSAGES, limaDay } from '@tramo/domain';
+import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
+import { sandboxBilling } from './sandbox-billing.ts';
+import { engines, startTestApp, type TestContext } from './harness.ts';
+
+/*
+ * The rows of issue #32's table that SUNAT or Nubefact refuse and the sandbox used to accept, each
+ * sent through HTTP as the counter sends it: refused in Spanish with nothing numbered, or completed
+ * as SUNAT expects. docs/sunat-rules.md names each test below by its title.
+ */
+
+const today = limaDay(new Date());
+const dayAfter = (day: string, days: number) => new Date(Date.parse(`${day}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+const COMPANY = { doc_type: 6, doc_number: '20100070970', name: 'SUPERMERCADOS PERUANOS S.A.', address: 'Av. Morro Solar 1086, Lima' };
+const OTHER_COMPANY = { doc_type: 6, doc_number: '20131312955', name: 'TRANSPORTES ICA S.A.C.', address: 'Av. San Martín 120, Ica' };
+
+/** A factura of S/ 708.00: 500.00 + 100.00 gravado, IGV 108.00 (SUNAT.md's example). */
+const factura = (over: Record<string, unknown> = {}) => ({
+  type: '01',
+  serie: 'FFF1',
+  issueDate: today,
+  items: [
+    { description: 'Servicio de transporte de carga Lima - Arequipa', unit: 'ZZ', quantity: 1, unitValue: '500', igvType: '10' },
+    { description: 'Servicio de embalaje', unit: 'ZZ', quantity: 1, unitValue: '100', igvType: '10' },
+  ],
+  customer: COMPANY,
+  ...over,
+});
+
+/** A credit note of `unitValue` + IGV against factura `serie`-`numero`. */
+const creditNote = (serie: string, numero: number, unitValue: string, over: Record<string, unknown> = {}) => ({
+  type: '07',
+  serie: 'FFF1',
+  issueDate: today,
+  items: [{ description: 'Anulación de la operación', unit: 'ZZ', quantity: 1, unitValue, igvType: '10' }],
+  customer: COMPANY,
+  extras: {
+    documento_que_se_modifica_tipo: '01',
+    documento_que_se_modifica_serie: serie,
+    documento_que_se_modifica_numero: numero,
+    tipo_de_nota_de_credito: '01',
+  },
+  ...over,
+});
+
+describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
+  let t: TestContext;
+  let agent: string;
+  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+
+  beforeAll(async () => {
+    billing = await sandboxBilling('sunat-rules');
+    t = await startTestApp(engine, { providers: { billing: billing.provider } });
+    billing.followClock(t.clock.now);
+    agent = await t.login('AGENTE1');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await billing?.cleanup();
+  });
+
+  const scalar = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)).rows[0] as { n: unknown }).n);
+  const emit = (body: unknown) => t.call('POST', '/api/billing/create-emit', { token: agent, body });
+  const lastNumber = (series: string) => scalar(sql`select coalesce(max(last_number), 0) as n from document_series where series = ${series}`);
+
+  /** Sends `body`, expects a 422 whose problems include `problem`, and that the series took no number. */
+  async function expectRefused(body: { serie: string }, problem: string) {
+    const before = await lastNumber(body.serie);
+    const res = await emit(body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().problems).toContain(problem);
+    expect(res.json().error).toMatch(/^Corrige: /);
+    expect(await lastNumber(body.serie)).toBe(before);
+  }
+
+  describe('row 2: a credit note is checked against the document it modifies', () => {
+    it('2119: a note against a document not in the register is refused', async () => {
+      await expectRefused(creditNote('FFF9', 999, '100'), CREDIT_NOTE_MESSAGES.notFound('FFF9-00000999'));
+    });
+
+    it('2120: a note against a voided factura is refused', async () => {
+      const original = (await emit(factura({ serie: 'F720' }))).json();
+      const voided = await t.call('POST', '/api/billing/void', { token: agent, body: { id: original.id, motivo: 'ERROR DEL SISTEMA' } });
+      expect(voided.statusCode).toBe(200);
+      await expectRefused(
+        creditNote('F720', original.numero, '100'),
+        CREDIT_NOTE_MESSAGES.voided(`F720-${String(original.numero).padStart(8, '0')}`),
+      );
+    });
+
+    it('a note to another customer than the factura is refused', async () => {
+      const original = (await emit(factura({ serie: 'F721' }))).json();
+      await expectRefused(
+        creditNote('F721', original.numero, '100', { customer: OTHER_COMPANY }),
+        CREDIT_NOTE_MESSAGES.otherCustomer(`F721-${String(original.numero).padStart(8, '0')}`),
+      );
+    });
+
+    it('a note for S/ 5,900.00 on a S/ 708.00 factura is refused; one for what is left is issued', async () => {
+      const original = (await emit(factura({ serie: 'F722' }))).json();
+      expect(original.status).toBe('aceptado');
+      const number = `F722-${String(original.numero).padStart(8, '0')}`;
+      await expectRefused(creditNote('F722', original.numero, '5000'), CREDIT_NOTE_MESSAGES.exceeds(number, '708.00'));
+      const first = await emit(creditNote('F722', original.numero, '100'));
+      expect(first.statusCode).toBe(201);
+      await expectRefused(creditNote('F722', original.numero, '500.01'), CREDIT_NOTE_MESSAGES.exceeds(number, '590.00'));
+      const rest = await emit(creditNote('F722', original.numero, '500'));
+      expect(rest.statusCode).toBe(201);
+      await expectRefused(creditNote('F722', original.numero, '0.01'), CREDIT_NOTE_MESSAGES.exceeds(number, '0.00'));
+    });
+
+    it('of 10 notes of S/ 236.00 sent at once against a S/ 708.00 factura exactly 3 are issued (the factura is locked)', async () => {
+      const original = (await emit(factura({ serie: 'F723' }))).json();
+      const results = await Promise.all(Array.from({ length: 10 }, () => emit(creditNote('F723', original.numero, '200'))));
+      expect(results.filter((r) => r.statusCode === 201)).toHaveLength(3);
+      expect(results.filter((r) => r.statusCode === 422)).toHaveLength(7);
+      expect(
+        await scalar(sql`select count(*) as n from documents where type = '07' and modifies = ${`F723-${String(original.numero).padStart(8, '0')}`}`),
+      ).toBe(3);
+    });
+  });
+
+  describe('rows 3 and 4: instalments', () => {
+    const credit = (installments: { fecha_de_pago: string; importe: string }[]) =>
+      factura({ serie: 'F730', payment: { type: 'credito', installments } });
+
+    it('3265: instalments adding up to the total + 0.01 are refused; exactly the total is issued with Credito 708.00', async () => {
+      const due = dayAfter(today, 30);
+      await expectRefused(
+        credit([
+          { fecha_de_pago: due, importe: '400.00' },
+          { fecha_de_pago: dayAfter(today, 60), importe: '308.01' },
+        ]),
+        INSTALMENT_MESSAGES.sum('708.01', '708.00'),
+      );
+      const res = await emit(
+        credit([
+          { fecha_de_pago: due, importe: '400.00' },
+          { fecha_de_pago: dayAfter(today, 60), importe: '308.00' },
+        ]),
+      );
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(xml).toMatch(/<cbc:PaymentMeansID>Credito<\/cbc:PaymentMeansID>\s*<cbc:Amount currencyID="PEN">708.00<\/cbc:Amount>/);
+      expect(xml).toContain('<cbc:PayableAmount currencyID="PEN">708.00</cbc:PayableAmount>');
+    });
+
+    it('3267: an instalment due on the issue date is refused', async () => {
+      await expectRefused(credit([{ fecha_de_pago: today, importe: '708.00' }]), INSTALMENT_MESSAGES.dueDateBeforeIssue(1));
+    });
+  });
+
+  it('row 5, 1001: a 2-character series F1 is refused and takes no number', async () => {
+    await expectRefused(factura({ serie: 'F1' }), SERIES_MESSAGES.length);
+    expect(await scalar(sql`select count(*) as n from document_series where series = 'F1'`)).toBe(0);
+  });
+
+  it('row 6, 1036: the XML file is named with the number as in cbc:ID, unpadded', async () => {
+    const res = (await emit(factura({ serie: 'F760' }))).json();
+    const xml = await t.call('GET', `/api/billing/documents/${res.id}/xml`, { token: agent });
+    expect(xml.body).toContain(`<cbc:ID>F760-${res.numero}</cbc:ID>`);
+    expect(xml.headers.get('content-disposition')).toBe(`attachment; filename="${DEMO_ISSUER.ruc}-01-F760-${res.numero}.xml"`);
+  });
+
+  describe('row 7: a factura needs the customer address', () => {
+    it('a factura to a RUC with no address typed and none found by its RUC is refused, naming the address', async () => {
+      const { address: _none, ...withoutAddress } = OTHER_COMPANY;
+      await expectRefused(factura({ serie: 'F770', customer: withoutAddress }), INVOICE_MESSAGES.facturaNeedsAddress);
+      await expectRefused(factura({ serie: 'F770', customer: { ...OTHER_COMPANY, address: '   ' } }), INVOICE_MESSAGES.facturaNeedsAddress);
+    });
+
+    it('a factura to a RUC without a typed address takes the address its RUC lookup answers', async () => {
+      const registered = await t.call('POST', '/api/customers', {
+        token: agent,
+        body: { doc_type: 6, doc_number: COMPANY.doc_number, firstName: COMPANY.name, address: COMPANY.address },
+      });
+      expect(registered.statusCode).toBe(201);
+      const { address: _none, ...withoutAddress } = COMPANY;
+      const res = await emit(factura({ serie: 'F771', customer: withoutAddress }));
+      expect(res.statusCode).toBe(201);
+      const detail = (await t.call('GET', `/api/billing/lookup/${res.json().id}`, { token: agent })).json();
+      expect(detail.customerAddress).toBe(COMPANY.address);
+    });
+  });
+});
