@@ -205,6 +205,13 @@ describe('movements CSV', () => {
       expect(parsed[1]![14]).toBe('Caja frágil segunda línea fin');
     }
   });
+  it('writes the date as dd/mm/yyyy hh:mm in Lima: a payment at 23:30 Lima (04:30 UTC the next day) stays on its Lima day', () => {
+    const dialect = csvDialectFor('es-PE');
+    const [evening] = parseCsv(movementCsvLine(row({ date: '2026-11-26T04:30:00.000Z' }), dialect));
+    expect(evening![0]).toBe('25/11/2026 23:30');
+    const [morning] = parseCsv(movementCsvLine(row({ date: '2026-11-26T13:05:59.999Z' }), dialect));
+    expect(morning![0]).toBe('26/11/2026 08:05');
+  });
 });
 
 describe('cash sessions', () => {

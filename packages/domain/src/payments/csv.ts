@@ -3,6 +3,7 @@
  * byte-order mark, a `sep=` line, the separator by the locale (';' where the decimal mark is a
  * comma, else ','), line breaks of a cell flattened, quotes and separators escaped.
  */
+import { limaDateTime } from '../dates.ts';
 import { PAYMENT_STATUS_LABELS, type PaymentStatus } from './methods.ts';
 
 export type CsvSeparator = ',' | ';';
@@ -47,6 +48,7 @@ export const csvLine = (cells: readonly (string | number | null | undefined)[], 
 
 /** What a report row carries into the CSV (a subset of the movement row answer). */
 export interface MovementCsvSource {
+  /** The instant (ISO, UTC); the CSV writes it as `dd/mm/yyyy hh:mm` in Lima. */
   date: string;
   branchName: string | null;
   collectedByName: string | null;
@@ -72,7 +74,8 @@ export const MOVEMENT_CSV_COLUMNS: readonly {
   /** A number written as text (the amount with its decimal mark): never taken for a formula. */
   numeric?: true;
 }[] = [
-  { header: 'Fecha', cell: (r) => r.date },
+  // A spreadsheet reads the Lima wall clock, so an evening payment stays on its Lima day (issue #38).
+  { header: 'Fecha', cell: (r) => limaDateTime(r.date) },
   { header: 'Sucursal', cell: (r) => r.branchName },
   { header: 'Cobrado por', cell: (r) => r.collectedByName },
   { header: 'ID usuario', cell: (r) => r.collectedByUserId },
