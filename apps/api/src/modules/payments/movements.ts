@@ -66,7 +66,7 @@ function toMovement(r: repo.MovementSqlRow): MovementRow {
 export async function movements(app: App, user: SessionUser, filters: MovementFilters, request: KeysetRequest): Promise<MovementPage> {
   checkBranchFilter(user, filters);
   const { page, pageSize } = request;
-  const { rows, next, prev, groups } = await repo.movementPage(app.db, filters, scopeOf(user), request);
+  const { rows, next, prev, groups } = await repo.movementPage(app.readDb, filters, scopeOf(user), request);
   const sum = (pick: (g: (typeof groups)[number]) => boolean) => {
     const mine = groups.filter(pick);
     return { count: mine.reduce((s, g) => s + Number(g.n), 0), cents: mine.reduce((s, g) => s + Number(g.cents), 0) };
@@ -131,7 +131,7 @@ export function movementsCsv(app: App, user: SessionUser, filters: MovementFilte
     try {
       await write(movementCsvPreamble(dialect));
       if (app.dbKind === 'postgres') {
-        await app.db.transaction((tx) =>
+        await app.readDb.transaction((tx) =>
           repo.movementsThroughCursor(tx, where, CSV_BATCH, async (batch) => {
             await writeBatch(batch);
             return !closed;
@@ -140,7 +140,7 @@ export function movementsCsv(app: App, user: SessionUser, filters: MovementFilte
       } else {
         let after: { key: string; id: number } | null = null;
         while (!closed) {
-          const batch = await repo.movementBatchAfter(app.db, where, after, CSV_BATCH);
+          const batch = await repo.movementBatchAfter(app.readDb, where, after, CSV_BATCH);
           if (batch.length > 0) await writeBatch(batch);
           if (batch.length < CSV_BATCH) break;
           const last = batch[batch.length - 1]!;

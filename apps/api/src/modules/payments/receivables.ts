@@ -65,7 +65,7 @@ export async function customerById(app: App, id: number) {
 }
 
 export async function receivables(app: App, user: SessionUser, q: string | undefined) {
-  const rows = await repo.receivables(app.db, scopeOf(user), q);
+  const rows = await repo.receivables(app.readDb, scopeOf(user), q);
   const items = rows.map((r) => ({
     customer_key: r.key,
     customer_id: num(r.customer_id),
