@@ -74,6 +74,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await options.beforeRoutes?.(app);
 
   app.decorate('db', database.db);
+  app.decorate('readDb', database.readDb);
   app.decorate('dbKind', database.kind);
   app.decorate('config', config);
   const now = options.now ?? (() => new Date());

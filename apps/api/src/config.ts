@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** DATABASE_READ_URL: a streaming replica of DATABASE_URL that reports read from; null = they read the primary. */
+  databaseReadUrl: string | null;
   dataDir: string;
   demo: boolean;
   jwtSecret: string | null;
@@ -105,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '127.0.0.1',
     databaseUrl: env.DATABASE_URL || null,
+    databaseReadUrl: env.DATABASE_READ_URL || null,
     dataDir: path.resolve(env.DATA_DIR ?? path.join(root, 'data')),
     demo: env.DEMO !== '0',
     jwtSecret: env.JWT_SECRET || null,

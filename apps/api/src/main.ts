@@ -26,7 +26,7 @@ const config = configOrExit();
 let releaseLock: (() => void) | null = null;
 
 async function openDatabase(): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseReadUrl);
   releaseLock = acquireDataDirLock(config.dataDir);
   secureDataDir(config.dataDir);
   const database = await openEmbedded(path.join(config.dataDir, 'pgdata'));

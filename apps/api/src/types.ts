@@ -34,12 +34,14 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
  */
 export type ServiceContext = Pick<
   App,
-  'db' | 'dbKind' | 'now' | 'log' | 'config' | 'providers' | 'references' | 'sessions' | 'sessionTokens' | 'secretCodes' | 'trackingLinks'
+  'db' | 'readDb' | 'dbKind' | 'now' | 'log' | 'config' | 'providers' | 'references' | 'sessions' | 'sessionTokens' | 'secretCodes' | 'trackingLinks'
 >;
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
+    /** Reports read here: the streaming replica when DATABASE_READ_URL is set, else `db` (db/client.ts). */
+    readDb: Db;
     dbKind: DbKind;
     config: Config;
     /** Injectable clock: tests move time instead of sleeping. */

@@ -96,6 +96,17 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   };
 }
 
+/**
+ * The same database on the streaming replica of TEST_DATABASE_URL's server (TEST_DATABASE_READ_URL,
+ * which .ci/run starts): a replica copies the whole server, so a database made on the primary
+ * appears there under its name.
+ */
+export function replicaUrlOf(primaryUrl: string): string {
+  const url = new URL(process.env.TEST_DATABASE_READ_URL!);
+  url.pathname = new URL(primaryUrl).pathname;
+  return url.toString();
+}
+
 export async function startTestApp(
   engine: Engine,
   options: {
@@ -103,6 +114,8 @@ export async function startTestApp(
     config?: Partial<Config>;
     /** 'valid' (default): new transports and drivers come with current documents (fixtures.ts). */
     fleetDocuments?: 'valid' | 'none';
+    /** PostgreSQL only: reports read from the replica (TEST_DATABASE_READ_URL), as with DATABASE_READ_URL. */
+    readReplica?: boolean;
   } & Partial<Pick<BuildOptions, 'providers' | 'log' | 'serveWeb' | 'beforeRoutes'>> = {},
 ): Promise<TestContext> {
   let database: Database;
@@ -110,7 +123,7 @@ export async function startTestApp(
   if (engine === 'postgres') {
     const created = await createPostgresDatabase();
     drop = created.drop;
-    database = await openPostgres(created.url);
+    database = await openPostgres(created.url, options.readReplica ? replicaUrlOf(created.url) : null);
   } else {
     database = await openEmbedded(null);
   }

@@ -40,6 +40,12 @@ export interface Listener {
 
 export interface Database {
   db: Db;
+  /**
+   * Where reports read (DESIGN.md 5b): the streaming replica of `DATABASE_READ_URL` when set, else
+   * `db` itself. A replica answers what the primary had a moment ago, so a read that must see the
+   * request's own write, and every write, goes to `db`.
+   */
+  readDb: Db;
   kind: DbKind;
   close(): Promise<void>;
   /** LISTEN on `channel` (PostgreSQL: on a dedicated connection, reopened when lost); resolves to stop. */
@@ -62,6 +68,7 @@ export async function openEmbedded(dataDir: string | null, loadDataDir?: Blob): 
   await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder });
   return {
     db,
+    readDb: db,
     kind: 'embedded',
     pglite: client,
     close: () => client.close(),
@@ -95,16 +102,28 @@ async function migrateAlone(pool: pg.Pool) {
   }
 }
 
-export async function openPostgres(url: string): Promise<Database> {
+function openPool(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
   // An idle connection the server drops (a PostgreSQL restart, a failover, an admin's terminate)
   // is reported here; unheard, it would crash the process. The pool opens a new one on next use.
   pool.on('error', (err) => console.warn(`Conexión a PostgreSQL perdida: ${err.message}`));
+  return pool;
+}
+
+/** `readUrl`: a streaming replica of `url` (PostgreSQL's own, read-only; it is never migrated: it follows the primary). */
+export async function openPostgres(url: string, readUrl: string | null = null): Promise<Database> {
+  const pool = openPool(url);
   await migrateAlone(pool);
+  const db = drizzlePg({ client: pool, schema });
+  const readPool = readUrl ? openPool(readUrl) : null;
   return {
-    db: drizzlePg({ client: pool, schema }),
+    db,
+    readDb: readPool ? drizzlePg({ client: readPool, schema }) : db,
     kind: 'postgres',
-    close: () => pool.end(),
+    close: async () => {
+      await readPool?.end();
+      await pool.end();
+    },
     listen: (channel, listener) => listenPostgres(url, channel, listener),
   };
 }

@@ -73,13 +73,15 @@ export async function dashboard(ctx: ServiceContext, actor: SessionUser, query: 
   let capped = false;
   let span: ReturnType<typeof chartSpan>;
   if (query.q) {
-    ({ counts, capped } = await countByDayAndStatusUpTo(ctx.db, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP));
+    ({ counts, capped } = await countByDayAndStatusUpTo(ctx.readDb, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP));
     const days = counts.map((c) => c.day).sort();
     span = openSpan(query, today, days.length > 0 ? { first: days[0]!, last: days.at(-1)! } : null);
   } else {
     span =
-      query.dateFrom && query.dateTo ? chartSpan(query.dateFrom, query.dateTo) : openSpan(query, today, await dailyCountDays(ctx.db, actor, query));
-    counts = await dailyCountsByBucket(ctx.db, actor, query, span.bucket, span.dateFrom);
+      query.dateFrom && query.dateTo
+        ? chartSpan(query.dateFrom, query.dateTo)
+        : openSpan(query, today, await dailyCountDays(ctx.readDb, actor, query));
+    counts = await dailyCountsByBucket(ctx.readDb, actor, query, span.bucket, span.dateFrom);
   }
 
   const zero = () => ({ ...NO_SHIPMENTS });

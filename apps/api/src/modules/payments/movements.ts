@@ -66,7 +66,7 @@ function toMovement(r: repo.MovementSqlRow): MovementRow {
 export async function movements(ctx: ServiceContext, user: SessionUser, filters: MovementFilters, request: KeysetRequest): Promise<MovementPage> {
   checkBranchFilter(user, filters);
   const { page, pageSize } = request;
-  const { rows, next, prev, groups } = await repo.movementPage(ctx.db, filters, scopeOf(user), request);
+  const { rows, next, prev, groups } = await repo.movementPage(ctx.readDb, filters, scopeOf(user), request);
   const sum = (pick: (g: (typeof groups)[number]) => boolean) => {
     const mine = groups.filter(pick);
     return { count: mine.reduce((s, g) => s + Number(g.n), 0), cents: mine.reduce((s, g) => s + Number(g.cents), 0) };
@@ -131,7 +131,7 @@ export function movementsCsv(ctx: ServiceContext, user: SessionUser, filters: Mo
     try {
       await write(movementCsvPreamble(dialect));
       if (ctx.dbKind === 'postgres') {
-        await ctx.db.transaction((tx) =>
+        await ctx.readDb.transaction((tx) =>
           repo.movementsThroughCursor(tx, where, CSV_BATCH, async (batch) => {
             await writeBatch(batch);
             return !closed;
@@ -140,7 +140,7 @@ export function movementsCsv(ctx: ServiceContext, user: SessionUser, filters: Mo
       } else {
         let after: { key: string; id: number } | null = null;
         while (!closed) {
-          const batch = await repo.movementBatchAfter(ctx.db, where, after, CSV_BATCH);
+          const batch = await repo.movementBatchAfter(ctx.readDb, where, after, CSV_BATCH);
           if (batch.length > 0) await writeBatch(batch);
           if (batch.length < CSV_BATCH) break;
           const last = batch[batch.length - 1]!;

@@ -65,7 +65,7 @@ export async function customerById(ctx: ServiceContext, id: number) {
 }
 
 export async function receivables(ctx: ServiceContext, user: SessionUser, q: string | undefined) {
-  const rows = await repo.receivables(ctx.db, scopeOf(user), q);
+  const rows = await repo.receivables(ctx.readDb, scopeOf(user), q);
   const items = rows.map((r) => ({
     customer_key: r.key,
     customer_id: num(r.customer_id),
