@@ -257,7 +257,12 @@ export async function issueOther(ctx: ServiceContext, user: SessionUser, spec: O
 }
 
 /** `POST /billing/create-emit`: the form's payload, checked by the same rules as the form. */
-export async function createAndEmit(ctx: ServiceContext, user: SessionUser, payload: InvoicePayload, shipmentIds: number[] = []): Promise<IssueAnswer> {
+export async function createAndEmit(
+  ctx: ServiceContext,
+  user: SessionUser,
+  payload: InvoicePayload,
+  shipmentIds: number[] = [],
+): Promise<IssueAnswer> {
   const registered = payload.customerId ? await customerById(ctx, payload.customerId) : null;
   const customer = payload.type === '01' ? await withFacturaAddress(ctx, registered) : registered;
   const typed = payload.customer;
