@@ -1,4 +1,4 @@
-// npm run bench -- first-load [--port 3297]
+// npm run bench -- first-load [--port 3297] [--throttle [--runs 3]]
 // What a newcomer's browser downloads before it can work: the login page, then the Panel after
 // signing in. Builds the web app, starts the real server on a fresh demo data dir, drives Chromium
 // through both pages and prints every script and stylesheet they fetched with its size as served
@@ -8,12 +8,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { measureThrottled } from './_first-load-throttled.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'apps/web/dist');
 const portArg = process.argv.indexOf('--port');
 const port = portArg > 0 ? Number(process.argv[portArg + 1]) : 3297;
 const base = `http://127.0.0.1:${port}`;
+// With --throttle it times the waits on a slow link instead of listing the files.
+const throttle = process.argv.includes('--throttle');
+const runsArg = process.argv.indexOf('--runs');
+const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
 
 const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 if (build.status !== 0) throw new Error('npm run build failed');
@@ -26,7 +31,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
 });
 
 async function waitForServer() {
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 360; i++) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {
@@ -43,8 +48,7 @@ function servedSize(url: string, encoding: 'gz' | 'br'): number {
   return fs.existsSync(`${file}.${encoding}`) ? fs.statSync(`${file}.${encoding}`).size : fs.statSync(file).size;
 }
 
-try {
-  await waitForServer();
+async function listFiles() {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   const page = await browser.newPage();
   const fetched = new Map<string, 'login' | 'panel'>();
@@ -81,6 +85,12 @@ try {
     `Login + Panel as brotli (what browsers download): ${total('.js', 'panel', 'br').toFixed(1)} kB JS, ${total('.css', 'panel', 'br').toFixed(1)} kB CSS`,
   );
   console.log('The floor of the stack itself: npm run bench -- stack-floor');
+}
+
+try {
+  await waitForServer();
+  if (throttle) await measureThrottled(base, runs);
+  else await listFiles();
 } finally {
   server.kill('SIGTERM');
   fs.rmSync(dataDir, { recursive: true, force: true });

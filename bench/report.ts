@@ -124,6 +124,8 @@ const writes = load<{ results: WriteResult[] }>(writesFile);
 loads.push(loadAverage());
 // What the browser downloads for the login page and the Panel, and what the decided stack alone weighs.
 const firstLoad = printed('first-load.ts');
+// And how long a branch on a slow link waits for them (DevTools' Fast 3G, 4× slower CPU).
+const firstLoadThrottled = printed('first-load.ts', ['--throttle']);
 const stackFloor = printed('stack-floor.ts');
 
 const ms = (n: number | null) => (n === null ? '—' : n.toFixed(1));
@@ -188,6 +190,7 @@ lines.push('');
 lines.push('## First load (`npm run bench -- first-load`) and the stack alone (`npm run bench -- stack-floor`)');
 lines.push('');
 lines.push('```', firstLoad, '```', '', '```', stackFloor, '```', '');
+lines.push('On a slow link (`npm run bench -- first-load --throttle`):', '', '```', firstLoadThrottled, '```', '');
 const moneyTable = [
   `## Money lists: ${Number(values.small).toLocaleString('en')} and ${Number(values.large).toLocaleString('en')} rows (PostgreSQL, ${values.iterations} requests per case)`,
   '',

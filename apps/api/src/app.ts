@@ -56,6 +56,8 @@ export interface BuildOptions {
 
 /** `/seguimiento` and `/seguimiento/{code}` (issue 18). */
 const isPublicPage = (url: string) => /^\/seguimiento(\/|\?|$)/.test(url);
+/** `/login` opened by address (issue 37): a page of its own that fetches the app while the user types. */
+const isLoginPage = (url: string) => /^\/login(\?|$)/.test(url);
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { database, config } = options;
@@ -180,6 +182,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       if (request.url.startsWith('/assets/')) reply.header('Cache-Control', 'no-store');
       // The public tracking page is an entry of its own, without the staff app's code.
       else if (isPublicPage(request.url)) return reply.header('Cache-Control', 'no-cache').sendFile('seguimiento.html');
+      else if (isLoginPage(request.url)) return reply.header('Cache-Control', 'no-cache').sendFile('login.html');
       else return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'Recurso no encontrado', code: 'NOT_FOUND' });

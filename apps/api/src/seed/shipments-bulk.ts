@@ -73,10 +73,19 @@ const textArray = (items: readonly string[]) => sql.raw(`array[${items.map((s) =
 
 /**
  * Appends `count` realistic shipments (random branch pairs, statuses, names, documents, one line
- * priced with the default tiers) spread over the last 365 days, plus their history, with
- * INSERT … SELECT over generate_series: the database does the work, 50 000 rows per statement.
+ * priced with the default tiers) spread over the last `days` days (365 unless told), plus their
+ * history, with INSERT … SELECT over generate_series: the database does the work, 50 000 rows per
+ * statement. A company grows mostly in history (issue 37): 1M shipments over 10 years is 274 a day,
+ * over one year 2,740 a day, and the two load the reads differently.
  */
-export async function bulkInsertShipments(db: Db, count: number, log: (msg: string) => void = () => {}): Promise<void> {
+export async function bulkInsertShipments(
+  db: Db,
+  count: number,
+  log: (msg: string) => void = () => {},
+  options: { days?: number } = {},
+): Promise<void> {
+  const days = options.days ?? 365;
+  if (!Number.isInteger(days) || days < 1) throw new Error('days: un número entero de días, 1 o más.');
   const secretCodeHash = await hashPassword(DEMO_SECRET_CODE);
   const branchRows = await db.execute(sql`select count(*)::int as k from branches`);
   if (Number((branchRows.rows[0] as { k: number }).k) < 2) throw new Error('Se necesitan al menos dos sucursales.');
@@ -93,7 +102,7 @@ export async function bulkInsertShipments(db: Db, count: number, log: (msg: stri
   // Likewise the Panel's daily counts: one grouped rebuild instead of an upsert per row.
   await db.execute(sql`alter table shipments disable trigger shipments_daily_counts`);
   try {
-    await insertChunks(db, count, secretCodeHash, log);
+    await insertChunks(db, count, days, secretCodeHash, log);
   } finally {
     await db.execute(sql`alter table shipments enable trigger shipments_daily_counts`);
     await rebuildDailyCounts(db);
@@ -118,7 +127,7 @@ async function rebuildDailyCounts(db: Db) {
      group by 1, 2, 3, 4`);
 }
 
-async function insertChunks(db: Db, count: number, secretCodeHash: string, log: (msg: string) => void) {
+async function insertChunks(db: Db, count: number, days: number, secretCodeHash: string, log: (msg: string) => void) {
   for (let done = 0; done < count; done += CHUNK) {
     const size = Math.min(CHUNK, count - done);
     const last = await db.execute(sql`select coalesce(max(id), 0)::int as id from shipments`);
@@ -144,7 +153,7 @@ async function insertChunks(db: Db, count: number, secretCodeHash: string, log: 
             floor(random() * kk.k)::int as oi,
             floor(random() * (kk.k - 1))::int as dof,
             (array['Creado', 'En tránsito', 'Entregado', 'Entregado', 'Entregado', 'Anulado'])[1 + floor(random() * 6)::int] as status,
-            now() - random() * interval '365 days' as created_at,
+            now() - random() * ${days} * interval '1 day' as created_at,
             (${textArray(SENDERS)})[1 + floor(random() * ${SENDERS.length})::int] as sender,
             (${textArray(FIRST)})[1 + floor(random() * ${FIRST.length})::int] as first,
             (${textArray(LAST)})[1 + floor(random() * ${LAST.length})::int] || ' ' || (${textArray(LAST)})[1 + floor(random() * ${LAST.length})::int] as last,
@@ -165,10 +174,11 @@ async function insertChunks(db: Db, count: number, secretCodeHash: string, log: 
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { shipments: { type: 'string' }, pg: { type: 'string' } } });
+  const { values } = parseArgs({ options: { shipments: { type: 'string' }, days: { type: 'string' }, pg: { type: 'string' } } });
   const count = Number(values.shipments);
-  if (!Number.isInteger(count) || count < 1) {
-    console.error('Uso: npm run seed:bulk -- --shipments N [--pg postgres://…]');
+  const days = Number(values.days ?? 365);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(days) || days < 1) {
+    console.error('Uso: npm run seed:bulk -- --shipments N [--days D (historia, 365)] [--pg postgres://…]');
     process.exit(2);
   }
   const config = loadConfig();
@@ -185,8 +195,8 @@ async function main() {
   try {
     await seedIfEmpty(database.db, config, console.log);
     const started = performance.now();
-    console.log(`Insertando ${count} envíos en ${url ? 'PostgreSQL' : config.dataDir}…`);
-    await bulkInsertShipments(database.db, count, console.log);
+    console.log(`Insertando ${count} envíos de los últimos ${days} días en ${url ? 'PostgreSQL' : config.dataDir}…`);
+    await bulkInsertShipments(database.db, count, console.log, { days });
     console.log(`Listo en ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     await database.close();

@@ -1,0 +1,181 @@
+/**
+ * The login page opened by address (issue 37): its own entry and a few kilobytes, like the public
+ * tracking page, so a branch on a slow link can type while the staff app downloads. Once the form
+ * is usable it asks the browser to fetch the app and the Panel into its cache; signing in then
+ * stores the session where the app reads it and opens the app. The rules of the fields live in the
+ * domain: the API checks them and its Spanish messages are shown under each field. Inside the app
+ * (logging out, a guarded page) the app's own login page is shown instead.
+ */
+import './login.css';
+
+/** The browser storage key the app reads the session from (lib/session.ts). */
+const AUTH_STORAGE_KEY = 'auth';
+const FALLBACK_ERROR = 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.';
+const DEMO_CREDENTIALS = [
+  ['ADMIN', 'admin123'],
+  ['AGENTE1', 'agente123'],
+  ['AGENTE2', 'agente123'],
+  ['REPARTIDOR1', 'reparto123'],
+] as const;
+
+interface LoginAnswer {
+  token: string;
+  user: { mustChangePassword: boolean };
+}
+
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, string> = {},
+  ...children: (Node | string | null)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) el.setAttribute(key, value);
+  for (const child of children) if (child !== null) el.append(child);
+  return el;
+}
+
+/** Already signed in (another tab, a reload): straight to the app, as its own login page does. */
+function storedSession(): LoginAnswer | null {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY) ?? 'null') as Partial<LoginAnswer> | null;
+    return parsed?.token && parsed.user ? (parsed as LoginAnswer) : null;
+  } catch {
+    return null;
+  }
+}
+
+const enter = (session: LoginAnswer) => location.replace(session.user.mustChangePassword ? '/change-password' : '/');
+
+/**
+ * The app's entry, its chunks and styles and the Panel's, as the build wrote them into this page
+ * (vite.config.ts): fetched at low priority into the HTTP cache, where the app finds them.
+ */
+function warmTheApp() {
+  const list = document.getElementById('app-files')?.textContent;
+  if (!list) return;
+  for (const file of JSON.parse(list) as string[]) {
+    document.head.append(h('link', { rel: 'prefetch', href: file, as: file.endsWith('.css') ? 'style' : 'script' }));
+  }
+}
+
+function field(id: string, label: string, input: HTMLInputElement): { wrap: HTMLElement; error: HTMLElement } {
+  const error = h('p', { class: 'field-error', id: `${id}-error` });
+  error.hidden = true;
+  input.id = id;
+  input.setAttribute('aria-describedby', error.id);
+  return { wrap: h('div', { class: 'field' }, h('label', { for: id }, label), input, error), error };
+}
+
+function render() {
+  const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', autocapitalize: 'characters' });
+  const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password' });
+  const user = field('username', 'Usuario', username);
+  const pass = field('password', 'Contraseña', password);
+  const toggle = h('button', { type: 'button', class: 'toggle', 'aria-label': 'Mostrar contraseña', 'aria-pressed': 'false' }, 'Ver');
+  toggle.addEventListener('click', () => {
+    const shown = password.type === 'password';
+    password.type = shown ? 'text' : 'password';
+    toggle.setAttribute('aria-pressed', String(shown));
+    toggle.setAttribute('aria-label', shown ? 'Ocultar contraseña' : 'Mostrar contraseña');
+    toggle.textContent = shown ? 'Ocultar' : 'Ver';
+  });
+  pass.wrap.querySelector('input')!.after(toggle);
+  const alert = h('div', { class: 'alert', role: 'alert' });
+  alert.hidden = true;
+  const submit = h('button', { type: 'submit', class: 'submit' }, 'Ingresar');
+  const form = h('form', { novalidate: '' }, alert, user.wrap, pass.wrap, submit);
+  const demo = h('section', { class: 'demo', 'aria-labelledby': 'demo-credentials' });
+  demo.hidden = true;
+
+  const showErrors = (fields: Record<string, string>, message: string | null) => {
+    for (const [name, { error, input }] of Object.entries({ username: { ...user, input: username }, password: { ...pass, input: password } })) {
+      const text = fields[name];
+      error.textContent = text ?? '';
+      error.hidden = !text;
+      input.setAttribute('aria-invalid', String(!!text));
+    }
+    alert.textContent = message ?? '';
+    alert.hidden = !message;
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (submit.disabled) return;
+    submit.disabled = true;
+    submit.setAttribute('aria-busy', 'true');
+    void signIn(username.value, password.value)
+      .then((answer) => {
+        if ('token' in answer) {
+          localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(answer));
+          enter(answer);
+          return;
+        }
+        const fields = answer.fields ?? {};
+        showErrors(fields, Object.keys(fields).length ? null : (answer.error ?? FALLBACK_ERROR));
+      })
+      .finally(() => {
+        submit.disabled = false;
+        submit.removeAttribute('aria-busy');
+      });
+  });
+
+  document
+    .getElementById('root')!
+    .replaceChildren(
+      h(
+        'main',
+        { class: 'card' },
+        h('p', { class: 'brand' }, 'Tramo'),
+        h('h1', {}, 'Iniciar sesión'),
+        h('p', { class: 'subtitle' }, 'Back-office de envíos y carga'),
+        form,
+        demo,
+      ),
+    );
+  username.focus();
+  void showDemoCredentials(demo);
+}
+
+async function signIn(username: string, password: string): Promise<LoginAnswer | { error?: string; fields?: Record<string, string> }> {
+  try {
+    const res = await fetch('/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    const body = (await res.json().catch(() => ({}))) as LoginAnswer & { error?: string; fields?: Record<string, string> };
+    return res.ok ? body : { error: body.error, fields: body.fields };
+  } catch {
+    return { error: FALLBACK_ERROR };
+  }
+}
+
+/** The demo's users, when the server runs the demo: information, not an alert. */
+async function showDemoCredentials(section: HTMLElement) {
+  const health = (await fetch('/api/health')
+    .then((r) => r.json())
+    .catch(() => null)) as { demo?: boolean } | null;
+  if (!health?.demo) return;
+  section.append(
+    h('p', { id: 'demo-credentials', class: 'demo-title' }, 'Credenciales de demostración'),
+    ...DEMO_CREDENTIALS.map(([name, secret]) => h('p', {}, h('code', {}, name), ' / ', h('code', {}, secret))),
+  );
+  section.hidden = false;
+}
+
+/**
+ * After the page's own load, so nothing competes with the form for the link: the app into the
+ * cache, and (in the built app) the worker that serves this page from the cache next time.
+ */
+function afterLoad() {
+  warmTheApp();
+  if (import.meta.env.PROD) navigator.serviceWorker?.register('/login-sw.js', { scope: '/login' }).catch(() => {});
+}
+
+const session = storedSession();
+if (session) enter(session);
+else {
+  render();
+  if (document.readyState === 'complete') afterLoad();
+  else addEventListener('load', afterLoad, { once: true });
+}
