@@ -91,6 +91,16 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
       );
     });
 
+    it('2121: a note against a factura SUNAT rejected is refused', async () => {
+      billing.failures.emit.push('sunat-rejects');
+      const original = (await emit(factura({ serie: 'F724' }))).json();
+      expect(original.status).toBe('rechazado');
+      await expectRefused(
+        creditNote('F724', original.numero, '100'),
+        CREDIT_NOTE_MESSAGES.rejected(`F724-${String(original.numero).padStart(8, '0')}`),
+      );
+    });
+
     it('a note to another customer than the factura is refused', async () => {
       const original = (await emit(factura({ serie: 'F721' }))).json();
       await expectRefused(
