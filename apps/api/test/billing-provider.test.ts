@@ -47,6 +47,18 @@ const freight = (code: string, route: string, value: number | string, extra: Rec
   ...extra,
 });
 
+/** The freight trip of the detracción factura: Lima (Cercado) to Arequipa, with the MTC reference values. */
+const TRIP = {
+  ubigeo_origen: '150101',
+  direccion_origen: 'Av. Nicolás de Piérola 1020, Cercado de Lima',
+  ubigeo_destino: '040101',
+  direccion_destino: 'Calle Mercaderes 214, Arequipa',
+  detalle_viaje: 'Carga consolidada Lima - Arequipa por carretera',
+  val_ref_serv_trans: '950.00',
+  val_ref_carga_efec: '820.50',
+  val_ref_carga_util: '1200.00',
+};
+
 /** A factura of three lines (855.00 + IGV 153.90 = 1,008.90) with detracción 40.00, on credit in two instalments. */
 const facturaWithDetraction = (number = 12, today = TODAY) =>
   numbered(
@@ -66,6 +78,7 @@ const facturaWithDetraction = (number = 12, today = TODAY) =>
         detraccion_total: 40,
         cuenta_detraccion: '00-005-123456',
         medio_de_pago_detraccion: 1,
+        viaje: TRIP,
         guias: [{ guia_tipo: 2, serie: 'VVV1', numero: 31 }],
       },
       payment: {
@@ -141,7 +154,7 @@ function parseXml(xml: string): Document {
   return doc as unknown as Document;
 }
 
-const texts = (doc: Document, ns: string, name: string) => Array.from(doc.getElementsByTagNameNS(ns, name)).map((n) => n.textContent);
+const texts = (doc: Document | Element, ns: string, name: string) => Array.from(doc.getElementsByTagNameNS(ns, name)).map((n) => n.textContent);
 
 function verify(xml: string): boolean {
   const doc = parseXml(xml);
@@ -209,6 +222,26 @@ describe('sandbox provider', () => {
     // The second line's discount: 20.50 of 380.50, as an allowance with its factor.
     expect(texts(doc, CBC, 'MultiplierFactorNumeric')).toEqual(['0.05388']);
     expect(texts(doc, CBC, 'Note')[0]).toBe('MIL OCHO CON 90/100 SOLES');
+
+    // Operation 1004: every line carries the trip (SUNAT 3116, 3124-3126 without it).
+    for (const invoiceLine of Array.from(doc.getElementsByTagNameNS(CAC, 'InvoiceLine'))) {
+      const deliveries = invoiceLine.getElementsByTagNameNS(CAC, 'Delivery');
+      expect(deliveries).toHaveLength(1);
+      const delivery = deliveries[0]!;
+      const origin = delivery.getElementsByTagNameNS(CAC, 'DespatchAddress')[0]!;
+      expect(texts(origin, CBC, 'ID')).toEqual([TRIP.ubigeo_origen]);
+      expect(texts(origin, CBC, 'Line')).toEqual([TRIP.direccion_origen]);
+      const destination = delivery.getElementsByTagNameNS(CAC, 'DeliveryLocation')[0]!;
+      expect(texts(destination, CBC, 'ID')).toEqual([TRIP.ubigeo_destino]);
+      expect(texts(destination, CBC, 'Line')).toEqual([TRIP.direccion_destino]);
+      expect(texts(delivery, CBC, 'Instructions')).toEqual([TRIP.detalle_viaje]);
+      const deliveryTerms = Array.from(delivery.getElementsByTagNameNS(CAC, 'DeliveryTerms')).map((t) =>
+        Array.from(t.childNodes)
+          .map((c) => c.textContent)
+          .join('|'),
+      );
+      expect(deliveryTerms).toEqual(['01|950.00', '02|820.50', '03|1200.00']);
+    }
   });
 
   it('builds a CreditNote that references the factura it modifies', async () => {
@@ -435,6 +468,14 @@ describe('Nubefact provider against a fake Nubefact', () => {
       detraccion_porcentaje: 4,
       detraccion_total: 40,
       medio_de_pago_detraccion: 1,
+      ubigeo_origen: TRIP.ubigeo_origen,
+      direccion_origen: TRIP.direccion_origen,
+      ubigeo_destino: TRIP.ubigeo_destino,
+      direccion_destino: TRIP.direccion_destino,
+      detalle_viaje: TRIP.detalle_viaje,
+      val_ref_serv_trans: 950,
+      val_ref_carga_efec: 820.5,
+      val_ref_carga_util: 1200,
       codigo_unico: '01-FFF1-12',
       generado_por_contingencia: false,
       guias: [{ guia_tipo: 2, guia_serie_numero: 'VVV1-31' }],

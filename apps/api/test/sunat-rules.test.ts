@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { CREDIT_NOTE_MESSAGES, INSTALMENT_MESSAGES, INVOICE_MESSAGES, SERIES_MESSAGES, limaDay } from '@tramo/domain';
+import { CREDIT_NOTE_MESSAGES, FREIGHT_TRIP_MESSAGES, INSTALMENT_MESSAGES, INVOICE_MESSAGES, SERIES_MESSAGES, limaDay } from '@tramo/domain';
 import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
@@ -91,6 +91,16 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
       );
     });
 
+    it('2121: a note against a factura SUNAT rejected is refused', async () => {
+      billing.failures.emit.push('sunat-rejects');
+      const original = (await emit(factura({ serie: 'F724' }))).json();
+      expect(original.status).toBe('rechazado');
+      await expectRefused(
+        creditNote('F724', original.numero, '100'),
+        CREDIT_NOTE_MESSAGES.rejected(`F724-${String(original.numero).padStart(8, '0')}`),
+      );
+    });
+
     it('a note to another customer than the factura is refused', async () => {
       const original = (await emit(factura({ serie: 'F721' }))).json();
       await expectRefused(
@@ -163,6 +173,57 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
     const xml = await t.call('GET', `/api/billing/documents/${res.id}/xml`, { token: agent });
     expect(xml.body).toContain(`<cbc:ID>F760-${res.numero}</cbc:ID>`);
     expect(xml.headers.get('content-disposition')).toBe(`attachment; filename="${DEMO_ISSUER.ruc}-01-F760-${res.numero}.xml"`);
+  });
+
+  describe('row 1: a freight detracción factura carries its trip', () => {
+    const TRIP = {
+      ubigeo_origen: '150101',
+      direccion_origen: 'Av. Nicolás de Piérola 1020, Cercado de Lima',
+      ubigeo_destino: '040101',
+      direccion_destino: 'Calle Mercaderes 214, Arequipa',
+      detalle_viaje: 'Carga consolidada Lima - Arequipa',
+      val_ref_serv_trans: '950.00',
+      val_ref_carga_efec: '820.50',
+      val_ref_carga_util: '1200.00',
+    };
+    const detraccion = (viaje: Record<string, unknown>) =>
+      factura({
+        serie: 'F710',
+        extras: {
+          detraccion: true,
+          detraccion_porcentaje: 4,
+          detraccion_total: 38,
+          cuenta_detraccion: '00-005-123456',
+          medio_de_pago_detraccion: 1,
+          viaje,
+        },
+      });
+
+    it('3116, 3124-3126: a trip without origin or reference values is refused, naming each', async () => {
+      const res = await emit(detraccion({ ...TRIP, ubigeo_origen: '', val_ref_carga_util: '' }));
+      expect(res.statusCode).toBe(422);
+      expect(res.json().problems).toEqual(expect.arrayContaining([FREIGHT_TRIP_MESSAGES.originUbigeo, FREIGHT_TRIP_MESSAGES.nominalLoadReference]));
+      expect(res.json().problems).not.toContain(FREIGHT_TRIP_MESSAGES.destinationUbigeo);
+    });
+
+    it('operation 1004 with cac:Delivery and three cac:DeliveryTerms on every line', async () => {
+      const res = await emit(detraccion(TRIP));
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(xml).toContain('listID="1004"');
+      const lines = xml.split('<cac:InvoiceLine>').slice(1);
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(line.match(/<cac:Delivery>/g)).toHaveLength(1);
+        expect(line).toContain('<cac:DespatchAddress><cbc:ID schemeAgencyName="PE:INEI" schemeName="Ubigeos">150101</cbc:ID>');
+        expect(line).toContain('<cbc:Instructions>Carga consolidada Lima - Arequipa</cbc:Instructions>');
+        expect(
+          [...line.matchAll(/<cac:DeliveryTerms><cbc:ID>(\d\d)<\/cbc:ID><cbc:Amount currencyID="PEN">([\d.]+)<\/cbc:Amount>/g)].map(
+            (m) => `${m[1]} ${m[2]}`,
+          ),
+        ).toEqual(['01 950.00', '02 820.50', '03 1200.00']);
+      }
+    });
   });
 
   describe('row 7: a factura needs the customer address', () => {

@@ -98,6 +98,14 @@ const INVOICE_FIELDS = new Set([
   'detraccion_total',
   'detraccion_porcentaje',
   'medio_de_pago_detraccion',
+  'ubigeo_origen',
+  'direccion_origen',
+  'ubigeo_destino',
+  'direccion_destino',
+  'detalle_viaje',
+  'val_ref_serv_trans',
+  'val_ref_carga_efec',
+  'val_ref_carga_util',
   'observaciones',
   'documento_que_se_modifica_tipo',
   'documento_que_se_modifica_serie',
@@ -215,6 +223,16 @@ function checkInvoice(b: Record<string, unknown>): string[] {
     need(twoDecimals(b.detraccion_total) && (b.detraccion_total as number) > 0, 'detraccion_total: número > 0');
     need(isNum(b.detraccion_porcentaje) && (b.detraccion_porcentaje as number) > 0, 'detraccion_porcentaje: número > 0');
     need([1, 2, 8, 9].includes(b.medio_de_pago_detraccion as number), 'medio_de_pago_detraccion: 1, 2, 8 o 9');
+    // "Condicional, solo en tipo detracción de transporte de carga": transaction 33 needs all eight.
+    if (b.sunat_transaction === 33) {
+      for (const key of ['ubigeo_origen', 'ubigeo_destino']) need(/^\d{6}$/.test(String(b[key] ?? '')), `${key}: 6 dígitos`);
+      for (const key of ['direccion_origen', 'direccion_destino', 'detalle_viaje']) {
+        need(typeof b[key] === 'string' && (b[key] as string).length >= 1 && (b[key] as string).length <= 100, `${key}: texto de 1 a 100`);
+      }
+      for (const key of ['val_ref_serv_trans', 'val_ref_carga_efec', 'val_ref_carga_util']) {
+        need(twoDecimals(b[key]) && (b[key] as number) > 0, `${key}: número > 0 con hasta 2 decimales`);
+      }
+    }
   } else {
     need(b.sunat_transaction === 1, 'sunat_transaction 1 sin detracción');
     need(b.detraccion_tipo === undefined && b.detraccion_total === undefined, 'sin detracción no van sus campos');

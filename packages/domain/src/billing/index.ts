@@ -1,6 +1,7 @@
 export * from './catalogs.ts';
 export * from './amounts.ts';
 export * from './detraction.ts';
+export * from './freight-trip.ts';
 export * from './instalments.ts';
 export * from './series.ts';
 export * from './words.ts';

@@ -38,6 +38,7 @@ import {
 import { DETRACTION_FREIGHT, detractionAmountCents, detractionBaseCents } from './detraction.ts';
 import { INSTALMENT_MESSAGES, instalmentProblems, lastDueDate, pendingAmountCents, type Instalment } from './instalments.ts';
 import { isContingency, seriesProblems, suggestedSeries } from './series.ts';
+import { checkFreightTrip, FREIGHT_TRIP_MESSAGES, freightTripSchema, type FreightTrip } from './freight-trip.ts';
 
 /*
  * The invoice payload of spec section 3 (factura 01, boleta 03, nota de crédito 07) and every rule
@@ -184,6 +185,8 @@ const extrasSchema = z.object({
   medio_de_pago_detraccion: z.union([z.number(), z.string()]).nullish(),
   cuenta_detraccion: optionalText,
   valor_referencial: optionalDecimal,
+  /** The freight trip of a detracción factura (Nubefact's eight fields): see freight-trip.ts. */
+  viaje: freightTripSchema.nullish(),
   generado_por_contingencia: z.boolean().nullish(),
   /** The client's idempotency key (Nubefact's codigo_unico). */
   codigo_unico: z.string().trim().max(20).nullish(),
@@ -239,6 +242,8 @@ export interface DetractionData {
   amountCents: Cents;
   bankAccount: string;
   paymentMeans: DetractionPaymentMeans;
+  /** The freight trip (operation 1004), written on every UBL line and in Nubefact's eight fields. */
+  trip: FreightTrip | null;
 }
 
 export interface CreditNoteData {
@@ -428,11 +433,17 @@ function checkDetraction(p: InvoicePayload, totalCents: Cents | null, problems: 
   const percent = amountField(x.detraccion_porcentaje, 2, false);
   if (!percent) problems.push(INVOICE_MESSAGES.detraction.percent);
   else if (!percent.eq(DETRACTION_FREIGHT.percent)) problems.push(INVOICE_MESSAGES.detraction.percentFreight);
+  const trip = checkFreightTrip(x.viaje, problems);
   const reference = amountField(x.valor_referencial, MONEY_DECIMALS, true);
   if (!reference) problems.push(INVOICE_MESSAGES.detraction.referenceValue);
   const amount = amountField(x.detraccion_total, MONEY_DECIMALS, false);
   if (!amount) problems.push(INVOICE_MESSAGES.detraction.amount);
-  const referenceValueCents = reference && reference.gt(0) ? bigToCents(reference) : null;
+  const typedReferenceCents = reference && reference.gt(0) ? bigToCents(reference) : null;
+  // The detracción's reference value is the trip's reference value of the transport service.
+  if (trip && typedReferenceCents !== null && typedReferenceCents !== trip.serviceReferenceCents) {
+    problems.push(FREIGHT_TRIP_MESSAGES.referenceValueMismatch(centsToString(trip.serviceReferenceCents)));
+  }
+  const referenceValueCents = trip ? trip.serviceReferenceCents : typedReferenceCents;
   if (amount && reference && totalCents !== null) {
     const expected = detractionAmountCents(totalCents, referenceValueCents);
     if (bigToCents(amount) !== expected) problems.push(INVOICE_MESSAGES.detraction.amountExpected(centsToString(expected)));
@@ -448,6 +459,7 @@ function checkDetraction(p: InvoicePayload, totalCents: Cents | null, problems: 
     amountCents: bigToCents(amount),
     bankAccount,
     paymentMeans: means,
+    trip,
   };
 }
 

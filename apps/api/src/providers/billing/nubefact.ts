@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { centsToNumber, documentKey, formatDocumentNumber, type IgvType, type InvoiceDocumentType } from '@tramo/domain';
+import { centsToNumber, documentKey, formatDocumentNumber, type FreightTrip, type IgvType, type InvoiceDocumentType } from '@tramo/domain';
 import {
   BillingProviderError,
   type BillingDocument,
@@ -75,6 +75,24 @@ export const NUBEFACT_MESSAGES = {
 const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('-');
 const soles = centsToNumber;
 
+/**
+ * Nubefact's eight fields of a freight detracción ("condicional, solo en tipo detracción de
+ * transporte de carga"): one trip per document. Its manual types the ubigeos as 6-digit integers,
+ * but 040101 (Arequipa) as a JSON number loses its leading zero, so they go as 6-digit text.
+ */
+function freightTripFields(trip: FreightTrip): Record<string, unknown> {
+  return {
+    ubigeo_origen: trip.originUbigeo,
+    direccion_origen: trip.originAddress,
+    ubigeo_destino: trip.destinationUbigeo,
+    direccion_destino: trip.destinationAddress,
+    detalle_viaje: trip.detail,
+    val_ref_serv_trans: soles(trip.serviceReferenceCents),
+    val_ref_carga_efec: soles(trip.effectiveLoadReferenceCents),
+    val_ref_carga_util: soles(trip.nominalLoadReferenceCents),
+  };
+}
+
 function invoiceRequest(doc: BillingDocument): Record<string, unknown> {
   const t = doc.totals;
   const note = doc.creditNote;
@@ -111,6 +129,7 @@ function invoiceRequest(doc: BillingDocument): Record<string, unknown> {
       detraccion_total: soles(detraction.amountCents),
       detraccion_porcentaje: detraction.percent,
       medio_de_pago_detraccion: detraction.paymentMeans,
+      ...(detraction.trip && freightTripFields(detraction.trip)),
     }),
     observaciones: doc.observations ?? '',
     documento_que_se_modifica_tipo: note ? NUBEFACT_DOCUMENT_TYPE[note.modifiedType] : '',

@@ -6,6 +6,7 @@ import {
   CREDIT_NOTE_REASON_LABELS,
   DETRACTION_PAYMENT_MEANS_LABELS,
   formatDocumentNumber,
+  freightTripText,
   GUIDE_REFERENCE_LABELS,
   PAYMENT_FORM_LABELS,
   SUNAT_DOCUMENT_TITLES,
@@ -126,7 +127,8 @@ function detractionText(d: BillingDocument): string | null {
     'Operación sujeta al Sistema de Pago de Obligaciones Tributarias con el Gobierno Central (SPOT). ' +
     `Bien o servicio: ${x.serviceCode} Servicio de transporte de carga. Porcentaje: ${x.percent} %. ` +
     `Monto de la detracción: ${soles(x.amountCents)}. Cuenta del Banco de la Nación N.° ${x.bankAccount}. ` +
-    `Medio de pago: ${String(x.paymentMeans).padStart(3, '0')} ${DETRACTION_PAYMENT_MEANS_LABELS[x.paymentMeans]}.`
+    `Medio de pago: ${String(x.paymentMeans).padStart(3, '0')} ${DETRACTION_PAYMENT_MEANS_LABELS[x.paymentMeans]}.` +
+    (x.trip ? ` ${freightTripText(x.trip)}` : '')
   );
 }
 

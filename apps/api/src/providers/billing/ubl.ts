@@ -6,6 +6,7 @@ import {
   GUIDE_REFERENCE_DOCUMENT_TYPE,
   IGV_PERCENT,
   type IgvType,
+  type FreightTrip,
   type InvoiceLine,
 } from '@tramo/domain';
 import type { BillingDocument, BillingIssuer } from './types.ts';
@@ -162,7 +163,37 @@ function monetaryTotal(doc: BillingDocument): string {
   ]);
 }
 
-function line(l: InvoiceLine, index: number, kind: 'Invoice' | 'CreditNote'): string {
+/** An INEI ubigeo and its address (an AddressType's children), as SUNAT reads a trip's origin and destination. */
+function tripAddressParts(ubigeo: string, address: string): string[] {
+  return [
+    leaf('cbc:ID', ubigeo, { schemeAgencyName: 'PE:INEI', schemeName: 'Ubigeos' }),
+    node('cac:AddressLine', [leaf('cbc:Line', address)]),
+    node('cac:Country', [
+      leaf('cbc:IdentificationCode', 'PE', { listID: 'ISO 3166-1', listAgencyName: 'United Nations Economic Commission for Europe' }),
+    ]),
+  ];
+}
+
+/**
+ * The freight trip of a 1004 factura on its line: destination, origin and trip detail, and the three
+ * reference values (01 servicio de transporte, 02 carga efectiva, 03 carga útil nominal). Without
+ * them SUNAT answers 3116 and 3124 to 3126.
+ */
+function tripDelivery(trip: FreightTrip): string {
+  const term = (code: string, cents: number) => node('cac:DeliveryTerms', [leaf('cbc:ID', code), amount('cbc:Amount', cents)]);
+  return node('cac:Delivery', [
+    node('cac:DeliveryLocation', [node('cac:Address', tripAddressParts(trip.destinationUbigeo, trip.destinationAddress))]),
+    node('cac:Despatch', [
+      leaf('cbc:Instructions', trip.detail),
+      node('cac:DespatchAddress', tripAddressParts(trip.originUbigeo, trip.originAddress)),
+    ]),
+    term('01', trip.serviceReferenceCents),
+    term('02', trip.effectiveLoadReferenceCents),
+    term('03', trip.nominalLoadReferenceCents),
+  ]);
+}
+
+function line(l: InvoiceLine, index: number, kind: 'Invoice' | 'CreditNote', trip: FreightTrip | null): string {
   const discount =
     l.discountCents > 0 &&
     node('cac:AllowanceCharge', [
@@ -180,6 +211,7 @@ function line(l: InvoiceLine, index: number, kind: 'Invoice' | 'CreditNote'): st
     node('cac:PricingReference', [
       node('cac:AlternativeConditionPrice', [leaf('cbc:PriceAmount', l.unitPrice, PEN), leaf('cbc:PriceTypeCode', '01')]),
     ]),
+    trip && tripDelivery(trip),
     discount,
     node('cac:TaxTotal', [
       amount('cbc:TaxAmount', l.igvCents),
@@ -243,7 +275,7 @@ export function buildUbl(doc: BillingDocument, issuer: BillingIssuer): string {
     ...paymentTerms(doc),
     taxTotal(doc),
     monetaryTotal(doc),
-    ...doc.lines.map((l, i) => line(l, i, kind)),
+    ...doc.lines.map((l, i) => line(l, i, kind, doc.detraction?.trip ?? null)),
   ];
   const root = node(kind, body, { xmlns: NS[kind], 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc, 'xmlns:ds': NS.ds, 'xmlns:ext': NS.ext });
   return `<?xml version="1.0" encoding="UTF-8"?>\n${root}`;
