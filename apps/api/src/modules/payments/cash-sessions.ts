@@ -16,6 +16,7 @@ import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { iso } from './access.ts';
+import { ledgerEntries } from './ledger-entries.ts';
 import * as repo from './queries/cash-sessions.ts';
 
 /** Cash sessions (DESIGN.md 5a): every payment lands in its collector's open session. */
@@ -57,7 +58,7 @@ interface StoredClosing {
 
 async function sessionAnswer(app: App, s: NonNullable<Awaited<ReturnType<typeof repo.findSession>>>): Promise<CashSession> {
   const moves = await repo.movementsOfSession(app.db, s.id);
-  const entries = moves.map((m) => ({ method: m.m.method as PaymentMethod, amountCents: m.m.amountCents }));
+  const entries = ledgerEntries(moves);
   const stored = s.closing as StoredClosing | null;
   const live = closingSummary(s.floatCents, entries, { cashCents: 0 });
   const counted = stored ?? { cashCents: live.lines[0]!.expectedCents, byMethod: {} };
@@ -124,11 +125,7 @@ export async function closeSession(app: App, user: SessionUser, id: number, body
     });
     if (!row) throw conflict(PAYMENT_MESSAGES.sessionAlreadyClosed, undefined, 'CASH_SESSION_CLOSED');
     const moves = await repo.movementsOfSession(tx, id);
-    const closing = closingSummary(
-      row.floatCents,
-      moves.map((m) => ({ method: m.m.method as PaymentMethod, amountCents: m.m.amountCents })),
-      { cashCents, byMethod: body.countedByMethod ?? {} },
-    );
+    const closing = closingSummary(row.floatCents, ledgerEntries(moves), { cashCents, byMethod: body.countedByMethod ?? {} });
     await audit(tx, {
       userId: user.id,
       entity: 'cash_session',
