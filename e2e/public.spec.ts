@@ -63,6 +63,28 @@ test('the label QR opens the public page on a 360 px phone: masked names, timeli
   await page.keyboard.press('Escape');
   await expect(page.getByRole('link', { name: url! })).toBeVisible();
 
+  // Issue #38: what staff type stays internal unless they mark it 'Visible para el cliente'.
+  const eventForm = page.getByRole('form', { name: 'Agregar evento' });
+  const eventName = eventForm.getByRole('textbox', { name: 'Evento' });
+  const history = page.getByLabel('Historial');
+  await eventName.fill('Cliente llamó para consultar');
+  await eventForm.getByRole('button', { name: 'Agregar evento' }).click();
+  await expect(history).toContainText('Cliente llamó para consultar');
+  await expect(history).toContainText(' · Interno');
+  await eventName.fill('Llegó a almacén central');
+  const visible = eventForm.getByRole('checkbox', { name: 'Visible para el cliente' });
+  await expect(visible).not.toBeChecked();
+  await visible.check();
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 768 });
+    await eventForm.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/add-event-visible-${width}.png` });
+  }
+  await eventForm.getByRole('button', { name: 'Agregar evento' }).click();
+  await expect(history).toContainText('Llegó a almacén central');
+  await expect(history).toContainText('Visible para el cliente');
+  await expect(visible).not.toBeChecked();
+
   // A customer's phone: no session, 360 px wide.
   const phone = await browser.newContext({
     viewport: { width: 360, height: 740 },
@@ -81,10 +103,17 @@ test('the label QR opens the public page on a 360 px phone: masked names, timeli
   await expect(card).toContainText('M**** P*** C****');
   await expect(card).not.toContainText('45879612');
   await expect(card).not.toContainText('María');
-  await expect(card.getByRole('listitem')).toHaveText([/Creado/]);
+  // Milestones and the one event marked visible; the clerk's note stays internal.
+  await expect(card.getByRole('listitem')).toHaveText([/Llegó a almacén central/, /Creado/]);
+  await expect(card).not.toContainText('Cliente llamó');
   // Nothing wider than the phone.
   expect(await customer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await customer.screenshot({ path: 'test-results/public-tracking-360.png', fullPage: true });
+  for (const width of [1366, 1024]) {
+    await customer.setViewportSize({ width, height: 768 });
+    await customer.screenshot({ path: `test-results/public-tracking-${width}.png`, fullPage: true });
+  }
+  await customer.setViewportSize({ width: 360, height: 740 });
 
   // The code typed alone (codes are sequential): the status, and the document digits open the rest.
   await customer.goto(`/seguimiento/${shipment.code}`);
@@ -101,7 +130,7 @@ test('the label QR opens the public page on a 360 px phone: masked names, timeli
   await digits.press('Enter');
   await expect(customer.locator('article.card')).toContainText('Lima → Arequipa');
   await expect(customer.locator('article.card')).toContainText('M**** P*** C****');
-  await expect(customer.locator('article.card').getByRole('listitem')).toHaveText([/Creado/]);
+  await expect(customer.locator('article.card').getByRole('listitem')).toHaveText([/Llegó a almacén central/, /Creado/]);
 
   // Its own bundle: no staff app, and well under 60 kB of compressed JavaScript.
   const scripts = await customer.evaluate(() =>

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeShipmentCode, PUBLIC_TRACKING_LIMIT } from '@tramo/domain';
+import { sql } from 'drizzle-orm';
+import { normalizeShipmentCode, PUBLIC_TRACKING_LIMIT, SHIPMENT_MESSAGES } from '@tramo/domain';
 import { loadConfig } from '../src/config.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
@@ -73,7 +74,12 @@ describe.each(engines)('public tracking (%s)', (engine) => {
 
   it('answers exactly the public keys, masked names, no document, price, secret, note or user name', async () => {
     const s = await create();
-    await t.call('POST', `/api/shipments/${s.id}/checkpoints`, { token: agentLima, body: { name: 'Recibido en almacén' } });
+    const visible = await t.call('POST', `/api/shipments/${s.id}/checkpoints`, {
+      token: agentLima,
+      body: { name: 'Recibido en almacén', visibleToCustomer: true },
+    });
+    expect(visible.statusCode, visible.body).toBe(201);
+    await t.call('POST', `/api/shipments/${s.id}/checkpoints`, { token: agentLima, body: { name: 'Cliente llamó para consultar' } });
     await t.call('PATCH', `/api/shipments/${s.id}/status`, {
       token: agentLima,
       body: { status: 'En tránsito', note: 'Nota interna: cliente molesto' },
@@ -106,6 +112,7 @@ describe.each(engines)('public tracking (%s)', (engine) => {
       'Peña',
       'Laptop',
       'Nota interna',
+      'Cliente llamó',
       'AGENTE1',
       'Clave',
       'clave-7',
@@ -115,6 +122,34 @@ describe.each(engines)('public tracking (%s)', (engine) => {
     ]) {
       expect(res.body).not.toContain(secret);
     }
+  });
+
+  it("shows milestones only: a staff event is internal unless marked 'visible para el cliente' (issue #38)", async () => {
+    const s = await create();
+    const add = (body: unknown) => t.call('POST', `/api/shipments/${s.id}/checkpoints`, { token: agentLima, body });
+    const internal = await add({ name: 'Cliente llamó para consultar' });
+    expect(internal.statusCode, internal.body).toBe(201);
+    expect(internal.json().checkpoints.at(-1)).toMatchObject({ kind: 'event', name: 'Cliente llamó para consultar', visibleToCustomer: false });
+    const shown = await add({ name: 'Llegó a almacén central', visibleToCustomer: true });
+    expect(shown.json().checkpoints.at(-1)).toMatchObject({ kind: 'event', visibleToCustomer: true });
+    // Bad input: a clear Spanish 400 and nothing added.
+    const bad = await add({ name: 'Nota', visibleToCustomer: 'sí' });
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json().fields.visibleToCustomer).toBe(SHIPMENT_MESSAGES.eventVisibility);
+    expect((await t.call('GET', `/api/shipments/${s.id}`, { token: agentLima })).json().checkpoints.map((e: { name: string }) => e.name)).toEqual([
+      'Creado',
+      'Cliente llamó para consultar',
+      'Llegó a almacén central',
+    ]);
+    expect((await add({ name: 'Cliente pidió factura', visibleToCustomer: false })).statusCode).toBe(201);
+    await t.call('PATCH', `/api/shipments/${s.id}/status`, { token: agentLima, body: { status: 'En tránsito' } });
+    const res = await track(s.code, address());
+    expect(res.json().events.map((e: { name: string }) => e.name)).toEqual(['Creado', 'Llegó a almacén central', 'En tránsito']);
+    expect(res.body).not.toContain('Cliente');
+    const audit = await t.database.db.execute(
+      sql`select after from audit_log where entity = 'shipment' and entity_id = ${String(s.id)} and action = 'event.add' order by id`,
+    );
+    expect(audit.rows.map((r) => (r as { after: { visibleToCustomer: boolean } }).after.visibleToCustomer)).toEqual([false, true, false]);
   });
 
   it('shows a delivery as "Entregado" with its date, and never the receiver or their document', async () => {

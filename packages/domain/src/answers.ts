@@ -75,6 +75,8 @@ export const shipmentEventSchema = z.object({
   note: z.string().nullable(),
   statusFrom: z.string().nullable(),
   statusTo: z.string().nullable(),
+  /** A staff event marked 'visible para el cliente' (issue #38): the public timeline shows it. */
+  visibleToCustomer: z.boolean(),
 });
 export type ShipmentEvent = z.infer<typeof shipmentEventSchema>;
 

@@ -39,27 +39,32 @@ export function maskName(name: string): string {
     .join(' ');
 }
 
-/** Event kinds of the history a customer sees; edits, secret and description changes stay internal. */
-const PUBLIC_EVENT_KINDS = new Set(['status', 'delivery', 'cancel', 'event']);
+/**
+ * The milestones a customer sees (issue #38): statuses (registered, departed, arrived, returned),
+ * the delivery and a cancellation. Edits, secret and description changes, incidents and the free
+ * text staff type stay internal; a staff event shows only when marked 'visible para el cliente'.
+ */
+const MILESTONE_KINDS = new Set(['status', 'delivery', 'cancel']);
 
 export interface HistoryEventLike {
   kind: string;
   name: string;
   statusTo: string | null;
   at: string;
+  visibleToCustomer: boolean;
 }
 
 /**
  * The public line of one history event, or null when it is not for the customer. A status change
  * reads as its new status and a delivery as 'Entregado' (its internal name carries the receiver's
- * document); checkpoints keep the name staff gave them.
+ * document); a staff event marked visible keeps the name staff gave it.
  */
-export function publicEventName(event: Pick<HistoryEventLike, 'kind' | 'name' | 'statusTo'>): string | null {
-  if (!PUBLIC_EVENT_KINDS.has(event.kind)) return null;
+export function publicEventName(event: Pick<HistoryEventLike, 'kind' | 'name' | 'statusTo' | 'visibleToCustomer'>): string | null {
+  if (event.kind === 'event') return event.visibleToCustomer ? event.name : null;
+  if (!MILESTONE_KINDS.has(event.kind)) return null;
   if (event.kind === 'delivery') return 'Entregado';
   if (event.kind === 'cancel') return 'Anulado';
-  if (event.kind === 'status') return event.statusTo ?? event.name;
-  return event.name;
+  return event.statusTo ?? event.name;
 }
 
 /** What happens next, in the customer's words, for a status; null once the shipment is closed. */

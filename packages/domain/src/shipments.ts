@@ -55,6 +55,7 @@ export const SHIPMENT_MESSAGES = {
   deliveredOnlyByDelivery: 'El estado Entregado solo se registra al confirmar la entrega.',
   returnedOnlyByReturn: 'El estado Devuelto solo se registra al devolver el envío a su origen.',
   eventRequired: 'Ingresa una descripción del evento.',
+  eventVisibility: "'Visible para el cliente' debe ser sí o no.",
   onlyManualEventsDeletable: 'Solo se pueden eliminar los eventos agregados manualmente.',
   eventNotFound: 'Evento no encontrado.',
   editOnlyCreated: 'Solo se puede editar un envío en estado Creado.',
@@ -323,6 +324,8 @@ export const statusChangeSchema = z.object({
 
 export const checkpointSchema = z.object({
   name: requiredText(SHIPMENT_MESSAGES.eventRequired, 200),
+  /** 'Visible para el cliente': shown on /seguimiento; left out, the event stays internal. */
+  visibleToCustomer: z.boolean({ error: SHIPMENT_MESSAGES.eventVisibility }).default(false),
 });
 
 export const secretCodeChangeSchema = z.object({ secretCode: secretCodeSchema });

@@ -215,19 +215,20 @@ describe('movements CSV', () => {
 });
 
 describe('cash sessions', () => {
-  it('compares expected (float + movements, voids negative) with counted per method', () => {
+  it('compares expected (float + movements, voids negative) with counted per method; a voided charge is Anulado, not a payment', () => {
     const c = closingSummary(
       5000,
       [
-        { method: 'cash', amountCents: 11800 },
-        { method: 'cash', amountCents: 2050 },
+        { method: 'cash', amountCents: 11800, paymentStatus: 'paid' },
+        { method: 'cash', amountCents: 2050, paymentStatus: 'canceled' },
         { method: 'cash', amountCents: -2050 },
-        { method: 'yape_qr', amountCents: 1999 },
+        { method: 'yape_qr', amountCents: 1999, paymentStatus: 'paid' },
       ],
       { cashCents: 16700, byMethod: { yape_qr: 1999 } },
     );
     const cash = c.lines.find((l) => l.methodCode === 'cash')!;
-    expect(cash).toMatchObject({ expectedCents: 16800, countedCents: 16700, differenceCents: -100, count: 2 });
+    expect(cash).toMatchObject({ expectedCents: 16800, countedCents: 16700, differenceCents: -100, count: 1 });
+    expect(c.voided).toEqual({ count: 1, cents: 2050 });
     expect(c.lines.find((l) => l.methodCode === 'card_pos')).toMatchObject({ expectedCents: 0, countedCents: 0, differenceCents: 0 });
     expect(c).toMatchObject({ expectedCents: 18799, countedCents: 18699, differenceCents: -100 });
   });

@@ -223,6 +223,8 @@ export const cashMovementSchema = z.object({
 const closingSchema = z.object({
   float: money,
   lines: z.array(z.object({ methodCode, methodName: z.string(), count: z.number(), expected: money, counted: money, difference: money })),
+  /** The session's payments voided since they were taken (the same day or later): 'Anulados', not in a line's count. */
+  voided: totalLine,
   expected: money,
   counted: money,
   difference: money,

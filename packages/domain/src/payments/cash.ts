@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { centsToNumber, type Cents } from '../money.ts';
 import { PAYMENT_MESSAGES } from './messages.ts';
-import { PAYMENT_METHOD_NAMES, PAYMENT_METHODS, type PaymentMethod } from './methods.ts';
+import { PAYMENT_METHOD_NAMES, PAYMENT_METHODS, type PaymentMethod, type PaymentStatus } from './methods.ts';
+import { tallyPayments, type PaymentTallyTotal } from './tally.ts';
 
 /** A non-negative amount in soles with at most 2 decimals → céntimos; else null. */
 export function parseMoneyCents(raw: unknown, max = 100_000_000): Cents | null {
@@ -61,6 +62,8 @@ export interface LedgerEntry {
   method: PaymentMethod;
   /** + for a charge, − for the reversal of a voided one. */
   amountCents: Cents;
+  /** On a charge: its payment's status now, which decides how the session counts it (tally.ts). */
+  paymentStatus?: PaymentStatus;
 }
 
 export interface ClosingLine {
@@ -75,6 +78,8 @@ export interface ClosingLine {
 export interface Closing {
   floatCents: Cents;
   lines: ClosingLine[];
+  /** The session's charges whose payment was voided since (the same day or later). */
+  voided: PaymentTallyTotal;
   expectedCents: Cents;
   countedCents: Cents;
   differenceCents: Cents;
@@ -82,13 +87,17 @@ export interface Closing {
 
 /**
  * Expected vs counted per method. Cash expects the float plus its movements; a method not counted
- * is taken as expected (its difference is 0). Every method appears, in catalogue order.
+ * is taken as expected (its difference is 0). Every method appears, in catalogue order. The count
+ * of payments follows the reports' one rule (tally.ts): a voided charge is 'Anulado', not a payment.
  */
 export function closingSummary(
   floatCents: Cents,
   entries: readonly LedgerEntry[],
   counted: { cashCents: Cents; byMethod?: Partial<Record<PaymentMethod, Cents>> },
 ): Closing {
+  const tally = tallyPayments(
+    entries.flatMap((e) => (e.paymentStatus ? [{ method: e.method, status: e.paymentStatus, count: 1, cents: e.amountCents }] : [])),
+  );
   const lines = PAYMENT_METHODS.map((method): ClosingLine => {
     const mine = entries.filter((e) => e.method === method);
     const expectedCents = mine.reduce((s, e) => s + e.amountCents, method === 'cash' ? floatCents : 0);
@@ -96,7 +105,7 @@ export function closingSummary(
     return {
       methodCode: method,
       methodName: PAYMENT_METHOD_NAMES[method],
-      count: mine.filter((e) => e.amountCents > 0).length,
+      count: tally.byMethod[method].count,
       expectedCents,
       countedCents,
       differenceCents: countedCents - expectedCents,
@@ -104,7 +113,7 @@ export function closingSummary(
   });
   const expectedCents = lines.reduce((s, l) => s + l.expectedCents, 0);
   const countedCents = lines.reduce((s, l) => s + l.countedCents, 0);
-  return { floatCents, lines, expectedCents, countedCents, differenceCents: countedCents - expectedCents };
+  return { floatCents, lines, voided: tally.voided, expectedCents, countedCents, differenceCents: countedCents - expectedCents };
 }
 
 /** The closing as the API answers it (soles with 2 decimals). */
@@ -118,6 +127,7 @@ export const closingAnswer = (c: Closing) => ({
     counted: centsToNumber(l.countedCents),
     difference: centsToNumber(l.differenceCents),
   })),
+  voided: { count: c.voided.count, amount: centsToNumber(c.voided.cents) },
   expected: centsToNumber(c.expectedCents),
   counted: centsToNumber(c.countedCents),
   difference: centsToNumber(c.differenceCents),

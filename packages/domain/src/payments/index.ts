@@ -4,5 +4,6 @@ export * from './modal.ts';
 export * from './filters.ts';
 export * from './csv.ts';
 export * from './cash.ts';
+export * from './tally.ts';
 export * from './answers.ts';
 export * from './collect.ts';

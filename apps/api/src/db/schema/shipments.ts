@@ -129,6 +129,9 @@ export const shipmentEvents = pgTable(
     // No foreign key, as on shipments.created_by: history outlives staff accounts.
     userId: integer('user_id'),
     userName: text('user_name'),
+    // Issue #38: a free-text event staff typed stays internal unless they marked it 'visible para el
+    // cliente' when adding it; /seguimiento shows milestones (statuses, delivery) and only these.
+    visibleToCustomer: boolean('visible_to_customer').notNull().default(false),
   },
   (t) => [index('shipment_events_shipment_idx').on(t.shipmentId, t.at)],
 );

@@ -16,6 +16,7 @@ import { audit } from '../../lib/audit.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { iso } from './access.ts';
+import { ledgerEntries } from './ledger-entries.ts';
 import * as repo from './queries/cash-sessions.ts';
 
 /** Cash sessions (DESIGN.md 5a): every payment lands in its collector's open session. */
@@ -62,7 +63,7 @@ interface StoredClosing {
 
 async function sessionAnswer(ctx: ServiceContext, s: NonNullable<Awaited<ReturnType<typeof repo.findSession>>>): Promise<CashSession> {
   const moves = await repo.movementsOfSession(ctx.db, s.id);
-  const entries = moves.map((m) => ({ method: m.m.method as PaymentMethod, amountCents: m.m.amountCents }));
+  const entries = ledgerEntries(moves);
   const stored = s.closing as StoredClosing | null;
   const live = closingSummary(s.floatCents, entries, { cashCents: 0 });
   const counted = stored ?? { cashCents: live.lines[0]!.expectedCents, byMethod: {} };
@@ -129,11 +130,7 @@ export async function closeSession(ctx: ServiceContext, user: SessionUser, id: n
     });
     if (!row) throw conflict(PAYMENT_MESSAGES.sessionAlreadyClosed, undefined, 'CASH_SESSION_CLOSED');
     const moves = await repo.movementsOfSession(tx, id);
-    const closing = closingSummary(
-      row.floatCents,
-      moves.map((m) => ({ method: m.m.method as PaymentMethod, amountCents: m.m.amountCents })),
-      { cashCents, byMethod: body.countedByMethod ?? {} },
-    );
+    const closing = closingSummary(row.floatCents, ledgerEntries(moves), { cashCents, byMethod: body.countedByMethod ?? {} });
     await audit(tx, {
       userId: user.id,
       entity: 'cash_session',

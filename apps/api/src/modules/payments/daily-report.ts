@@ -1,4 +1,4 @@
-import { centsToNumber, limaDay, PAYMENT_METHOD_NAMES, PAYMENT_METHODS, scopeOf } from '@tramo/domain';
+import { centsToNumber, countsAsCollected, limaDay, PAYMENT_METHOD_NAMES, PAYMENT_METHODS, scopeOf, tallyPayments } from '@tramo/domain';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { num } from './access.ts';
 import * as repo from './queries/daily-report.ts';
@@ -7,30 +7,29 @@ import * as repo from './queries/daily-report.ts';
 export async function dailyReport(ctx: ServiceContext, user: SessionUser, day: string | undefined) {
   const date = day ?? limaDay(ctx.now());
   const rows = await repo.dailyRows(ctx.db, date, scopeOf(user));
-  const paid = rows.filter((r) => r.status === 'paid');
-  const canceled = rows.filter((r) => r.status === 'canceled');
+  // The reports' one rule (tally.ts): a voided payment is 'Anulado' on the day it was taken.
+  const tally = tallyPayments(rows.map((r) => ({ method: r.method, status: r.status, count: Number(r.n), cents: Number(r.cents) })));
   return {
     date,
-    rows: paid.map((r) => ({
-      branchId: num(r.branch_id),
-      branchName: r.branch_name,
-      userId: Number(r.user_id),
-      userName: r.user_name,
-      methodCode: r.method,
-      methodName: PAYMENT_METHOD_NAMES[r.method],
-      count: Number(r.n),
-      amount: centsToNumber(Number(r.cents)),
+    rows: rows
+      .filter((r) => countsAsCollected(r.status))
+      .map((r) => ({
+        branchId: num(r.branch_id),
+        branchName: r.branch_name,
+        userId: Number(r.user_id),
+        userName: r.user_name,
+        methodCode: r.method,
+        methodName: PAYMENT_METHOD_NAMES[r.method],
+        count: Number(r.n),
+        amount: centsToNumber(Number(r.cents)),
+      })),
+    byMethod: PAYMENT_METHODS.map((m) => ({
+      methodCode: m,
+      methodName: PAYMENT_METHOD_NAMES[m],
+      count: tally.byMethod[m].count,
+      amount: centsToNumber(tally.byMethod[m].cents),
     })),
-    byMethod: PAYMENT_METHODS.map((m) => {
-      const mine = paid.filter((r) => r.method === m);
-      return {
-        methodCode: m,
-        methodName: PAYMENT_METHOD_NAMES[m],
-        count: mine.reduce((s, r) => s + Number(r.n), 0),
-        amount: centsToNumber(mine.reduce((s, r) => s + Number(r.cents), 0)),
-      };
-    }),
-    total: centsToNumber(paid.reduce((s, r) => s + Number(r.cents), 0)),
-    canceled: { count: canceled.reduce((s, r) => s + Number(r.n), 0), amount: centsToNumber(canceled.reduce((s, r) => s + Number(r.cents), 0)) },
+    total: centsToNumber(tally.collected.cents),
+    canceled: { count: tally.voided.count, amount: centsToNumber(tally.voided.cents) },
   };
 }

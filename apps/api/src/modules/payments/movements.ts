@@ -14,6 +14,7 @@ import {
   type MovementRow,
   inScope,
   scopeOf,
+  tallyPayments,
 } from '@tramo/domain';
 import { forbidden } from '../../lib/errors.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
@@ -88,7 +89,10 @@ export async function movements(ctx: ServiceContext, user: SessionUser, filters:
         const s = sum((g) => g.status === st);
         return { status: st, statusLabel: PAYMENT_STATUS_LABELS[st], count: s.count, amount: centsToNumber(s.cents) };
       }),
-      paid: centsToNumber(sum((g) => g.status === 'paid').cents),
+      // What came in, by the reports' one rule (tally.ts), as Cierres del día and Mi caja count it.
+      paid: centsToNumber(
+        tallyPayments(groups.map((g) => ({ method: g.method, status: g.status, count: Number(g.n), cents: Number(g.cents) }))).collected.cents,
+      ),
       count,
     },
   };

@@ -93,7 +93,7 @@ export async function publicTracking(ctx: ServiceContext, address: string, rawCo
     deliveredAt: row.status === 'Entregado' ? deliveredAt : null,
     nextStep: nextStep(row.status, destination),
     events: events.flatMap((e) => {
-      const name = publicEventName({ kind: e.kind, name: e.name, statusTo: e.statusTo });
+      const name = publicEventName({ kind: e.kind, name: e.name, statusTo: e.statusTo, visibleToCustomer: e.visibleToCustomer });
       return name === null ? [] : [{ name, at: e.at.toISOString() }];
     }),
   };

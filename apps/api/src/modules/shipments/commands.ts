@@ -146,7 +146,7 @@ export async function createShipment(ctx: ServiceContext, actor: SessionUser, da
     const dto = toShipmentDto(row, actor);
     const { id: _id, code: _code, ...after } = snapshot(dto);
     const { id, code, eventId } = await insertNewShipment(db, values, after);
-    const checkpoint = { id: eventId, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor) };
+    const checkpoint = { id: eventId, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor), visibleToCustomer: false };
     return { dto: { ...dto, id, code, checkpoints: [toCheckpoint(checkpoint)] }, eventId, now };
   };
 
@@ -272,11 +272,18 @@ export async function cancelShipment(ctx: ServiceContext, actor: SessionUser, id
   });
 }
 
-export async function addCheckpoint(ctx: ServiceContext, actor: SessionUser, idOrCode: string, name: string) {
+/** A staff event: internal unless `visibleToCustomer` ('visible para el cliente', issue #38). */
+export async function addCheckpoint(ctx: ServiceContext, actor: SessionUser, idOrCode: string, name: string, visibleToCustomer = false) {
   return ctx.db.transaction(async (tx) => {
     const current = await lockOpenForManagement(tx, actor, idOrCode);
-    const [event] = await addEvent(tx, ctx, actor, current.id, { kind: 'event', name });
-    await audit(tx, { userId: actor.id, entity: 'shipment', entityId: current.id, action: 'event.add', after: { eventId: event!.id, name } });
+    const [event] = await addEvent(tx, ctx, actor, current.id, { kind: 'event', name, visibleToCustomer });
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'shipment',
+      entityId: current.id,
+      action: 'event.add',
+      after: { eventId: event!.id, name, visibleToCustomer },
+    });
     return loadDto(tx, actor, { id: current.id });
   });
 }

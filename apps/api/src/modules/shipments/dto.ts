@@ -24,6 +24,7 @@ export function toCheckpoint(e: EventRow) {
     note: e.note,
     statusFrom: e.statusFrom,
     statusTo: e.statusTo,
+    visibleToCustomer: e.visibleToCustomer,
   };
 }
 

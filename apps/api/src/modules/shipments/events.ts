@@ -14,6 +14,8 @@ export interface ShipmentEventInput {
   note?: string | null;
   statusFrom?: string | null;
   statusTo?: string | null;
+  /** Only a staff event ('event') may be shown on /seguimiento; milestones show by their kind. */
+  visibleToCustomer?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function addShipmentEvent(
       note: event.note ?? null,
       statusFrom: event.statusFrom ?? null,
       statusTo: event.statusTo ?? null,
+      visibleToCustomer: event.visibleToCustomer ?? false,
       at,
       userId: actor.id,
       userName: displayName(actor),

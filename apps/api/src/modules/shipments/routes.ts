@@ -144,10 +144,17 @@ export default async function shipmentRoutes(app: App) {
   app.post(
     '/shipments/:id/checkpoints',
     {
-      schema: { tags, response: answers({ 201: shipmentSchema }), summary: 'Agregar evento', params: shipmentParams, body: checkpointSchema },
+      schema: {
+        tags,
+        response: answers({ 201: shipmentSchema }),
+        summary: "Agregar evento (interno; visibleToCustomer: true lo muestra en /seguimiento como 'visible para el cliente')",
+        params: shipmentParams,
+        body: checkpointSchema,
+      },
       preHandler: anyUser,
     },
-    async (request, reply) => reply.status(201).send(await addCheckpoint(app, currentUser(request), request.params.id, request.body.name)),
+    async (request, reply) =>
+      reply.status(201).send(await addCheckpoint(app, currentUser(request), request.params.id, request.body.name, request.body.visibleToCustomer)),
   );
   app.delete(
     '/shipments/:id/checkpoints/:checkpointId',

@@ -234,6 +234,7 @@ export interface EventRow {
   statusTo: string | null;
   at: Date;
   userName: string | null;
+  visibleToCustomer: boolean;
 }
 
 // A shipment's detail (every view, every change's answer) reads its row, events and links: prepared
@@ -259,6 +260,7 @@ const eventColumns = {
   statusTo: shipmentEvents.statusTo,
   at: shipmentEvents.at,
   userName: shipmentEvents.userName,
+  visibleToCustomer: shipmentEvents.visibleToCustomer,
 };
 const selectEvents = preparedQuery<EventRow>('select_shipment_events', eventColumns, (db) =>
   db

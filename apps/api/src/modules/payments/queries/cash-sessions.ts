@@ -1,5 +1,5 @@
 import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart, type Scope } from '@tramo/domain';
+import { limaDayEnd, limaDayStart, type PaymentStatus, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
 import { branches, cashSessions, paymentMovements, payments, shipments } from '../../../db/schema.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
@@ -65,7 +65,12 @@ export async function sessionsOfDay(db: Db, day: string, scope: Scope) {
 
 export async function movementsOfSession(db: Db | Tx, sessionId: number) {
   return db
-    .select({ m: paymentMovements, shipmentCode: shipments.code, paymentSessionId: payments.cashSessionId })
+    .select({
+      m: paymentMovements,
+      shipmentCode: shipments.code,
+      paymentSessionId: payments.cashSessionId,
+      paymentStatus: sql<PaymentStatus>`${payments.status}`,
+    })
     .from(paymentMovements)
     .innerJoin(payments, eq(payments.id, paymentMovements.paymentId))
     .innerJoin(shipments, eq(shipments.id, payments.shipmentId))

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { limaDayEnd, limaDayStart, type PaymentMethod, type Scope } from '@tramo/domain';
+import { limaDayEnd, limaDayStart, type PaymentMethod, type PaymentStatus, type Scope } from '@tramo/domain';
 import type { Db } from '../../../db/client.ts';
 import { payments } from '../../../db/schema.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
@@ -24,7 +24,7 @@ export async function dailyRows(db: Db, day: string, scope: Scope) {
     user_id: number;
     user_name: string;
     method: PaymentMethod;
-    status: string;
+    status: PaymentStatus;
     n: number;
     cents: string;
   }[];

@@ -12,7 +12,13 @@ export function ClosingTable({ session }: { session: CashSession }) {
   const c = session.closing;
   const closed = session.status === 'closed';
   return (
-    <Table withTableBorder verticalSpacing={4} fz="sm">
+    <Table withTableBorder verticalSpacing={4} fz="sm" captionSide="bottom">
+      {/* The reports' one rule: a voided payment is not among 'Pagos' (its reversal is in 'Esperado'); it is counted here. */}
+      {c.voided.count > 0 && (
+        <Table.Caption ta="left">
+          Anulados · {c.voided.count} · {formatMoney(c.voided.amount)}
+        </Table.Caption>
+      )}
       <Table.Thead>
         <Table.Tr>
           <Table.Th>Método</Table.Th>

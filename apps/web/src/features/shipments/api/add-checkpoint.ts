@@ -3,7 +3,8 @@ import { api } from '../../../lib/api.ts';
 import type { Shipment } from '../types.ts';
 import { shipmentsChanged } from '../../../lib/shipment-queries.ts';
 
-export const addCheckpoint = ({ id, name }: { id: number; name: string }) => api.post<Shipment>(`/shipments/${id}/checkpoints`, { name });
+export const addCheckpoint = ({ id, name, visibleToCustomer }: { id: number; name: string; visibleToCustomer: boolean }) =>
+  api.post<Shipment>(`/shipments/${id}/checkpoints`, { name, visibleToCustomer });
 
 export function useAddCheckpoint() {
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Modal, Paper, PasswordInput, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Modal, Paper, PasswordInput, Select, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import {
   cancelRefusal,
   descriptionChangeSchema,
@@ -88,19 +88,21 @@ function StatusForm({ shipment }: { shipment: Shipment }) {
 function EventForm({ shipment }: { shipment: Shipment }) {
   const add = useAddCheckpoint();
   const [name, setName] = useState('');
+  const [visibleToCustomer, setVisibleToCustomer] = useState(false);
   const [error, setError] = useState<string | undefined>();
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const parsed = checkpointSchema.safeParse({ name });
+    const parsed = checkpointSchema.safeParse({ name, visibleToCustomer });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message);
     setError(undefined);
     add.mutate(
-      { id: shipment.id, name: parsed.data.name },
+      { id: shipment.id, name: parsed.data.name, visibleToCustomer: parsed.data.visibleToCustomer },
       {
         onSuccess: () => {
           notify.success(SHIPMENT_MESSAGES.eventAdded);
           setName('');
+          setVisibleToCustomer(false);
         },
         onError: (err) => {
           setError(fieldMessage(err, 'name'));
@@ -121,6 +123,14 @@ function EventForm({ shipment }: { shipment: Shipment }) {
           maxLength={200}
           onChange={(e) => setName(e.currentTarget.value)}
           error={error}
+        />
+        {/* Off by default: what staff type is internal; /seguimiento shows milestones and only the events marked here. */}
+        <Checkbox
+          size="xs"
+          label="Visible para el cliente"
+          description="Se mostrará en el seguimiento público"
+          checked={visibleToCustomer}
+          onChange={(e) => setVisibleToCustomer(e.currentTarget.checked)}
         />
         <Button type="submit" size="xs" variant="light" loading={add.isPending}>
           Agregar evento

@@ -41,6 +41,8 @@ export function ShipmentHistory({ events, onDelete }: ShipmentHistoryProps) {
         >
           <Text size="xs" c="dimmed">
             {formatDateTime(e.at)} · {e.userName ?? 'Sistema'}
+            {/* Staff know which of their notes the customer reads on /seguimiento. */}
+            {e.kind === 'event' && (e.visibleToCustomer ? ' · Visible para el cliente' : ' · Interno')}
           </Text>
           {e.note && !e.name.includes(e.note) && (
             <Text size="xs" mt={2}>
