@@ -124,3 +124,31 @@ test('expired SOAT → the gate refuses → the admin authorises one departure �
   await page.reload();
   await expect(page.getByRole('alert').filter({ hasText: 'No puede cargar ni salir' })).toContainText(refusal);
 });
+
+/** Issue 36: the company's data, where the MTC registration of every GRE transportista is kept. */
+test("an admin keeps the company's data and MTC registration in 'Empresa'; an agent has no entry", async ({ page }) => {
+  await loginAndWait(page, 'ADMIN');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.getByRole('link', { name: 'Empresa' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Empresa' })).toBeVisible();
+  await expect(page.getByLabel('RUC')).toHaveValue(/^\d{11}$/);
+  await page.getByLabel('Registro MTC').fill('15 32');
+  await page.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Registro MTC inválido: de 1 a 20 letras o números, sin espacios (p. ej. 1532CXNO).')).toBeVisible();
+  await page.getByLabel('Registro MTC').fill('1532cxno');
+  await page.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Datos de la empresa guardados.')).toBeVisible();
+  await expect(page.getByLabel('Registro MTC')).toHaveValue('1532CXNO');
+  await page.reload();
+  await expect(page.getByLabel('Registro MTC')).toHaveValue('1532CXNO');
+  await expect(page.getByText(/Última modificación: /)).toBeVisible();
+  await page.screenshot({ path: 'test-results/company-1366.png', fullPage: true });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.screenshot({ path: 'test-results/company-1024.png', fullPage: true });
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+
+  await loginAndWait(page, 'AGENTE1');
+  await expect(page.getByRole('link', { name: 'Empresa' })).toHaveCount(0);
+  await page.goto('/configuracion/empresa');
+  await expect(page).toHaveURL(/\/forbidden$/);
+});

@@ -40,6 +40,7 @@ import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { publicTrackingRoutes } from './modules/public-tracking/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
 import { reconciliationRoutes } from './modules/reconciliation/index.ts';
+import { companyRoutes } from './modules/company/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -154,6 +155,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(publicTrackingRoutes);
       await api.register(notificationRoutes);
       await api.register(reconciliationRoutes);
+      await api.register(companyRoutes);
     },
     { prefix: '/api' },
   );

@@ -316,6 +316,30 @@ describe.each(engines)('dispatch guides and vouchers (%s)', (engine) => {
       expect((await t.call('GET', '/api/transports/999999/carrier-guide', { token: agent })).statusCode).toBe(404);
     });
 
+    it('refuses the GRE-T of a truck whose SOAT expired after loading (422 naming the document and its date, nothing issued), and warns on the review', async () => {
+      const truck = await newTransport({ driver_id_1: (await newDriver('Hugo Ccori Sánchez')).id });
+      const s = await newShipment(2);
+      await load(truck.id, [s.id]);
+      // The SOAT the fixtures gave it runs out while the load waits at the dock.
+      const expiredOn = limaDay(new Date(t.clock.now().getTime() - 2 * 86_400_000));
+      await t.database.db.execute(sql`update fleet_documents set expires_on = ${expiredOn} where transport_id = ${truck.id} and type = 'soat'`);
+      const refusalText = `El SOAT de ${truck.plate_primary} venció el ${expiredOn.slice(8, 10)}/${expiredOn.slice(5, 7)}/${expiredOn.slice(0, 4)}.`;
+
+      const built = (await t.call('GET', `/api/transports/${truck.id}/carrier-guide`, { token: agent })).json();
+      expect(built.warnings).toContain(refusalText);
+      const before = await t.database.db.execute(sql`select count(*)::int as n from documents where type = '31'`);
+      const reviewed = {
+        ...built,
+        cliente: { numero_de_documento: '20100070970', denominacion: 'Comercial Andina SAC' },
+        codigo_unico: 'gre-t-expired',
+      };
+      const issued = await post(`/api/transports/${truck.id}/carrier-guide`, reviewed);
+      expect(issued.statusCode).toBe(422);
+      expect(issued.json()).toMatchObject({ ok: false, error: refusalText, problems: [refusalText], id: null });
+      const after = await t.database.db.execute(sql`select count(*)::int as n from documents where type = '31'`);
+      expect(after.rows).toEqual(before.rows);
+    });
+
     it('warns of what the transport lacks (drivers, route) and still pre-fills the load', async () => {
       const truck = await newTransport({ origin_branch_id: null, destination_branch_id: null });
       const s = await newShipment(1);

@@ -27,6 +27,7 @@ export const MENU = [
   { label: 'Usuarios', path: '/users', roles: ['admin'] },
   { label: 'Notificaciones', path: '/notificaciones', roles: ['admin'] },
   { label: 'Conciliación', path: '/conciliacion', roles: ['admin'] },
+  { label: 'Empresa', path: '/configuracion/empresa', roles: ['admin'] },
 ] as const satisfies readonly { label: string; path: string; roles: readonly Role[] }[];
 
 export type MenuEntry = (typeof MENU)[number];

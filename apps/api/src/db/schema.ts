@@ -18,3 +18,4 @@ export * from './schema/payments.js';
 export * from './schema/public-tracking.js';
 export * from './schema/notifications.js';
 export * from './schema/tariffs.js';
+export * from './schema/company.js';

@@ -29,6 +29,7 @@ const MovimientosPage = page(() => import('../features/movements/MovimientosPage
 const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasPorCobrarPage.tsx'));
 const NotificacionesPage = page(() => import('../features/notifications/NotificacionesPage.tsx'));
 const ConciliacionPage = page(() => import('../features/reconciliation/ConciliacionPage.tsx'));
+const CompanyPage = page(() => import('../features/company/CompanyPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -89,6 +90,7 @@ export const routes: RouteObject[] = [
           guarded('/cuentas-por-cobrar', CuentasPorCobrarPage),
           guarded('/notificaciones', NotificacionesPage),
           guarded('/conciliacion', ConciliacionPage),
+          guarded('/configuracion/empresa', CompanyPage),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },
         ],

@@ -3,5 +3,5 @@ export { refreshRoutesOf } from './transports.ts';
 /** What the trips module builds on: the transport row lock, its open trip, the load and loading. */
 export { lockTransport, openTripOf } from './transports.ts';
 export { loadShipments, transportLoad } from './assignments.ts';
-/** The document gate (issue 36): departure asks it and spends the admin's override. */
-export { overrideForDeparture, spendOverride } from './compliance.ts';
+/** The document gate (issue 36): departure asks it and spends the admin's override; the GRE-T asks it too. */
+export { overrideForDeparture, spendOverride, transportCompliance } from './compliance.ts';

@@ -16,6 +16,7 @@ import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.t
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { findByIdempotencyKey, issueOther, liveDocumentOfShipment, refusal, type IssueAnswer } from '../billing/index.ts';
 import { guideIssue } from './service.ts';
+import { transportCompliance } from '../fleet/index.ts';
 
 /*
  * The carrier guide (GRE transportista, 31) of a transport's load: the daily use of the guides.
@@ -112,6 +113,9 @@ export async function buildCarrierGuide(ctx: ServiceContext, user: SessionUser, 
   if (t.origin && !t.origin.ubigeo) warnings.push(GUIDE_API_MESSAGES.missing.originUbigeo);
   if (t.destination && !t.destination.ubigeo) warnings.push(GUIDE_API_MESSAGES.missing.destinationUbigeo);
   if (!t.driver1 && !t.driver2) warnings.push(GUIDE_API_MESSAGES.missing.driver);
+  // The document gate refuses the issue; the review already says why.
+  const compliance = await transportCompliance(ctx, transportId);
+  if (compliance.refusal && !compliance.override) warnings.push(compliance.refusal);
   const first = load[0]!;
   if (new Set(load.map((s) => s.senderDoc ?? s.senderName)).size > 1) warnings.push(GUIDE_API_MESSAGES.missing.severalSenders);
   if (new Set(load.map((s) => s.recipientDoc)).size > 1) warnings.push(GUIDE_API_MESSAGES.missing.severalRecipients);
@@ -191,6 +195,10 @@ export async function issueCarrierGuide(ctx: ServiceContext, user: SessionUser, 
   await visibleTransport(ctx, user, transportId);
   const load = await loadOf(ctx, transportId);
   if (load.length === 0) return { statusCode: 422, result: refusal([GUIDE_API_MESSAGES.emptyLoad]) };
+  // Issue 36: no GRE-T for a truck or driver whose required documents expired (unless overridden),
+  // answered in this route's issue-result shape with the gate's own sentence.
+  const gate = await transportCompliance(ctx, transportId);
+  if (gate.refusal && !gate.override) return { statusCode: 422, result: { ...refusal([gate.refusal]), error: gate.refusal } };
   const check = checkGuide(payload, { today: limaDay(ctx.now()) });
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
   if (check.draft.type !== '31') return { statusCode: 422, result: refusal([GUIDE_API_MESSAGES.notCarrierGuide]) };

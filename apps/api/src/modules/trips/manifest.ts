@@ -7,7 +7,7 @@ import { branches, complianceOverrides, drivers, shipments, transportAssignments
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { printable } from '../../providers/billing/pdf.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { billingOf } from '../billing/index.ts';
+import { getCompany } from '../company/index.ts';
 import { openTripOf } from '../fleet/index.ts';
 import { collect } from '../../lib/pdf.ts';
 
@@ -189,7 +189,7 @@ const COLUMNS = [
   { key: 'weight', label: 'Peso (kg)', width: 98, align: 'right' },
 ] as const;
 
-function render(company: { name: string; ruc: string; address: string }, m: ManifestData, printedAt: Date): Promise<Buffer> {
+function render(company: { name: string; ruc: string; address: string; mtc: string | null }, m: ManifestData, printedAt: Date): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: `${m.title} ${m.plates}` } });
   const width = doc.page.width - 2 * MARGIN;
   const right = MARGIN + width;
@@ -204,7 +204,7 @@ function render(company: { name: string; ruc: string; address: string }, m: Mani
     .font('Helvetica')
     .fontSize(8.5)
     .fillColor(MUTED)
-    .text(printable(`RUC ${company.ruc} · ${company.address}`), { width: width / 2 });
+    .text(printable(`RUC ${company.ruc} · ${company.address}${company.mtc ? ` · Registro MTC ${company.mtc}` : ''}`), { width: width / 2 });
   doc
     .fillColor(INK)
     .font('Helvetica-Bold')
@@ -342,12 +342,17 @@ function render(company: { name: string; ruc: string; address: string }, m: Mani
   return collect(doc);
 }
 
+/** The company as the manifest heads it: the 'Empresa' settings, with its MTC registration. */
+async function printedCompany(ctx: ServiceContext) {
+  const c = await getCompany(ctx);
+  return { name: c.tradeName || c.name, ruc: c.ruc, address: c.address, mtc: c.mtcRegistration };
+}
+
 /** GET /transports/{id}/manifest.pdf: the open trip's manifest, or the current load as a draft. */
 export async function transportManifest(ctx: ServiceContext, actor: SessionUser, transportId: number) {
   const open = await openTripOf(ctx.db, transportId);
   const data = await gather(ctx.db, actor, transportId, open?.id ?? null);
-  const { issuer } = billingOf(ctx);
-  const pdf = await render({ name: issuer.tradeName || issuer.name, ruc: issuer.ruc, address: issuer.address }, data, ctx.now());
+  const pdf = await render(await printedCompany(ctx), data, ctx.now());
   return { pdf, filename: `manifiesto-${data.plates.split(' ')[0]}${open ? `-${open.id}` : ''}.pdf` };
 }
 
@@ -356,7 +361,6 @@ export async function tripManifest(ctx: ServiceContext, actor: SessionUser, trip
   const [trip] = await ctx.db.select({ transportId: trips.transportId }).from(trips).where(eq(trips.id, tripId));
   if (!trip) throw notFound('Viaje no encontrado.');
   const data = await gather(ctx.db, actor, trip.transportId, tripId);
-  const { issuer } = billingOf(ctx);
-  const pdf = await render({ name: issuer.tradeName || issuer.name, ruc: issuer.ruc, address: issuer.address }, data, ctx.now());
+  const pdf = await render(await printedCompany(ctx), data, ctx.now());
   return { pdf, filename: `manifiesto-viaje-${tripId}.pdf` };
 }
