@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addDays, dayMs } from './calendar.ts';
-import { limaDay } from './dates.ts';
+import { dayText, limaDay } from './dates.ts';
 import { calendarDay } from './fleet.ts';
 
 /**
@@ -33,7 +33,6 @@ export type ExpiryAlertWindow = (typeof EXPIRY_ALERT_WINDOWS)[number];
 export type ExpiryState = 'vigente' | 'por_vencer' | 'vencido';
 
 const DAY_MS = 86_400_000;
-const ddmmyyyy = (day: string) => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 
 /** Whole Lima days from `now` until the expiry day (0 = expires today, negative = expired). */
 export function daysUntilExpiry(expiresOn: string, now: Date): number {
@@ -74,7 +73,7 @@ export interface HeldDocument {
 /** 'El SOAT de ABC-123 venció el 20/11/2026.' */
 export function expiredDocumentMessage(doc: Pick<HeldDocument, 'type' | 'expiresOn'>, holder: string): string {
   const label = doc.type === 'licencia' ? 'La licencia' : doc.type === 'examen_medico' ? 'El examen médico' : `El ${FLEET_DOCUMENT_LABELS[doc.type]}`;
-  return `${label} de ${holder} venció el ${ddmmyyyy(doc.expiresOn)}.`;
+  return `${label} de ${holder} venció el ${dayText(doc.expiresOn)}.`;
 }
 
 export const missingDocumentMessage = (type: FleetDocumentType, holder: string) => `${holder} no tiene ${FLEET_DOCUMENT_LABELS[type]} registrado.`;

@@ -1,3 +1,4 @@
+import { BILLING_MESSAGES, PAYMENT_MESSAGES, SHIPMENT_MESSAGES } from '@tramo/domain';
 /** An error the client should see as is: `{ error, code, fields }` with its HTTP status. */
 export class AppError extends Error {
   constructor(
@@ -70,15 +71,28 @@ export const isUniqueViolation = (err: unknown) => pgError(err)?.code === '23505
  */
 export const isForeignKeyViolation = (err: unknown) => ['23503', '23001'].includes(pgError(err)?.code ?? '');
 
-/** The prefix a database trigger gives a refusal the client should read (SQLSTATE P0001, raise_exception). */
-export const DATABASE_CONFLICT_PREFIX = 'TRAMO_CONFLICT:';
-
 /**
- * A business rule the database itself enforces (a trigger raising 'TRAMO_CONFLICT:<Spanish
- * message>'): the message after the prefix, answered as a 409; null for any other error.
+ * Rules the database's triggers hold beside the service that checks them first (a request that
+ * raced past the service's check, another code path, an operator's SQL): each raises SQLSTATE
+ * 'TR409' with a message that starts with the rule's name and a colon (migration 0037), answered
+ * here as the service would. The Spanish words live in the domain, once.
  */
-export function databaseConflict(err: unknown): string | null {
+export const TRIGGER_SQLSTATE = 'TR409';
+const TRIGGER_REFUSALS: Record<string, AppError> = {
+  'tramo.receipt_of_live_payment': conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT'),
+  'tramo.payment_of_cancelled_shipment': conflict(PAYMENT_MESSAGES.shipmentCancelled),
+  'tramo.cancel_of_charged_shipment': conflict(SHIPMENT_MESSAGES.paidNotCancellable),
+  'tramo.reprice_of_charged_shipment': conflict(SHIPMENT_MESSAGES.paidNotRepriceable),
+};
+
+/** A trigger's refusal as the client's 409 (see TRIGGER_REFUSALS); null for any other error. */
+export function triggerRefusal(err: unknown): AppError | null {
   const pg = pgError(err);
-  if (pg?.code !== 'P0001' || !pg.message.startsWith(DATABASE_CONFLICT_PREFIX)) return null;
-  return pg.message.slice(DATABASE_CONFLICT_PREFIX.length);
+  if (pg?.code !== TRIGGER_SQLSTATE) return null;
+  return TRIGGER_REFUSALS[pg.message.split(':')[0]!] ?? null;
+}
+
+/** The Spanish message of a trigger's refusal (see `triggerRefusal`); null for any other error. */
+export function databaseConflict(err: unknown): string | null {
+  return triggerRefusal(err)?.message ?? null;
 }

@@ -1,33 +1,17 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { BILLING_MESSAGES } from '@tramo/domain';
-import { AppError, conflict, databaseConflict, pgError } from '../lib/errors.ts';
+import { AppError, pgError, triggerRefusal } from '../lib/errors.ts';
 
 /** `/username` or `/lines/0/weightKg` → `username`, `lines.0.weightKg`. */
 function fieldName(instancePath: string): string {
   return instancePath.replace(/^\//, '').replaceAll('/', '.');
 }
 
-/**
- * Rules the database's triggers hold beside the service that checks them first (a request that
- * raced past the service's check meets the trigger): they raise SQLSTATE 'TR409' with a message
- * that starts with the rule's name and a colon, answered here as the service would.
- */
-export const TRIGGER_SQLSTATE = 'TR409';
-const TRIGGER_REFUSALS: Record<string, AppError> = {
-  'tramo.receipt_of_live_payment': conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT'),
-};
-
-function triggerRefusal(err: unknown): AppError | null {
-  const pg = pgError(err);
-  if (pg?.code !== TRIGGER_SQLSTATE) return null;
-  return TRIGGER_REFUSALS[pg.message.split(':')[0]!] ?? null;
-}
-
 /** Every error leaves as `{ error, code, fields? }` in Spanish; a 5xx only for our own faults. */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // A rule the database enforces (a trigger) refused the change: the client's 409, as the service would say it.
     const known = err instanceof AppError ? err : triggerRefusal(err);
     if (known) {
       if (known.retryAfterSeconds !== undefined) reply.header('Retry-After', String(known.retryAfterSeconds));
@@ -51,9 +35,6 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.status(413).send({ error: 'La solicitud es demasiado grande.', code: 'BODY_TOO_LARGE' });
     }
-    // A rule the database enforces (a trigger) refused the change: the client's 409, in its words.
-    const refusal = databaseConflict(err);
-    if (refusal !== null) return reply.status(409).send({ error: refusal, code: 'CONFLICT' });
     // SQLSTATE class 22 (data exception: a number past its column, a malformed value) only comes
     // from input that slipped past validation; it is the client's mistake, never a crash of ours.
     if (pgError(err)?.code.startsWith('22')) {

@@ -26,6 +26,8 @@ export const PAYMENT_MESSAGES = {
   shipmentNotFound: 'El envío no existe.',
   shipmentNotCreado: 'Solo se cobran envíos en estado Creado.',
   shipmentNotToday: 'Solo se cobran envíos creados hoy.',
+  /** The payments' trigger (tramo.payment_of_cancelled_shipment): a payment raced a cancellation and lost. */
+  shipmentCancelled: 'El envío está anulado: no se le registra un pago.',
   forbidden: 'No tienes acceso a este pago.',
   shipmentForbidden: 'El envío no es de tu sucursal.',
   notFound: 'Pago no encontrado.',

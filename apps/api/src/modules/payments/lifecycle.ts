@@ -20,7 +20,7 @@ import { audit } from '../../lib/audit.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { issueReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
+import { issuePaymentReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
 import { lockSession } from './queries/cash-sessions.ts';
@@ -47,6 +47,13 @@ export async function getPayment(ctx: ServiceContext, user: SessionUser, id: num
 /**
  * `POST /payments/manual`: the payment is stored pending (the partial unique index refuses a second
  * live one for the shipment), then its receipt is issued and the payment confirmed.
+ *
+ * Why the click is split where it is: the provider (SUNAT through Nubefact, or the sandbox) is a
+ * network call that can take seconds or never answer, so no transaction stays open across it. What
+ * must exist before it is committed first (the pending payment holding its shipment, and billing's
+ * numbered document under the payment's key, so a retry or the sweep finds the same document and
+ * never takes a second number); what follows the answer (billing's status, then the payment paid
+ * with its document, its cash movement and its audit in `confirm`) is committed after.
  */
 export async function createManualPayment(
   ctx: ServiceContext,
@@ -159,19 +166,14 @@ async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentReco
   // branch, so an admin retrying an agent's payment finds the receipt already issued, never a second.
   const issuer = { ...user, branchId: p.branchId ?? user.branchId };
   const issue = (attempt: number) =>
-    issueReceipt(
-      ctx,
-      issuer,
-      {
-        amount: centsToString(p.amountCents),
-        customerId: p.customerId,
-        customer: { doc_type: p.customerDocType, doc_number: p.customerDocNumber, name: p.customerName },
-        shipmentCode,
-        description: item.description,
-        codigo_unico: receiptKey(p.id, attempt),
-      },
-      [],
-    );
+    issuePaymentReceipt(ctx, issuer, {
+      amountCents: p.amountCents,
+      customerId: p.customerId,
+      customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName },
+      shipmentCode,
+      description: item.description,
+      idempotencyKey: receiptKey(p.id, attempt),
+    });
   let attempt = p.receiptAttempts;
   let answer = await issue(attempt);
   if (answer.statusCode === 200 && answer.result.id !== null) {
@@ -210,9 +212,10 @@ async function complete(ctx: ServiceContext, user: SessionUser, id: number): Pro
     if (!(err instanceof AppError)) ctx.log.error({ err }, 'payment receipt failed');
     outcome = { ok: false, receipt: null, documentId: null, error: message };
   }
-  // The receipt's document and the last error are kept on the payment whatever happens next.
-  await repo.recordReceipt(ctx.db, id, outcome.documentId ?? v.p.documentId, outcome.error, ctx.now());
+  const documentId = outcome.documentId ?? v.p.documentId;
   if (!outcome.ok) {
+    // The receipt's document and its error stay on the still pending payment: the cashier retries or voids it.
+    await repo.recordReceipt(ctx.db, id, documentId, outcome.error, ctx.now());
     const after = (await repo.paymentById(ctx.db, id))!;
     return {
       statusCode: 202,
@@ -221,8 +224,10 @@ async function complete(ctx: ServiceContext, user: SessionUser, id: number): Pro
   }
   let warning: string | null = outcome.receipt && !outcome.receipt.enlace_del_pdf ? PAYMENT_MESSAGES.noPdf : null;
   try {
-    await confirm(ctx, user, id);
+    await confirm(ctx, user, id, documentId);
   } catch (err) {
+    // The payment keeps its receipt whatever happened: a retry or the sweep confirms it from there.
+    await repo.recordReceipt(ctx.db, id, documentId, null, ctx.now());
     if (err instanceof AppError) throw err;
     ctx.log.error({ err }, 'payment confirmation failed');
     warning = PAYMENT_MESSAGES.confirmWarning;
@@ -235,8 +240,12 @@ async function complete(ctx: ServiceContext, user: SessionUser, id: number): Pro
   };
 }
 
-/** pending → paid, its charge in the ledger (the payment's session if still open, else the confirming user's), and the audit row. */
-async function confirm(ctx: ServiceContext, user: SessionUser, id: number): Promise<void> {
+/**
+ * pending → paid with its receipt's document, its charge in the ledger (the payment's session if
+ * still open, else the confirming user's), and the audit row: everything after the provider's
+ * answer in one transaction.
+ */
+async function confirm(ctx: ServiceContext, user: SessionUser, id: number, documentId: number | null): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     // Sessions are locked before the payment row, in every transaction here: a creation holds its
@@ -245,7 +254,7 @@ async function confirm(ctx: ServiceContext, user: SessionUser, id: number): Prom
     if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
     const own = await lockSession(tx, current.cashSessionId);
     const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
-    const row = await repo.markPaid(tx, id, now);
+    const row = await repo.markPaid(tx, id, now, documentId ?? undefined);
     if (!row) {
       const after = await repo.findPayment(tx, id);
       if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);

@@ -15,7 +15,8 @@ export const NUBEFACT_GUIDE_MESSAGES = {
   rate: (what: string, allowed: string) => `Nubefact solo admite ${what} de ${allowed}.`,
 } as const;
 
-const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('-');
+/** A calendar day (`YYYY-MM-DD`) as Nubefact's JSON wants it, `dd-mm-yyyy` (guides, vouchers and invoices alike). */
+export const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('-');
 const soles = centsToNumber;
 
 const driverFields = (d: GuideDriver) => ({

@@ -11,7 +11,7 @@ import {
   type ProviderStatus,
   type VoidResult,
 } from './types.ts';
-import { guideRequest, NUBEFACT_GUIDE_TYPE, voucherRequest } from './nubefact-guides.ts';
+import { ddmmyyyy, guideRequest, NUBEFACT_GUIDE_TYPE, voucherRequest } from './nubefact-guides.ts';
 
 /** Shown when a guide is voided through Nubefact, which cannot do it. */
 export const GUIDE_VOID_REFUSAL = 'Nubefact no anula guías de remisión: dala de baja en SUNAT Operaciones en Línea (SOL).';
@@ -72,7 +72,6 @@ export const NUBEFACT_MESSAGES = {
   bareStatus: (status: number) => `HTTP ${status}: Nubefact respondió sin detalle del error.`,
 } as const;
 
-const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('-');
 const soles = centsToNumber;
 
 /**

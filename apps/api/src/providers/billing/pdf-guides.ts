@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import {
+  dayText,
   formatDocumentNumber,
   GUIDE_UNIT_LABELS,
   SUNAT_DOCUMENT_TITLES,
@@ -48,7 +49,6 @@ const RULE = '#9a9a9a';
 const SHADE = '#ececec';
 const LEFT = 40;
 
-const day = (iso: string) => iso.split('-').reverse().join('/');
 const money = (cents: number) => `S/ ${(cents / 100).toLocaleString('es-PE', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const docLabel = (docType: number) => (docType === 6 ? 'RUC' : docType === 1 ? 'DNI' : `Doc. ${docType}`);
 const partyText = (p: GuideParty) => `${p.name} – ${docLabel(p.docType)} ${p.docNumber}`;
@@ -253,8 +253,8 @@ export async function renderGuidePdf(p: PrintableGuide): Promise<Buffer> {
     : [['Destinatario', partyText(g.client)]];
   if (g.client.address) parties.splice(1, 0, [carrierMode ? 'Dirección del remitente' : 'Dirección', g.client.address]);
   const data: Pairs = [
-    ['Fecha de emisión', `${day(g.issueDate)} ${g.issueTime}`],
-    ['Inicio del traslado', day(g.transferDate)],
+    ['Fecha de emisión', `${dayText(g.issueDate)} ${g.issueTime}`],
+    ['Inicio del traslado', dayText(g.transferDate)],
     ['Motivo de traslado', `${g.transferReason} ${TRANSFER_REASON_LABELS[g.transferReason]}`],
     ['Peso bruto total', `${g.grossWeight} ${g.grossWeightUnit}`],
   ];
@@ -327,7 +327,7 @@ export async function renderVoucherPdf(p: PrintableVoucher): Promise<Buffer> {
   ];
   if (v.subject.address) subject.push(['Dirección', v.subject.address]);
   const data: Pairs = [
-    ['Fecha de emisión', `${day(v.issueDate)} ${v.issueTime}`],
+    ['Fecha de emisión', `${dayText(v.issueDate)} ${v.issueTime}`],
     ['Moneda', 'SOLES'],
     [retention ? 'Tasa de retención' : 'Tasa de percepción', `${v.percent} %`],
   ];
@@ -345,9 +345,9 @@ export async function renderVoucherPdf(p: PrintableVoucher): Promise<Buffer> {
     ],
     v.lines.map((l) => [
       `${VOUCHER_RELATED_TYPE_LABELS[l.type]} ${l.series}-${l.number}`,
-      l.issueDate ? day(l.issueDate) : '',
+      l.issueDate ? dayText(l.issueDate) : '',
       money(l.totalCents),
-      l.paymentDate ? day(l.paymentDate) : '',
+      l.paymentDate ? dayText(l.paymentDate) : '',
       money(l.baseCents),
       money(l.amountCents),
       money(l.netCents),

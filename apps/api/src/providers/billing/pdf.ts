@@ -4,6 +4,7 @@ import {
   amountInWords,
   BILLING_DOC_TYPE_SHORT,
   CREDIT_NOTE_REASON_LABELS,
+  dayText,
   DETRACTION_PAYMENT_MEANS_LABELS,
   formatDocumentNumber,
   freightTripText,
@@ -57,7 +58,6 @@ export function printable(text: string): string {
 
 const money = (cents: number) => (cents / 100).toLocaleString('es-PE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const soles = (cents: number) => `S/ ${money(cents)}`;
-const day = (iso: string) => iso.split('-').reverse().join('/');
 /** A unit value as invoices print it: at least 2 decimals, all the ones it has (up to 10). */
 const unitValue = (value: string) => {
   const [int, frac = ''] = value.split('.');
@@ -93,11 +93,11 @@ function customerLines(d: BillingDocument): [string, string][] {
 
 function documentLines(d: BillingDocument): [string, string][] {
   const rows: [string, string][] = [
-    ['Fecha de emisión', `${day(d.issueDate)} ${d.issueTime}`],
+    ['Fecha de emisión', `${dayText(d.issueDate)} ${d.issueTime}`],
     ['Moneda', 'SOLES'],
     ['Forma de pago', PAYMENT_FORM_LABELS[d.payment.form]],
   ];
-  if (d.payment.dueDate) rows.splice(1, 0, ['Fecha de vencimiento', day(d.payment.dueDate)]);
+  if (d.payment.dueDate) rows.splice(1, 0, ['Fecha de vencimiento', dayText(d.payment.dueDate)]);
   if (d.contingency) rows.push(['Emisión', 'En contingencia']);
   const note = d.creditNote;
   if (note) {
@@ -133,7 +133,7 @@ function detractionText(d: BillingDocument): string | null {
 }
 
 function instalmentRows(d: BillingDocument): [string, string, string][] {
-  return d.payment.instalments.map((c, i) => [`Cuota ${String(i + 1).padStart(3, '0')}`, day(c.fecha_de_pago), soles(c.importeCents)]);
+  return d.payment.instalments.map((c, i) => [`Cuota ${String(i + 1).padStart(3, '0')}`, dayText(c.fecha_de_pago), soles(c.importeCents)]);
 }
 
 function representation(title: string): string {
