@@ -17,13 +17,21 @@ const branches = testBranches;
 
 type Handler = (url: URL, init?: RequestInit) => [number, unknown];
 
+/** The tariff section's calls (issue 34) when a test does not answer them: empty catalogues, no breakdown (the lines' total shows). */
+const tariffDefaults: Record<string, Handler> = {
+  'GET /api/tariffs/surcharges': () => [200, []],
+  'GET /api/tariffs/articles': () => [200, []],
+  'GET /api/tariffs/settings': () => [404, { error: 'Recurso no encontrado' }],
+  'POST /api/quotes': () => [404, { error: 'Recurso no encontrado' }],
+};
+
 /** A fetch that answers by path with a function of the full URL (quotes depend on the query). */
 function server(handlers: Record<string, Handler>) {
   const calls: URL[] = [];
   const fetchImpl = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     calls.push(url);
-    const handler = handlers[`${init?.method ?? 'GET'} ${url.pathname}`];
+    const handler = handlers[`${init?.method ?? 'GET'} ${url.pathname}`] ?? tariffDefaults[`${init?.method ?? 'GET'} ${url.pathname}`];
     if (!handler) throw new Error(`unexpected call ${init?.method ?? 'GET'} ${url.pathname}`);
     const [status, body] = handler(url, init);
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

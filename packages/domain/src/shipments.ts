@@ -463,11 +463,24 @@ export type DashboardQuery = z.output<typeof dashboardQuerySchema>;
 
 export type ShipmentFilters = Omit<ShipmentListQuery, 'page' | 'pageSize' | 'after' | 'before'>;
 
-/** What sets a shipment's price: its route and its lines (each line's class and weight). */
+/** What sets a shipment's price: its route, its lines and (issue 34) the tariff choices and the sender's discount. */
 export interface PricingInputs {
   originBranchId: number;
   destinationBranchId: number;
-  lines: readonly { productType: ProductType; weightKg: number }[];
+  lines: readonly {
+    productType: ProductType;
+    weightKg: number;
+    packages?: number;
+    basis?: string;
+    lengthCm?: number | null;
+    widthCm?: number | null;
+    heightCm?: number | null;
+    articleId?: number | null;
+  }[];
+  senderCustomerId?: number | null;
+  declaredValueCents?: Cents | null;
+  insured?: boolean;
+  surcharges?: readonly string[];
 }
 
 /**
@@ -476,12 +489,24 @@ export interface PricingInputs {
  */
 export function pricingChanged(stored: PricingInputs, edited: PricingInputs): boolean {
   const hundredths = (kg: number) => Math.round(kg * 100);
+  const lineKey = (l: PricingInputs['lines'][number]) =>
+    [
+      l.productType,
+      hundredths(l.weightKg),
+      l.packages ?? 1,
+      l.basis ?? 'peso',
+      l.lengthCm ?? null,
+      l.widthCm ?? null,
+      l.heightCm ?? null,
+      l.articleId ?? null,
+    ].join('|');
+  const tariffKey = (p: PricingInputs) =>
+    [p.senderCustomerId ?? null, p.declaredValueCents ?? null, p.insured ?? false, [...new Set(p.surcharges ?? [])].sort().join(',')].join('|');
   return (
     stored.originBranchId !== edited.originBranchId ||
     stored.destinationBranchId !== edited.destinationBranchId ||
     stored.lines.length !== edited.lines.length ||
-    stored.lines.some(
-      (line, i) => line.productType !== edited.lines[i]!.productType || hundredths(line.weightKg) !== hundredths(edited.lines[i]!.weightKg),
-    )
+    stored.lines.some((line, i) => lineKey(line) !== lineKey(edited.lines[i]!)) ||
+    tariffKey(stored) !== tariffKey(edited)
   );
 }

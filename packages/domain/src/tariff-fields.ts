@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decimalNumber, optionalRecordId, recordId, requiredText } from './primitives.ts';
-import { toCents } from './money.ts';
+import { centsToNumber, toCents } from './money.ts';
 import { productTypeSchema } from './pricing.ts';
 import { CHARGE_BASES, type PriceRequest, type TariffLineInput } from './tariffs.ts';
 
@@ -61,7 +61,10 @@ export const amountCents = (message: string, max = 10_000_000) =>
 
 /** What a shipment adds for tariffs: declared value, insurance and the surcharges chosen. */
 export const tariffShipmentFields = {
-  declaredValue: z.preprocess(blankToUndefined, amountCents(TARIFF_FIELD_MESSAGES.declaredValue).optional()).transform((v) => v ?? null),
+  // Soles on the wire both ways (the form sends what it parsed): céntimos only inside priceRequestOf.
+  declaredValue: z
+    .preprocess(blankToUndefined, amountCents(TARIFF_FIELD_MESSAGES.declaredValue).optional())
+    .transform((v) => (v === undefined ? null : centsToNumber(v))),
   insured: z.preprocess(blankToUndefined, z.boolean({ error: 'Seguro inválido' }).default(false)),
   surcharges: z.preprocess(
     blankToUndefined,
@@ -91,7 +94,7 @@ export function priceRequestOf(data: { lines: readonly LineFields[] } & Shipment
       articleId: l.articleId ?? null,
     })),
     surcharges: data.surcharges ?? [],
-    declaredValueCents: data.declaredValue ?? null,
+    declaredValueCents: data.declaredValue == null ? null : toCents(data.declaredValue),
     insured: data.insured ?? false,
   };
 }

@@ -53,7 +53,7 @@ describe('new-shipment form (spec section 5)', () => {
         { productType: 'alto', weightKg: 0 },
       ],
     });
-    expect(r.lines).toEqual([{ productType: 'medio', weightKg: 3.46 }]);
+    expect(r.lines).toEqual([{ productType: 'medio', weightKg: 3.46, packages: 1, basis: 'peso', articleId: null }]);
     expect(r.description).toBeNull();
     expect(r.senderCustomerId).toBeNull();
   });
@@ -99,9 +99,9 @@ describe('new-shipment form (spec section 5)', () => {
   it('takes the spec payload (multiLineDetail or one productType + weightKg) and drops client prices', () => {
     const { lines: _l, ...rest } = valid;
     const fromDetail = newShipmentSchema.parse({ ...rest, multiLineDetail: [{ productType: 'alto', weightKg: 3, price: 1 }] });
-    expect(fromDetail.lines).toEqual([{ productType: 'alto', weightKg: 3 }]);
+    expect(fromDetail.lines).toEqual([{ productType: 'alto', weightKg: 3, packages: 1, basis: 'peso', articleId: null }]);
     const single = newShipmentSchema.parse({ ...rest, productType: 'medio', weightKg: 4, quotedPrice: 1 });
-    expect(single.lines).toEqual([{ productType: 'medio', weightKg: 4 }]);
+    expect(single.lines).toEqual([{ productType: 'medio', weightKg: 4, packages: 1, basis: 'peso', articleId: null }]);
     expect('quotedPrice' in single).toBe(false);
   });
 

@@ -11,6 +11,7 @@ import {
   PRODUCT_TYPES,
   RETURN_MESSAGES,
   SHIPMENT_MESSAGES,
+  toCents,
   type descriptionChangeSchema,
   type NewShipment,
   type ShipmentLine,
@@ -201,8 +202,13 @@ export async function updateShipment(ctx: ServiceContext, actor: SessionUser, id
       // A return leg is not charged (price 0): an edit of its lines or route would price it from the tables.
       if (current.before.returnOf) throw conflict(RETURN_MESSAGES.legNotEditable, undefined, 'RETURN_NOT_EDITABLE');
       await checkReferences(tx, data);
-      const stored = { ...current.before, lines: current.before.multiLineDetail as ShipmentLine[] };
-      const repriced = pricingChanged(stored, data);
+      const { before } = current;
+      const stored = {
+        ...before,
+        lines: before.multiLineDetail as ShipmentLine[],
+        declaredValueCents: before.declaredValue === null ? null : toCents(before.declaredValue),
+      };
+      const repriced = pricingChanged(stored, { ...data, declaredValueCents: data.declaredValue === null ? null : toCents(data.declaredValue) });
       if (repriced && (await hasLiveCharge(tx, current.id))) throw conflict(SHIPMENT_MESSAGES.paidNotRepriceable, undefined, 'SHIPMENT_PAID');
       await updateShipmentRow(tx, current.id, {
         ...formColumns(data),

@@ -98,7 +98,7 @@ export function priceWith(
     quotedFactorPerKg: String(lead?.factorPerKg ?? 0),
     usingReverse: breakdown.usingReverse,
     priceComponents: componentAnswers(breakdown),
-    declaredValue: data.declaredValue === null ? null : centsToString(data.declaredValue),
+    declaredValue: data.declaredValue === null ? null : data.declaredValue.toFixed(2),
     insured: data.insured,
     surcharges: [...new Set(data.surcharges)],
   };

@@ -33,6 +33,7 @@ import {
   useCancelAction,
   useDeleteCheckpoint,
   useShipment,
+  PriceBreakdown,
   type Shipment,
   type ShipmentEvent,
 } from '../../features/shipments/index.ts';
@@ -245,6 +246,7 @@ export default function ShipmentDetailPage() {
                   {(s.multiLineDetail?.length ?? 0) > 1 ? 'Por línea (ver Líneas de peso)' : formatNumber(s.quotedFactorPerKg)}
                 </Field>
               </SimpleGrid>
+              <PriceBreakdown shipment={s} />
               {s.usingReverse && (
                 <Text size="xs" c="dimmed" mt="xs">
                   Cotizado con la tabla de la ruta inversa (no hay tabla para {s.originBranch.name} → {s.destinationBranch.name}).

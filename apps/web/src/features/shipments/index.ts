@@ -16,3 +16,4 @@ export { useShipmentByCode } from './api/get-shipment-by-code.ts';
 export { useShipmentSearch } from './api/search-shipments.ts';
 export { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 export type { Shipment, ShipmentEvent } from './types.ts';
+export { PriceBreakdown } from './components/PriceBreakdown.tsx';

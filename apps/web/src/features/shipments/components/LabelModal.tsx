@@ -1,7 +1,8 @@
 import { useCallback, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
-import { formatDateTime, formatWeight } from '../../../lib/format.ts';
+import { formatDateTime, formatMoney, formatWeight } from '../../../lib/format.ts';
+import { useTariffSettings } from '../api/get-surcharges.ts';
 import type { Shipment } from '../types.ts';
 import { Barcode } from './Barcode.tsx';
 import { TrackingQr } from './TrackingQr.tsx';
@@ -18,8 +19,9 @@ function storedWidth(): LabelWidth {
 
 const PX_PER_MM = 96 / 25.4;
 
-function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWidth }) {
-  const lines = shipment.multiLineDetail?.length || 1;
+function LabelContent({ shipment, width, clause }: { shipment: Shipment; width: LabelWidth; clause: string | null }) {
+  // Bultos: each line's packages (issue 34); lines stored before it are one package each.
+  const lines = shipment.multiLineDetail?.reduce((n, l) => n + (l.packages ?? 1), 0) || 1;
   const small = width === '58';
   return (
     <div
@@ -55,8 +57,13 @@ function LabelContent({ shipment, width }: { shipment: Shipment; width: LabelWid
           <div>
             <b>Peso:</b> {formatWeight(shipment.weightKg)} · {lines} {lines === 1 ? 'bulto' : 'bultos'}
           </div>
+          <div>
+            <b>Valor declarado:</b> {shipment.declaredValue != null ? formatMoney(shipment.declaredValue) : 'No declarado'}
+            {shipment.insured ? ' (asegurado)' : ''}
+          </div>
         </div>
       </div>
+      {clause && <div style={{ fontSize: small ? 7 : 8, marginTop: '1mm', borderTop: '1px dashed #000', paddingTop: '1mm' }}>{clause}</div>}
     </div>
   );
 }
@@ -76,6 +83,7 @@ const FALLBACK_HEIGHT_MM = 90;
 export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; onClose(): void }) {
   const [width, setWidth] = useState<LabelWidth>(storedWidth);
   const [heightMm, setHeightMm] = useState<number | null>(null);
+  const clause = useTariffSettings().data?.liabilityClause ?? null;
 
   // A callback ref, not an effect: the Modal mounts its portal after the first commit, so an effect
   // would find no preview on the first open. It runs again when the width changes (new callback),
@@ -120,7 +128,7 @@ export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; o
           </Group>
           <Group justify="center" p="sm" bg="gray.1" style={{ borderRadius: 4 }}>
             <div ref={previewRef} style={{ boxShadow: '0 1px 4px rgba(0,0,0,.2)' }}>
-              <LabelContent shipment={shipment} width={width} />
+              <LabelContent shipment={shipment} width={width} clause={clause} />
             </div>
           </Group>
           <Group justify="flex-end">
@@ -141,7 +149,7 @@ export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; o
                 }
               `}</style>
               <div className="label-print-root print-area">
-                <LabelContent shipment={shipment} width={width} />
+                <LabelContent shipment={shipment} width={width} clause={clause} />
               </div>
             </>,
             document.body,

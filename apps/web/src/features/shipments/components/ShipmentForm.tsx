@@ -26,6 +26,7 @@ import type { Shipment } from '../types.ts';
 import { emptyShipmentForm, formFromShipment, recipientDocInput, type ShipmentFormValues } from './shipment-form.ts';
 import { useShipmentQuote } from './useShipmentQuote.ts';
 import { WeightLines } from './WeightLines.tsx';
+import { TariffSection, useTariffBreakdown } from './TariffSection.tsx';
 
 const SERVER_FIELDS = [
   'senderName',
@@ -64,6 +65,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
   });
 
   const quote = useShipmentQuote(originBranchId, destinationBranchId, lines);
+  const breakdown = useTariffBreakdown(form.control);
   const hasWeight = lines.some((l) => typeof l.weightKg === 'number' && l.weightKg > 0);
   const ready = Boolean(originBranchId && destinationBranchId && hasWeight);
   const saving = create.isPending || update.isPending;
@@ -277,7 +279,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
                   Peso total: {formatWeight(quote.totalWeightKg)}
                 </Text>
                 <Text fw={700} size="lg" data-testid="shipment-total" aria-live="polite">
-                  Total: {formatMoney(quote.totalPrice)}
+                  Total: {formatMoney(breakdown.quote?.total ?? quote.totalPrice)}
                   {quote.pending && (
                     <Text span size="xs" c="dimmed" fw={400}>
                       {' '}
@@ -287,6 +289,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
                 </Text>
               </Group>
             </Paper>
+            <TariffSection control={form.control} breakdown={breakdown} />
             <Paper withBorder p="md">
               <Stack gap="xs">
                 <Textarea

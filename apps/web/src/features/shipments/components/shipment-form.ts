@@ -1,10 +1,17 @@
-import { toCents, type ProductType } from '@tramo/domain';
+import { toCents, type ChargeBasis, type ProductType } from '@tramo/domain';
 import type { Shipment } from '../types.ts';
 
 export interface LineValues {
   productType: ProductType;
   /** '' while the box is empty. */
   weightKg: number | '';
+  /** Issue 34 (TariffSection): bultos, size per package in cm, charge basis and article. */
+  packages?: number | '';
+  lengthCm?: number | '';
+  widthCm?: number | '';
+  heightCm?: number | '';
+  basis?: ChargeBasis;
+  articleId?: number | null;
 }
 
 /** The form's own shape; the domain schema turns it into the API payload. */
@@ -22,9 +29,22 @@ export interface ShipmentFormValues {
   description: string;
   secretCode: string;
   lines: LineValues[];
+  /** Issue 34: soles, '' when undeclared. */
+  declaredValue: number | '';
+  insured: boolean;
+  surcharges: string[];
 }
 
-export const emptyLine = (): LineValues => ({ productType: 'liviano', weightKg: '' });
+export const emptyLine = (): LineValues => ({
+  productType: 'liviano',
+  weightKg: '',
+  packages: 1,
+  lengthCm: '',
+  widthCm: '',
+  heightCm: '',
+  basis: 'peso',
+  articleId: null,
+});
 
 export function emptyShipmentForm(originBranchId: number | null): ShipmentFormValues {
   return {
@@ -40,13 +60,25 @@ export function emptyShipmentForm(originBranchId: number | null): ShipmentFormVa
     description: '',
     secretCode: '',
     lines: [emptyLine()],
+    declaredValue: '',
+    insured: false,
+    surcharges: [],
   };
 }
 
 /** Edit mode: the stored shipment back into the form (the secret code is never returned). */
 export function formFromShipment(s: Shipment): ShipmentFormValues {
   const lines = s.multiLineDetail?.length
-    ? s.multiLineDetail.map((l) => ({ productType: l.productType, weightKg: l.weightKg }))
+    ? s.multiLineDetail.map((l): LineValues => ({
+        productType: l.productType,
+        weightKg: l.weightKg,
+        packages: l.packages ?? 1,
+        lengthCm: l.lengthCm ?? ('' as const),
+        widthCm: l.widthCm ?? ('' as const),
+        heightCm: l.heightCm ?? ('' as const),
+        basis: l.basis ?? 'peso',
+        articleId: l.articleId ?? null,
+      }))
     : [{ productType: s.productType, weightKg: s.weightKg }];
   return {
     senderName: s.senderName,
@@ -61,6 +93,9 @@ export function formFromShipment(s: Shipment): ShipmentFormValues {
     description: s.description ?? '',
     secretCode: '',
     lines,
+    declaredValue: s.declaredValue ?? '',
+    insured: s.insured ?? false,
+    surcharges: s.surcharges ?? [],
   };
 }
 
