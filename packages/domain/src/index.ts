@@ -17,6 +17,7 @@ export * from './money.ts';
 export * from './pricing.ts';
 export * from './tariffs.ts';
 export * from './who-pays.ts';
+export * from './who-pays-rules.ts';
 export * from './fleet-documents.ts';
 export * from './customers.ts';
 export * from './shipments.ts';

@@ -15,6 +15,7 @@ import {
 import { INVALID_DAY_MESSAGE, isIsoDay } from './dates.ts';
 import { centsToNumber, sumCents, toCents, type Cents } from './money.ts';
 import { billableWeightKg, dominantProductType, productTypeSchema, type ProductType } from './pricing.ts';
+import { whoPaysFields } from './who-pays.ts';
 
 /** DESIGN.md section 5a: Creado → En tránsito → En agencia → Entregado; Anulado and Devuelto end a shipment early. */
 export const SHIPMENT_STATUSES = ['Creado', 'En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto'] as const;
@@ -285,7 +286,9 @@ const recipientContactFields = {
 /** POST /shipments and the new-shipment form. */
 export const newShipmentSchema = z.preprocess(
   linesFromPayload,
-  z.object({ ...shipmentFields, ...recipientContactFields, secretCode: secretCodeSchema }).refine(differentBranches.check, differentBranches.params),
+  z
+    .object({ ...shipmentFields, ...recipientContactFields, ...whoPaysFields, secretCode: secretCodeSchema })
+    .refine(differentBranches.check, differentBranches.params),
 );
 export type NewShipmentInput = z.input<typeof newShipmentSchema>;
 export type NewShipment = z.output<typeof newShipmentSchema>;

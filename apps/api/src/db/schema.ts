@@ -17,3 +17,4 @@ export * from './schema/billing.js';
 export * from './schema/payments.js';
 export * from './schema/public-tracking.js';
 export * from './schema/notifications.js';
+export * from './schema/who-pays.js';
