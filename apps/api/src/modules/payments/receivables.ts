@@ -1,4 +1,14 @@
-import { centsToNumber, limaDay, paidPill, PAYMENT_MESSAGES, scopeOf, toCents, type PaymentStatus } from '@tramo/domain';
+import {
+  centsToNumber,
+  limaDay,
+  paidPill,
+  PAYMENT_MESSAGES,
+  scopeOf,
+  toCents,
+  type Payer,
+  type PaymentMoment,
+  type PaymentStatus,
+} from '@tramo/domain';
 import { notFound } from '../../lib/errors.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { iso, num, str } from './access.ts';
@@ -6,8 +16,8 @@ import * as repo from './queries/receivables.ts';
 
 /** What is left to collect: today's shipments at the counter, open balances per sender, and the customer lookup of the payment modal. */
 
-export async function shipmentsToCollect(app: App, user: SessionUser, page: number, pageSize: number) {
-  const { rows, total } = await repo.shipmentsToCollect(app.db, scopeOf(user), limaDay(app.now()), page, pageSize);
+export async function shipmentsToCollect(app: App, user: SessionUser, page: number, pageSize: number, at: 'origin' | 'destination' = 'origin') {
+  const { rows, total } = await repo.shipmentsToCollect(app.db, scopeOf(user), limaDay(app.now()), page, pageSize, at);
   return {
     items: rows.map((r) => {
       const paymentStatus = (r.payment_status as PaymentStatus | null) ?? null;
@@ -35,6 +45,11 @@ export async function shipmentsToCollect(app: App, user: SessionUser, page: numb
         pill: paidPill(paymentStatus === 'paid'),
         paymentId: num(r.payment_id),
         paymentStatus,
+        payer: String(r.payer) as Payer,
+        paymentMoment: String(r.payment_moment) as PaymentMoment,
+        payerDocType: num(r.payer_doc_type),
+        payerDocNumber: str(r.payer_doc_number),
+        payerName: str(r.payer_name),
       };
     }),
     total,
