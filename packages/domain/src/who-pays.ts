@@ -171,3 +171,21 @@ export function whoPaysAfterReturn(current: WhoPays, paid: boolean): WhoPays {
   if (paid || current.paymentMoment !== 'destino') return current;
   return { payer: 'remitente', paymentMoment: 'origen', payerDocNumber: null, payerName: null };
 }
+
+/**
+ * The person a receipt is issued to (issue 33: to whoever pays): the third party's document and
+ * name, the recipient's, or the sender's (whose document is the customer's, when known).
+ */
+export function payingParty(s: {
+  payer: Payer;
+  payerDocNumber: string | null;
+  payerName: string | null;
+  recipientDoc: string;
+  recipientName: string;
+  senderDoc: string | null;
+  senderName: string;
+}): { docNumber: string; name: string } {
+  if (s.payer === 'tercero') return { docNumber: s.payerDocNumber ?? '', name: s.payerName ?? '' };
+  if (s.payer === 'destinatario') return { docNumber: s.recipientDoc, name: s.recipientName };
+  return { docNumber: s.senderDoc ?? '', name: s.senderName };
+}
