@@ -41,6 +41,7 @@ import { publicTrackingRoutes } from './modules/public-tracking/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
 import { reconciliationRoutes } from './modules/reconciliation/index.ts';
 import { companyRoutes } from './modules/company/index.ts';
+import { whoPaysRoutes } from './modules/who-pays/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(tripRoutes);
       await api.register(incidentRoutes);
       await api.register(paymentRoutes);
+      await api.register(whoPaysRoutes);
       await api.register(publicTrackingRoutes);
       await api.register(notificationRoutes);
       await api.register(reconciliationRoutes);

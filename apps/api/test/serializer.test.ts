@@ -33,6 +33,12 @@ const delivered: ShipmentListRow = {
   quotedCurrency: 'PEN',
   quotedFactorPerKg: 0.1,
   usingReverse: false,
+  payer: 'remitente',
+  paymentMoment: 'origen',
+  payerDocType: null,
+  payerDocNumber: null,
+  payerName: null,
+  payerCustomerId: null,
   multiLineDetail: [
     {
       productType: 'medio',

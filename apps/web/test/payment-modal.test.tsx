@@ -31,6 +31,11 @@ const shipment: CollectShipment = {
   pill: 'No pagado',
   paymentId: null,
   paymentStatus: null,
+  payer: 'remitente',
+  paymentMoment: 'origen',
+  payerDocType: null,
+  payerDocNumber: null,
+  payerName: null,
 };
 
 const renderModal = () =>

@@ -188,6 +188,12 @@ const listedShipment: Shipment = {
   usingReverse: false,
   multiLineDetail: [],
   deliveredInfo: null,
+  payer: 'remitente',
+  paymentMoment: 'origen',
+  payerDocType: null,
+  payerDocNumber: null,
+  payerName: null,
+  payerCustomerId: null,
   canManage: true,
   canEdit: true,
 };

@@ -3,6 +3,7 @@ import { ROLES } from './roles.ts';
 import { SHIPMENT_STATUSES } from './shipments.ts';
 import { shipmentLinkSchema } from './returns.ts';
 import { PRODUCT_TYPES } from './pricing.ts';
+import { PAYERS, PAYMENT_MOMENTS } from './who-pays.ts';
 import { TRANSPORT_STATUSES, VEHICLE_TYPES } from './fleet.ts';
 import { DOC_TYPES } from './customers.ts';
 import { CHARGE_BASES } from './tariffs.ts';
@@ -126,6 +127,13 @@ export const shipmentListRowSchema = z.object({
   insured: z.boolean().optional(),
   surcharges: z.array(z.string()).optional(),
   deliveredInfo: deliveredInfoSchema.nullable(),
+  /** Who pays the freight and when (issue 33); a third party's document and name, else null. */
+  payer: z.enum(PAYERS),
+  paymentMoment: z.enum(PAYMENT_MOMENTS),
+  payerDocType: z.number().nullable(),
+  payerDocNumber: z.string().nullable(),
+  payerName: z.string().nullable(),
+  payerCustomerId: z.number().nullable(),
   canManage: z.boolean().optional(),
   canEdit: z.boolean().optional(),
 });

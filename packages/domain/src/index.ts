@@ -18,6 +18,7 @@ export * from './pricing.ts';
 export * from './tariffs.ts';
 export * from './tariff-fields.ts';
 export * from './who-pays.ts';
+export * from './who-pays-rules.ts';
 export * from './fleet-documents.ts';
 export * from './company.ts';
 export * from './customers.ts';

@@ -17,6 +17,7 @@ import { centsToNumber, sumCents, toCents, type Cents } from './money.ts';
 import { billableWeightKg, dominantProductType, productTypeSchema, type ProductType } from './pricing.ts';
 import { quoteBodyFields, tariffLineFields, tariffShipmentFields } from './tariff-fields.ts';
 import type { ChargeBasis } from './tariffs.ts';
+import { whoPaysFields } from './who-pays.ts';
 
 /** DESIGN.md section 5a: Creado → En tránsito → En agencia → Entregado; Anulado and Devuelto end a shipment early. */
 export const SHIPMENT_STATUSES = ['Creado', 'En tránsito', 'En agencia', 'Entregado', 'Anulado', 'Devuelto'] as const;
@@ -300,7 +301,9 @@ const recipientContactFields = {
 /** POST /shipments and the new-shipment form. */
 export const newShipmentSchema = z.preprocess(
   linesFromPayload,
-  z.object({ ...shipmentFields, ...recipientContactFields, secretCode: secretCodeSchema }).refine(differentBranches.check, differentBranches.params),
+  z
+    .object({ ...shipmentFields, ...recipientContactFields, ...whoPaysFields, secretCode: secretCodeSchema })
+    .refine(differentBranches.check, differentBranches.params),
 );
 export type NewShipmentInput = z.input<typeof newShipmentSchema>;
 export type NewShipment = z.output<typeof newShipmentSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { centsToString, type Cents } from './money.ts';
+import { optionalRecordId, optionalText } from './primitives.ts';
 import type { ShipmentStatus } from './shipments.ts';
 
 /**
@@ -19,6 +20,45 @@ export const DEFAULT_PAYMENT_MOMENT: PaymentMoment = 'origen';
 
 export const payerSchema = z.enum(PAYERS, { error: 'Indica quién paga: remitente, destinatario o tercero.' });
 export const paymentMomentSchema = z.enum(PAYMENT_MOMENTS, { error: 'Indica cuándo se paga: origen, destino o crédito.' });
+
+const blankAsMissing = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/**
+ * The shipment's who-pays fields as a create (and the change command) takes them: missing ones are
+ * the defaults, so the spec's payload without them is a sender paying at the origin counter.
+ */
+export const whoPaysFields = {
+  payer: z.preprocess(blankAsMissing, payerSchema.default(DEFAULT_PAYER)),
+  paymentMoment: z.preprocess(blankAsMissing, paymentMomentSchema.default(DEFAULT_PAYMENT_MOMENT)),
+  payerDocType: z.preprocess(
+    (v) => (v === '' || v === undefined ? null : typeof v === 'string' ? Number(v) : v),
+    z.union([z.literal(1), z.literal(6)], { error: 'Tipo de documento inválido: DNI (1) o RUC (6).' }).nullable(),
+  ),
+  payerDocNumber: optionalText(15).pipe(
+    z
+      .string()
+      .regex(/^(\d{8}|\d{11})$/, 'Documento del tercero inválido: DNI de 8 dígitos o RUC de 11.')
+      .nullable(),
+  ),
+  payerName: optionalText(200),
+  payerCustomerId: optionalRecordId('Cliente que paga inválido'),
+};
+
+export const whoPaysChangeSchema = z.object(whoPaysFields);
+export type WhoPaysChange = z.output<typeof whoPaysChangeSchema>;
+
+/** Only a third party keeps a document and name of its own; the sender and recipient are on the shipment. */
+export function whoPaysColumns(v: WhoPaysChange) {
+  const third = v.payer === 'tercero';
+  return {
+    payer: v.payer,
+    paymentMoment: v.paymentMoment,
+    payerDocType: third ? (v.payerDocType ?? (v.payerDocNumber?.length === 11 ? 6 : 1)) : null,
+    payerDocNumber: third ? v.payerDocNumber : null,
+    payerName: third ? v.payerName : null,
+    payerCustomerId: third ? v.payerCustomerId : null,
+  };
+}
 
 /** A company's rules for pago en destino; a route may forbid it. */
 export interface CollectionRules {
@@ -40,7 +80,16 @@ export const WHO_PAYS_MESSAGES = {
   changeAfterPayment: 'El envío ya tiene un pago: quién paga y cuándo ya no cambian.',
   changeAfterLoading: 'El envío ya se cargó: quién paga y cuándo ya no cambian.',
   deliverAfterPayment: (dueCents: Cents) => `Cobra el flete antes de entregar: S/ ${centsToString(dueCents)} por cobrar.`,
+  collectAtDestination: 'Este envío se paga en destino: lo cobra la sucursal de destino.',
+  collectWhenArrived: 'El pago en destino se cobra cuando el envío llega a la agencia.',
+  creditNotCollected: 'Este envío va a la cuenta de crédito del cliente: no se cobra en mostrador.',
+  methodNotAccepted: (method: string) => `Esta sucursal no acepta el medio de pago ${method}.`,
 } as const;
+
+/** The branch whose counter collects the freight: the destination's for pago en destino, else the origin's. */
+export function collectingBranchId(s: { paymentMoment: PaymentMoment; originBranchId: number; destinationBranchId: number }): number {
+  return s.paymentMoment === 'destino' ? s.destinationBranchId : s.originBranchId;
+}
 
 export interface WhoPays {
   payer: Payer;
@@ -121,4 +170,22 @@ export function deliveryPaymentRefusal(s: { paymentMoment: PaymentMoment; paid: 
 export function whoPaysAfterReturn(current: WhoPays, paid: boolean): WhoPays {
   if (paid || current.paymentMoment !== 'destino') return current;
   return { payer: 'remitente', paymentMoment: 'origen', payerDocNumber: null, payerName: null };
+}
+
+/**
+ * The person a receipt is issued to (issue 33: to whoever pays): the third party's document and
+ * name, the recipient's, or the sender's (whose document is the customer's, when known).
+ */
+export function payingParty(s: {
+  payer: Payer;
+  payerDocNumber: string | null;
+  payerName: string | null;
+  recipientDoc: string;
+  recipientName: string;
+  senderDoc: string | null;
+  senderName: string;
+}): { docNumber: string; name: string } {
+  if (s.payer === 'tercero') return { docNumber: s.payerDocNumber ?? '', name: s.payerName ?? '' };
+  if (s.payer === 'destinatario') return { docNumber: s.recipientDoc, name: s.recipientName };
+  return { docNumber: s.senderDoc ?? '', name: s.senderName };
 }

@@ -19,3 +19,4 @@ export * from './schema/public-tracking.js';
 export * from './schema/notifications.js';
 export * from './schema/tariffs.js';
 export * from './schema/company.js';
+export * from './schema/who-pays.js';

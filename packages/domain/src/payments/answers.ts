@@ -7,6 +7,7 @@ import { DOCUMENT_STATUSES } from '../billing/catalogs.ts';
 import { keysetPageFields } from '../answers.ts';
 import { issueResultSchema } from '../billing/documents.ts';
 import { MOVEMENT_KINDS, PAYMENT_METHODS, PAYMENT_STATUSES } from './methods.ts';
+import { PAYERS, PAYMENT_MOMENTS } from '../who-pays.ts';
 
 const money = z.number();
 const methodCode = z.enum(PAYMENT_METHODS);
@@ -103,6 +104,12 @@ export const collectShipmentSchema = z.object({
   pill: z.string(),
   paymentId: z.number().nullable(),
   paymentStatus: status.nullable(),
+  /** Who pays and when (issue 33): the destination's list collects from the recipient or the third party. */
+  payer: z.enum(PAYERS),
+  paymentMoment: z.enum(PAYMENT_MOMENTS),
+  payerDocType: z.number().nullable(),
+  payerDocNumber: z.string().nullable(),
+  payerName: z.string().nullable(),
 });
 export const collectShipmentPageSchema = z.object({
   items: z.array(collectShipmentSchema),

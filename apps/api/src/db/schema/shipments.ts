@@ -86,6 +86,16 @@ export const shipments = pgTable(
      * while walking the newest rows.
      */
     searchWords: tsvector('search_words'),
+    /**
+     * Who pays the freight and when (issue 33, DESIGN.md 5b). The defaults are what every shipment
+     * meant before: the sender pays at the origin counter. A third party is named by its document.
+     */
+    payer: text('payer').notNull().default('remitente'),
+    paymentMoment: text('payment_moment').notNull().default('origen'),
+    payerDocType: integer('payer_doc_type'),
+    payerDocNumber: text('payer_doc_number'),
+    payerName: text('payer_name'),
+    payerCustomerId: integer('payer_customer_id').references(() => customers.id, { onDelete: 'restrict' }),
   },
   (t) => [
     uniqueIndex('shipments_code_uq').on(t.code),
@@ -108,6 +118,17 @@ export const shipments = pgTable(
     uniqueIndex('shipments_return_of_uq')
       .on(t.returnOfShipmentId)
       .where(sql`${t.returnOfShipmentId} is not null`),
+    check('shipments_payer_ck', sql`${t.payer} in ('remitente', 'destinatario', 'tercero')`),
+    check('shipments_payment_moment_ck', sql`${t.paymentMoment} in ('origen', 'destino', 'credito')`),
+    check('shipments_payer_doc_type_ck', sql`${t.payerDocType} is null or ${t.payerDocType} in (1, 6)`),
+    // A third party is somebody only by its document and name.
+    check('shipments_third_payer_ck', sql`${t.payer} <> 'tercero' or (${t.payerDocNumber} is not null and ${t.payerName} is not null)`),
+    // The sender stands at the origin counter: the destination collects from the recipient or a third party.
+    check('shipments_destination_payer_ck', sql`${t.paymentMoment} <> 'destino' or ${t.payer} <> 'remitente'`),
+    // 'Por cobrar en destino' per branch reads only the pago en destino shipments.
+    index('shipments_destination_collect_idx')
+      .on(t.destinationBranchId, t.status)
+      .where(sql`${t.paymentMoment} = 'destino'`),
   ],
 );
 

@@ -5,7 +5,10 @@ import {
   cannotDeliverFrom,
   DELIVERY_LOCK,
   DELIVERY_MESSAGES,
+  deliveryPaymentRefusal,
   SHIPMENT_MESSAGES,
+  toCents,
+  type PaymentMoment,
   type DeliveredInfo,
   type Delivery,
   type DeliveryAgent,
@@ -15,6 +18,7 @@ import { branches, deliveryAttempts, shipments, users } from '../../db/schema.ts
 import { audit } from '../../lib/audit.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
 import type { SessionUser, ServiceContext } from '../../types.ts';
+import { freightPaid } from '../payments/index.ts';
 import { changeShipmentStatus, findEvents, findRow, toShipmentDto, type ShipmentDto } from '../shipments/index.ts';
 import { checkRequiredProof, decodeProofImage, proofRequired, storeProof } from './proof.ts';
 
@@ -68,6 +72,8 @@ export async function deliverShipment(ctx: ServiceContext, actor: SessionUser, i
         status: shipments.status,
         destinationBranchId: shipments.destinationBranchId,
         secretCodeHash: shipments.secretCodeHash,
+        paymentMoment: shipments.paymentMoment,
+        quotedPrice: shipments.quotedPrice,
       })
       .from(shipments)
       .where(eq(shipments.id, id))
@@ -78,6 +84,14 @@ export async function deliverShipment(ctx: ServiceContext, actor: SessionUser, i
       const message = cannotDeliverFrom(locked.status);
       throw unprocessable(message, { secretCode: message }, 'NOT_DELIVERABLE');
     }
+    // Pago en destino: the parcel leaves the counter only once its freight is paid (issue 33). The
+    // row lock above queues a payment's confirmation (its trigger reads this row FOR SHARE) behind us.
+    const unpaid = deliveryPaymentRefusal({
+      paymentMoment: locked.paymentMoment as PaymentMoment,
+      paid: locked.paymentMoment !== 'destino' || (await freightPaid(tx, id)),
+      dueCents: toCents(locked.quotedPrice),
+    });
+    if (unpaid) throw unprocessable(unpaid, { secretCode: unpaid }, 'FREIGHT_UNPAID');
     const now = ctx.now();
     const [attempts] = await tx.select().from(deliveryAttempts).where(eq(deliveryAttempts.shipmentId, id));
     if (attempts?.lockedUntil && attempts.lockedUntil.getTime() > now.getTime()) {

@@ -2,6 +2,10 @@ import {
   canManageArea,
   centsToString,
   collectableAtCounter,
+  collectingBranchId,
+  methodRefusal,
+  WHO_PAYS_MESSAGES,
+  type PaymentMoment,
   displayName,
   limaDay,
   PAYMENT_MESSAGES,
@@ -21,6 +25,7 @@ import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { issuePaymentReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
+import { methodsAcceptedAt } from '../who-pays/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
 import { lockSession } from './queries/cash-sessions.ts';
@@ -63,9 +68,15 @@ export async function createManualPayment(
   const shipment = await repo.findShipment(ctx.db, input.shipmentId);
   if (!shipment) throw notFound(PAYMENT_MESSAGES.shipmentNotFound);
   const scope = scopeOf(user);
-  if (!inScope(scope, shipment.originBranchId)) throw forbidden(PAYMENT_MESSAGES.shipmentForbidden);
-  if (!collectableAtCounter(shipment, ctx.now()))
-    throw unprocessable(shipment.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado);
+  // Pago en destino is the destination counter's to collect (issue 33); the rest is the origin's.
+  const collectable = { ...shipment, paymentMoment: shipment.paymentMoment as PaymentMoment };
+  const collector = collectingBranchId(collectable);
+  if (collectable.paymentMoment === 'credito') throw unprocessable(WHO_PAYS_MESSAGES.creditNotCollected, undefined, 'CREDIT_SHIPMENT');
+  if (!inScope(scope, collector))
+    throw forbidden(collectable.paymentMoment === 'destino' ? WHO_PAYS_MESSAGES.collectAtDestination : PAYMENT_MESSAGES.shipmentForbidden);
+  if (!collectableAtCounter(collectable, ctx.now())) throw unprocessable(notCollectable(collectable));
+  const methodProblem = methodRefusal(input.methodCode, await methodsAcceptedAt(ctx.db, user.branchId ?? collector));
+  if (methodProblem) throw unprocessable(methodProblem, { methodCode: methodProblem }, 'METHOD_NOT_ACCEPTED');
   // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
   if (input.discountCents > 0 && !canManageArea(user, 'discounts')) throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
   const priceCents = toCents(shipment.quotedPrice);
@@ -104,7 +115,7 @@ export async function createManualPayment(
         customerDocType: input.customerDocType,
         customerDocNumber: input.customerDocNumber,
         customerName: input.customerName,
-        branchId: user.branchId ?? shipment.originBranchId,
+        branchId: user.branchId ?? collector,
         userId: user.id,
         userName: displayName(user),
         cashSessionId: session.id,
@@ -137,6 +148,11 @@ export async function createManualPayment(
   }
   const answer = await complete(ctx, user, created.id);
   return { statusCode: answer.statusCode, result: { ...answer.result, cashSessionOpened: created.opened } };
+}
+
+function notCollectable(s: { status: string; paymentMoment: PaymentMoment }): string {
+  if (s.paymentMoment === 'destino') return WHO_PAYS_MESSAGES.collectWhenArrived;
+  return s.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado;
 }
 
 /** `POST /payments/manual/{id}/confirm`: issues (or finds) the receipt of a pending payment and confirms it. Idempotent. */

@@ -1,4 +1,14 @@
-import { centsToNumber, limaDay, paidPill, PAYMENT_MESSAGES, scopeOf, toCents, type PaymentStatus } from '@tramo/domain';
+import {
+  centsToNumber,
+  limaDay,
+  paidPill,
+  PAYMENT_MESSAGES,
+  scopeOf,
+  toCents,
+  type Payer,
+  type PaymentMoment,
+  type PaymentStatus,
+} from '@tramo/domain';
 import { notFound } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { iso, num, str } from './access.ts';
@@ -6,8 +16,14 @@ import * as repo from './queries/receivables.ts';
 
 /** What is left to collect: today's shipments at the counter, open balances per sender, and the customer lookup of the payment modal. */
 
-export async function shipmentsToCollect(ctx: ServiceContext, user: SessionUser, page: number, pageSize: number) {
-  const { rows, total } = await repo.shipmentsToCollect(ctx.db, scopeOf(user), limaDay(ctx.now()), page, pageSize);
+export async function shipmentsToCollect(
+  ctx: ServiceContext,
+  user: SessionUser,
+  page: number,
+  pageSize: number,
+  at: 'origin' | 'destination' = 'origin',
+) {
+  const { rows, total } = await repo.shipmentsToCollect(ctx.db, scopeOf(user), limaDay(ctx.now()), page, pageSize, at);
   return {
     items: rows.map((r) => {
       const paymentStatus = (r.payment_status as PaymentStatus | null) ?? null;
@@ -35,6 +51,11 @@ export async function shipmentsToCollect(ctx: ServiceContext, user: SessionUser,
         pill: paidPill(paymentStatus === 'paid'),
         paymentId: num(r.payment_id),
         paymentStatus,
+        payer: String(r.payer) as Payer,
+        paymentMoment: String(r.payment_moment) as PaymentMoment,
+        payerDocType: num(r.payer_doc_type),
+        payerDocNumber: str(r.payer_doc_number),
+        payerName: str(r.payer_name),
       };
     }),
     total,

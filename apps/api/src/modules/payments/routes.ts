@@ -165,6 +165,20 @@ export default async function paymentRoutes(app: App) {
     async (request) => shipmentsToCollect(app, currentUser(request), request.query.page ?? 1, request.query.pageSize ?? 200),
   );
   app.get(
+    '/payments/receivables/destination',
+    {
+      schema: {
+        tags,
+        summary:
+          'Por cobrar en destino: envíos con pago en destino, En agencia o En tránsito hacia la sucursal, sin pago pagado (agentes: destino su sucursal)',
+        querystring: pagingQuery,
+        response: answers({ 200: collectShipmentPageSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => shipmentsToCollect(app, currentUser(request), request.query.page ?? 1, request.query.pageSize ?? 200, 'destination'),
+  );
+  app.get(
     '/receivables/customers',
     {
       schema: {

@@ -12,6 +12,7 @@ import {
   RETURN_MESSAGES,
   SHIPMENT_MESSAGES,
   toCents,
+  whoPaysColumns,
   type descriptionChangeSchema,
   type NewShipment,
   type ShipmentLine,
@@ -42,6 +43,7 @@ import {
   type ShipmentRow,
 } from './rows.ts';
 import { changeShipmentStatus } from './status.ts';
+import { checkWhoPays } from './who-pays.ts';
 
 /** Both branches and the sender exist; answers the branches (their names go into the answer). */
 async function checkReferences(tx: Tx, data: NewShipment | ShipmentUpdate): Promise<{ origin: BranchRef; destination: BranchRef }> {
@@ -125,11 +127,18 @@ export async function createShipment(ctx: ServiceContext, actor: SessionUser, da
    */
   const insert = async (db: Db | Tx, customer: CustomerTariff | null) => {
     const priced = priceWith(tables, { company, route }, customer, data);
+    await checkWhoPays(db, data, {
+      originBranchId: data.originBranchId,
+      destinationBranchId: data.destinationBranchId,
+      priceCents: toCents(priced.quotedPrice),
+      weightKg: Number(priced.weightKg),
+    });
     const now = ctx.now();
     const values = {
       ...newRow(actor, now),
       ...formColumns(data),
       ...pricedColumns(priced),
+      ...whoPaysColumns(data),
       recipientPhone: data.recipientPhone,
       recipientEmail: data.recipientEmail,
       secretCodeHash,

@@ -18,6 +18,7 @@ import {
   shipmentSchema,
   shipmentUpdateSchema,
   statusChangeSchema,
+  whoPaysChangeSchema,
 } from '@tramo/domain';
 import { recordId } from '../../lib/schemas.ts';
 import { guard } from '../../plugins/auth.ts';
@@ -34,6 +35,7 @@ import {
 } from './commands.ts';
 import { getShipment, getShipmentByCode, listShipments, searchShipments } from './queries.ts';
 import { returnToOrigin } from './returns.ts';
+import { changeWhoPays } from './who-pays.ts';
 
 /** `{id}` is the numeric id or the code (TMT-000123). */
 const shipmentParams = z.object({ id: shipmentRef });
@@ -177,6 +179,21 @@ export default async function shipmentRoutes(app: App) {
       preHandler: anyUser,
     },
     async (request) => changeSecretCode(app, currentUser(request), request.params.id, request.body.secretCode),
+  );
+  app.put(
+    '/shipments/:id/who-pays',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: shipmentSchema }),
+        summary:
+          'Cambiar quién paga (remitente, destinatario, tercero) y cuándo (origen, destino) hasta que el envío se pague o se cargue (sucursal de origen; auditado)',
+        params: shipmentParams,
+        body: whoPaysChangeSchema,
+      },
+      preHandler: registrars,
+    },
+    async (request) => changeWhoPays(app, currentUser(request), request.params.id, request.body),
   );
   app.put(
     '/shipments/:id/description',

@@ -40,6 +40,12 @@ export const rowColumns = {
   insured: shipments.insured,
   surcharges: shipments.surcharges,
   deliveredInfo: shipments.deliveredInfo,
+  payer: shipments.payer,
+  paymentMoment: shipments.paymentMoment,
+  payerDocType: shipments.payerDocType,
+  payerDocNumber: shipments.payerDocNumber,
+  payerName: shipments.payerName,
+  payerCustomerId: shipments.payerCustomerId,
 };
 
 /** The shipment's own columns of a row (without the branches' names), as an insert returns them. */
@@ -138,6 +144,12 @@ const newShipmentColumns = [
   'recipientPhone',
   'recipientEmail',
   'secretCodeHash',
+  'payer',
+  'paymentMoment',
+  'payerDocType',
+  'payerDocNumber',
+  'payerName',
+  'payerCustomerId',
 ] as const satisfies readonly (keyof typeof shipments.$inferInsert)[];
 
 /** What a creation writes of the shipment itself, every column given (the code is the sequence's, taken by the statement). */

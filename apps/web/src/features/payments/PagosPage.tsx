@@ -2,14 +2,20 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button, Group, Stack, Tabs, Title } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
-import { PAYMENT_MESSAGES, type ManualPayment, type ManualPaymentResult } from '@tramo/domain';
+import { collectableAtCounter, PAYMENT_MESSAGES, type ManualPayment, type ManualPaymentResult } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { keysetCursor, numberedPage, Pager } from '../../components/ui/Pager.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { notify } from '../../lib/notify.ts';
 import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { PdfViewer, type PdfRequest } from '../billing/index.ts';
-import { TODAY_PAYMENTS_PAGE_SIZE, useShipmentsToCollect, useTodayPayments, type CollectShipment } from './api/payments.ts';
+import {
+  TODAY_PAYMENTS_PAGE_SIZE,
+  useShipmentsDueAtDestination,
+  useShipmentsToCollect,
+  useTodayPayments,
+  type CollectShipment,
+} from './api/payments.ts';
 import { CashSessionPanel } from './components/CashSessionPanel.tsx';
 import { CollectTable } from './components/CollectTable.tsx';
 import { DaySessions } from './components/DaySessions.tsx';
@@ -29,6 +35,7 @@ export default function PagosPage() {
   const [url, setUrl] = useUrlState({ tab: 'cobros', shipmentId: '', page: '1', after: '', before: '' });
   const tab: Tab = (TABS as readonly string[]).includes(url.tab) ? (url.tab as Tab) : 'cobros';
   const toCollect = useShipmentsToCollect();
+  const dueAtDestination = useShipmentsDueAtDestination();
   const cursor = url.after ? { after: url.after } : url.before ? { before: url.before } : {};
   const at = { ...cursor, page: numberedPage({ page: pageNumber(url.page, 1), pageSize: TODAY_PAYMENTS_PAGE_SIZE, ...cursor }) };
   const payments = useTodayPayments(at);
@@ -36,8 +43,12 @@ export default function PagosPage() {
   const [receipt, setReceipt] = useState<PdfRequest | null>(null);
 
   const rows = toCollect.data?.items ?? [];
-  const unpaid = rows.filter((s) => !s.paid && s.paymentStatus !== 'pending');
-  const linked = url.shipmentId ? (rows.find((s) => String(s.id) === url.shipmentId) ?? null) : null;
+  const destinationRows = dueAtDestination.data?.items ?? [];
+  // What the counter may collect now: today's at origin, and pago en destino once it is here ('En agencia').
+  const unpaid = [...rows, ...destinationRows].filter(
+    (s) => !s.paid && s.paymentStatus !== 'pending' && collectableAtCounter({ ...s, paymentMoment: s.paymentMoment }, new Date()),
+  );
+  const linked = url.shipmentId ? ([...rows, ...destinationRows].find((s) => String(s.id) === url.shipmentId) ?? null) : null;
   const modalShipment: CollectShipment | null = linked;
   const modalOpen = manual || linked !== null;
   const closeModal = () => {
@@ -74,7 +85,7 @@ export default function PagosPage() {
           variant="default"
           leftSection={<IconRefresh size={16} />}
           loading={toCollect.isFetching || payments.isFetching}
-          onClick={() => void Promise.all([toCollect.refetch(), payments.refetch()])}
+          onClick={() => void Promise.all([toCollect.refetch(), dueAtDestination.refetch(), payments.refetch()])}
         >
           Actualizar
         </Button>
@@ -104,6 +115,15 @@ export default function PagosPage() {
               Envíos por cobrar hoy
             </Title>
             <CollectTable rows={rows} loading={toCollect.isPending} onCollect={(s) => setUrl({ shipmentId: String(s.id) })} />
+            <Title order={2} size="h4">
+              Por cobrar en destino
+            </Title>
+            <CollectTable
+              rows={destinationRows}
+              loading={dueAtDestination.isPending}
+              label="Por cobrar en destino"
+              onCollect={(s) => setUrl({ shipmentId: String(s.id) })}
+            />
             <Group justify="space-between">
               <Title order={2} size="h4">
                 Pagos de hoy

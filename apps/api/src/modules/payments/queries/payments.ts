@@ -27,6 +27,16 @@ export async function livePaymentOf(db: Db | Tx, shipmentId: number): Promise<Pa
   return row ?? null;
 }
 
+/** The shipment's freight is paid: a payment of it is 'paid' (delivery of pago en destino waits for this). */
+export async function freightPaid(db: Db | Tx, shipmentId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.shipmentId, shipmentId), eq(payments.status, 'paid')))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** A payment as the API answers it: the row plus its shipment code, branch and receipt. */
 export const paymentView = {
   p: payments,

@@ -9,14 +9,25 @@ import { branchScopeCondition } from '../../../lib/branch-scope.ts';
 /** The shipments table as the raw queries below name it (`s`), so the scope's condition names it alike. */
 const s = alias(shipments, 's');
 
-export async function shipmentsToCollect(db: Db, scope: Scope, day: string, page: number, pageSize: number) {
-  const where = sql`s.status = 'Creado' and s.created_at >= ${limaDayStart(day)} and s.created_at < ${limaDayEnd(day)}
-    and ${branchScopeCondition(scope, s.originBranchId) ?? sql`true`}`;
+/**
+ * The counter's list to collect. At origin: today's 'Creado' shipments paid at origin. At
+ * destination ('Por cobrar en destino', issue 33): pago en destino shipments waiting at the branch
+ * or on their way to it, not yet paid (shipments_destination_collect_idx).
+ */
+export async function shipmentsToCollect(db: Db, scope: Scope, day: string, page: number, pageSize: number, at: 'origin' | 'destination' = 'origin') {
+  const where =
+    at === 'origin'
+      ? sql`s.status = 'Creado' and s.created_at >= ${limaDayStart(day)} and s.created_at < ${limaDayEnd(day)} and s.payment_moment = 'origen'
+    and ${branchScopeCondition(scope, s.originBranchId) ?? sql`true`}`
+      : sql`s.payment_moment = 'destino' and s.status in ('En agencia', 'En tránsito')
+    and not exists (select 1 from payments pp where pp.shipment_id = s.id and pp.status = 'paid')
+    and ${branchScopeCondition(scope, s.destinationBranchId) ?? sql`true`}`;
   const [rows, count] = await Promise.all([
     db.execute(sql`
       select s.id, s.code, s.status, s.sender_name, s.sender_customer_id, c.doc_type as sender_doc_type, c.doc_number as sender_doc,
         s.recipient_name, s.recipient_doc, s.origin_branch_id, s.destination_branch_id, o.name as origin_name, d.name as destination_name,
         s.created_at, s.quoted_price::text as quoted_price, s.quoted_currency, s.weight_kg::text as weight_kg, s.product_type, s.description,
+        s.payer, s.payment_moment, s.payer_doc_type, s.payer_doc_number, s.payer_name,
         p.id as payment_id, p.status as payment_status
       from shipments s
       join branches o on o.id = s.origin_branch_id
@@ -24,7 +35,7 @@ export async function shipmentsToCollect(db: Db, scope: Scope, day: string, page
       left join customers c on c.id = s.sender_customer_id
       left join payments p on p.shipment_id = s.id and p.status in ('pending', 'paid')
       where ${where}
-      order by s.created_at desc, s.id desc
+      order by ${at === 'origin' ? sql`s.created_at desc, s.id desc` : sql`s.status, s.created_at, s.id`}
       limit ${pageSize} offset ${(page - 1) * pageSize}`),
     db.execute(sql`select count(*)::int as n from shipments s where ${where}`),
   ]);

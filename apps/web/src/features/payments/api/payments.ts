@@ -27,6 +27,15 @@ export const useShipmentsToCollect = () =>
     placeholderData: keepPreviousData,
   });
 
+/** 'Por cobrar en destino' (issue 33): pago en destino shipments at (or on their way to) the caller's branch. */
+export const useShipmentsDueAtDestination = () =>
+  useQuery({
+    queryKey: [...paymentsKey, 'due-at-destination'],
+    queryFn: ({ signal }) =>
+      api.get<z.infer<typeof collectShipmentPageSchema>>('/payments/receivables/destination', { pageSize: COLLECT_PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+  });
+
 /** Spec section 9: today's payments come in pages of 200; a busier day goes on by cursor. */
 export const TODAY_PAYMENTS_PAGE_SIZE = 200;
 

@@ -1,4 +1,5 @@
 import { Badge, Button, Paper, Table, Text } from '@mantine/core';
+import { collectableAtCounter } from '@tramo/domain';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import type { CollectShipment } from '../api/payments.ts';
 import { ActionsTh } from '../../../components/ui/ActionsTh.tsx';
@@ -11,14 +12,18 @@ export function CollectTable({
   rows,
   loading,
   onCollect,
+  label = 'Envíos por cobrar hoy',
 }: {
   rows: readonly CollectShipment[];
   loading: boolean;
   onCollect(s: CollectShipment): void;
+  label?: string;
 }) {
+  // Pago en destino is collected once the parcel is here; one still on its way shows 'En camino'.
+  const collectable = (s: CollectShipment) => !s.paid && s.paymentStatus !== 'pending' && collectableAtCounter(s, new Date());
   return (
     <Paper withBorder style={{ overflowX: 'auto' }}>
-      <Table verticalSpacing={6} aria-label="Envíos por cobrar hoy">
+      <Table verticalSpacing={6} aria-label={label}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Código</Table.Th>
@@ -69,7 +74,12 @@ export function CollectTable({
                   </Badge>
                 </Table.Td>
                 <Table.Td>
-                  {!s.paid && s.paymentStatus !== 'pending' && (
+                  {!collectable(s) && s.paymentMoment === 'destino' && s.status === 'En tránsito' && (
+                    <Text size="xs" c="dimmed">
+                      En camino
+                    </Text>
+                  )}
+                  {collectable(s) && (
                     <Button size="xs" variant="light" onClick={() => onCollect(s)}>
                       Cobrar
                     </Button>

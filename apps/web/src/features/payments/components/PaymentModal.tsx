@@ -13,6 +13,7 @@ import {
   toCents,
   type ManualPaymentResult,
   type PaymentMethod,
+  payingParty,
 } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatMoney } from '../../../lib/format.ts';
@@ -58,14 +59,16 @@ interface Values {
 }
 
 function initialValues(shipment: CollectShipment | null): Values {
+  // The receipt goes to whoever pays: the sender at origin, the recipient or a third party at destination.
+  const party = shipment ? payingParty(shipment) : null;
   return {
     shipmentId: shipment ? String(shipment.id) : '',
     amount: shipment ? shipment.quotedPrice.toFixed(2) : '',
     discount: '',
     discountReason: '',
-    customerDocType: shipment?.senderDocType === 6 || shipment?.senderDoc?.length === 11 ? '6' : '1',
-    customerDocNumber: shipment?.senderDoc ?? '',
-    customerName: shipment?.senderName ?? '',
+    customerDocType: party?.docNumber.length === 11 ? '6' : '1',
+    customerDocNumber: party?.docNumber ?? '',
+    customerName: party?.name ?? '',
     currency: 'PEN',
     methodCode: 'cash',
     providerTxId: '',
