@@ -40,7 +40,9 @@ export default defineConfig({
       WEB_DIST: path.join(os.tmpdir(), `tramo-e2e-web-${port}`),
       DEMO: '1',
       LOG_LEVEL: 'warn',
-      BILLING_SANDBOX_BOLETA_DELAY_MS: '1500',
+      // Long enough for a browser test to void a payment while its boleta still waits for the daily
+      // summary (payments.spec.ts), short enough for a test to see a boleta accepted.
+      BILLING_SANDBOX_BOLETA_DELAY_MS: '10000',
       BILLING_SANDBOX_VOID_DELAY_MS: '1500',
       BILLING_SANDBOX_GUIDE_DELAY_MS: '2000',
     },

@@ -3,7 +3,7 @@ import { loginAndWait } from './support.ts';
 
 /*
  * SUNAT documents through the offline sandbox provider (the default): the e2e server accepts
- * boletas and voids after 1.5 s (playwright.config.ts), facturas at once, like SUNAT does.
+ * boletas after 10 s and voids after 1.5 s (playwright.config.ts), facturas at once, like SUNAT does.
  */
 
 async function openBilling(page: Page, tab = 'factura') {

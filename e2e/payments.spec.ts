@@ -1,9 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, createShipment, loginAndWait } from './support.ts';
+import fs from 'node:fs';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { apiToken, createShipment, loginAndWait, unique } from './support.ts';
 
 /*
  * Money at the counter: a cash payment for a new shipment gives its boleta, the payment can be voided,
- * and the cashier closes the drawer with a difference. Boletas are accepted after 1.5 s here
+ * and the cashier closes the drawer with a difference. Boletas are accepted after 10 s here
  * (playwright.config.ts), as SUNAT's daily summary does later in real life.
  */
 
@@ -79,8 +80,7 @@ test('a cash payment for a new shipment issues its boleta, then is voided; the d
   });
   expect(again.status()).toBe(409);
 
-  // Void: the boleta must be accepted first (1.5 s in this suite); the payment becomes Anulado.
-  await page.waitForTimeout(2_000);
+  // Void: the payment becomes Anulado (its boleta, still pending or accepted, is voided with it).
   await row.getByRole('button', { name: 'Anular' }).click();
   const voidDialog = page.getByRole('dialog', { name: `Anular el pago de ${shipment.code}` });
   await expect(voidDialog.getByLabel('Motivo de la anulación')).toHaveValue('ERROR DEL SISTEMA');
@@ -113,4 +113,99 @@ test('a cash payment for a new shipment issues its boleta, then is voided; the d
     await page.setViewportSize({ width, height: 768 });
     await page.screenshot({ path: `test-results/cierres-del-dia-${width}.png`, fullPage: true });
   }
+});
+
+/** Opens a receipt in the Comprobantes register (found by its customer) and answers its drawer. */
+async function openReceipt(page: Page, customer: string, number: string) {
+  await page.goto('/billing/preview?tab=comprobantes');
+  await page.getByLabel('Cliente').fill(customer);
+  await expect(page).toHaveURL(/customer=/);
+  await page.getByRole('link', { name: number }).click();
+  const drawer = page.getByRole('dialog', { name: 'Comprobante' });
+  await expect(drawer.getByRole('heading', { name: number })).toBeVisible();
+  return drawer;
+}
+
+/** Pays `code` in the modal (cash, a DNI customer) and answers the receipt's number, the ticket viewer closed. */
+async function payWithBoleta(page: Page, modal: Locator, customer: string) {
+  await modal.getByLabel('Documento del cliente (DNI o RUC)').fill('45678912');
+  await modal.getByLabel('Nombre del cliente').fill(customer);
+  await modal.getByRole('button', { name: 'Registrar pago' }).click();
+  const viewer = page.getByRole('dialog', { name: /^BBB1-\d{8} · ticket$/ });
+  await expect(viewer).toBeVisible();
+  const boleta = (await viewer.locator('h2').first().textContent())!.split(' · ')[0]!;
+  await page.keyboard.press('Escape');
+  return boleta;
+}
+
+// Issue 31: a cashier's mistake is undone the same day, while SUNAT still holds the boleta for its daily summary.
+test('a payment whose boleta is still pending at SUNAT is voided at once; the boleta goes in the daily summary as voided, tracked until Anulado', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000); // the payment, then the register twice: slow on a busy machine
+  const shipment = await newShipment(request);
+  const customer = unique('Rosa Anulada ');
+  await loginAndWait(page, 'AGENTE1');
+  const modal = await openModalFromList(page, shipment.code);
+  const boleta = await payWithBoleta(page, modal, customer);
+
+  // At once, no waiting for SUNAT: the row offers the void and the payment is voided.
+  const row = page.getByRole('table', { name: 'Pagos de hoy' }).getByRole('row').filter({ hasText: shipment.code });
+  await row.getByRole('button', { name: 'Anular' }).click();
+  const voidDialog = page.getByRole('dialog', { name: `Anular el pago de ${shipment.code}` });
+  await voidDialog.getByLabel('Motivo de la anulación').fill('ERROR EN EL MÉTODO DE PAGO');
+  await voidDialog.getByRole('button', { name: 'Anular pago' }).click();
+  await expect(row).toContainText('Anulado');
+  await expect(row.getByRole('button', { name: 'Anular' })).toHaveCount(0);
+  await page.screenshot({ path: 'screenshots/payments-same-day-void.png' });
+
+  // The boleta: reported voided in the daily summary (estado 3), never accepted first, and 'Anulado' once SUNAT answers.
+  const drawer = await openReceipt(page, customer, boleta);
+  await expect(drawer).toContainText('Motivo de anulación: ERROR EN EL MÉTODO DE PAGO');
+  await expect(drawer.getByText(/^(Anulación pendiente|Anulado)$/)).toBeVisible();
+  await expect(async () => {
+    const again = await openReceipt(page, customer, boleta);
+    await expect(again.getByText('Anulado', { exact: true }).first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  const settled = page.getByRole('dialog', { name: 'Comprobante' });
+  await expect(settled.getByRole('heading', { name: 'Historial' })).toBeVisible();
+  const history = settled.locator('.mantine-Timeline-itemTitle');
+  await expect(history).toContainText(['emitido', 'consultado', 'anulación solicitada']);
+  await expect(history.filter({ hasText: /^aceptado$/ })).toHaveCount(0);
+  await settled.getByRole('button', { name: /^Respuestas del proveedor/ }).click();
+  await expect(settled).toContainText('"estado_en_resumen": "3"');
+  await page.screenshot({ path: 'screenshots/payments-same-day-void-boleta.png', fullPage: true });
+});
+
+// DESIGN.md 5b: only an admin discounts, before collecting, with a reason that the receipt prints.
+test('an admin collects with a discount and its reason: the amount due follows it and the receipt names it', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const shipment = await newShipment(request);
+  const customer = unique('Rosa Descuento ');
+  await loginAndWait(page, 'ADMIN');
+  const modal = await openModalFromList(page, shipment.code);
+  const price = Number(await modal.getByLabel('Monto').inputValue());
+  await modal.getByLabel('Descuento', { exact: true }).fill('1.50');
+  await expect(modal.getByLabel('Monto')).toHaveValue((price - 1.5).toFixed(2));
+  await modal.getByLabel('Motivo del descuento').fill('Cliente frecuente');
+  await page.screenshot({ path: 'screenshots/payments-discount-modal.png' });
+  const [ticket] = await Promise.all([page.waitForResponse((r) => r.url().includes('/pdf?format=ticket')), payWithBoleta(page, modal, customer)]);
+  expect(ticket.status()).toBe(200);
+  // The printed ticket, kept for a look (the viewer's own copy is gone with it).
+  const pdf = await request.get(ticket.url(), { headers: { authorization: `Bearer ${await apiToken(request, 'ADMIN')}` } });
+  expect(pdf.headers()['content-type']).toContain('application/pdf');
+  fs.mkdirSync('reports', { recursive: true });
+  fs.writeFileSync('reports/payments-discount-ticket.pdf', await pdf.body());
+
+  const row = page.getByRole('table', { name: 'Pagos de hoy' }).getByRole('row').filter({ hasText: shipment.code });
+  await expect(row).toContainText('Pagado');
+  await expect(row).toContainText((price - 1.5).toFixed(2));
+  const boleta = (await row.getByText(/^BBB1-\d{8}$/).textContent())!;
+  const drawer = await openReceipt(page, customer, boleta);
+  await expect(drawer).toContainText(`Servicio de envío ${shipment.code} (Descuento S/ 1.50: Cliente frecuente)`);
+  await expect(drawer).toContainText((price - 1.5).toFixed(2));
+  await page.screenshot({ path: 'screenshots/payments-discount-receipt.png', fullPage: true });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.screenshot({ path: 'screenshots/payments-discount-receipt-1024.png', fullPage: true });
 });

@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openEmbedded } from '../src/db/client.ts';
 import { acquireDataDirLock } from '../src/db/lock.ts';
+import { DataDirOpenError, secureDataDir } from '../src/db/data-dir.ts';
 import { seedBase } from '../src/seed/base.ts';
 import { startServerProcess } from './server-process.ts';
 
@@ -132,16 +133,52 @@ describe('embedded data directory', () => {
     expect(await settingKeys(dataDir)).not.toContain('jwt_secret');
   }, 120_000);
 
-  it('refuses to start on a data directory group or others may open, saying the chmod to run', () => {
-    const dataDir = path.join(tmp, 'open');
+  it("a data directory an older Tramo left open (755, files 644) is the server's own user's: closed once to 700/600 with a warning, and the server starts", async () => {
+    const dataDir = path.join(tmp, 'older');
+    fs.mkdirSync(path.join(dataDir, 'billing'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'billing', 'notes.txt'), 'left by an older version', { mode: 0o644 });
+    fs.chmodSync(path.join(dataDir, 'billing', 'notes.txt'), 0o644);
+    fs.chmodSync(path.join(dataDir, 'billing'), 0o755);
+    fs.chmodSync(dataDir, 0o755);
+    expect(openToOthers(dataDir).length).toBe(3);
+
+    const server = await startServerProcess({ DATA_DIR: dataDir, DEMO: '0', ADMIN_PASSWORD: 'clave-de-prueba-1', ...ownKeys });
+    try {
+      const health = await fetch(`${server.url}/api/health`);
+      expect(health.status).toBe(200);
+      expect(server.output()).toContain(`La carpeta de datos ${dataDir} estaba abierta a otros usuarios (permisos 755)`);
+      expect(server.output()).toContain('se cerró (700, sus archivos 600)');
+    } finally {
+      await server.stop('SIGTERM');
+    }
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dataDir, 'billing', 'notes.txt')).mode & 0o777).toBe(0o600);
+    expect(openToOthers(dataDir)).toEqual([]);
+  }, 120_000);
+
+  it("refuses a data directory open to others that is another user's, saying the chmod to run, and changes nothing in it", () => {
+    const dataDir = path.join(tmp, 'theirs');
     fs.mkdirSync(dataDir, { mode: 0o755 });
     fs.chmodSync(dataDir, 0o755);
-    const res = runScript('main.ts', [], { DATA_DIR: dataDir, PORT: '0', ...ownKeys });
-    expect(res.status).not.toBe(0);
-    expect(res.stderr).toContain(`La carpeta de datos ${dataDir} está abierta a otros usuarios (permisos 755)`);
-    expect(res.stderr).toContain(`chmod -R go-rwx '${dataDir}'`);
-    expect(fs.existsSync(path.join(dataDir, 'pgdata'))).toBe(false);
-    expect(fs.existsSync(path.join(dataDir, 'jwt-secret.key'))).toBe(false);
+    fs.writeFileSync(path.join(dataDir, 'notes.txt'), 'x', { mode: 0o644 });
+    fs.chmodSync(path.join(dataDir, 'notes.txt'), 0o644);
+    const warnings: string[] = [];
+    // As run by a user who does not own it (uid + 1): Tramo may not close it for its owner.
+    const someoneElse = fs.statSync(dataDir).uid + 1;
+    expect(() => secureDataDir(dataDir, (m) => warnings.push(m), someoneElse)).toThrow(DataDirOpenError);
+    expect(() => secureDataDir(dataDir, (m) => warnings.push(m), someoneElse)).toThrow(
+      `La carpeta de datos ${dataDir} está abierta a otros usuarios (permisos 755)`,
+    );
+    expect(() => secureDataDir(dataDir, (m) => warnings.push(m), someoneElse)).toThrow(`chmod -R go-rwx '${dataDir}'`);
+    expect(warnings).toEqual([]);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o755);
+    expect(fs.statSync(path.join(dataDir, 'notes.txt')).mode & 0o777).toBe(0o644);
+
+    // Its owner (the uid it belongs to) gets it closed, with the warning.
+    secureDataDir(dataDir, (m) => warnings.push(m), fs.statSync(dataDir).uid);
+    expect(warnings).toHaveLength(1);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dataDir, 'notes.txt')).mode & 0o777).toBe(0o600);
   });
 
   it('an install that kept the signing secret in the database moves it to the key file on start: its sessions survive, its files are closed', async () => {

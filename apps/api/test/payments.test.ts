@@ -632,9 +632,11 @@ describe.each(engines)('demo start has payments (%s)', (engine) => {
     expect(days[0]! <= limaDay(new Date(Date.now() - 40 * DAY))).toBe(true);
     expect(days.at(-1)! <= limaDay(new Date())).toBe(true);
     expect(new Set(all.map((m) => m.branchName)).size).toBeGreaterThanOrEqual(2);
-    // Every non-cash payment carries its voucher; none points to a document (the register holds none of them).
+    // Every non-cash payment carries its voucher. Every paid one has its receipt (issue 31: no money
+    // without a boleta or factura); one left pending has none (its receipt failed).
     expect(all.filter((m) => m.methodCode !== 'cash').every((m) => m.providerTxId)).toBe(true);
-    expect(all.every((m) => m.reference === null)).toBe(true);
+    expect(all.filter((m) => m.status === 'paid').every((m) => /^(BBB1|FFF1)-\d{8}$/.test(m.reference ?? ''))).toBe(true);
+    expect(all.filter((m) => m.status === 'pending').every((m) => m.reference === null)).toBe(true);
     const pending = all.find((m) => m.status === 'pending')!;
     const detail = await get(`/api/payments/manual/${pending.id}`);
     expect(detail).toMatchObject({ status: 'pending', documentId: null, pdfUrl: null });
