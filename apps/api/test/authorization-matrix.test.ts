@@ -155,6 +155,30 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/notifications': { roles: ADMIN },
   'POST /api/notifications/{id}/resend': { roles: ADMIN },
   'GET /api/reconciliation': { roles: ADMIN },
+  // Issue 33: who pays and when (origin branch only), the destination's list, the company's rules.
+  'PUT /api/shipments/{id}/who-pays': { roles: STAFF, scope: 'shipment' },
+  'GET /api/payments/receivables/destination': { roles: STAFF },
+  'GET /api/settings/who-pays': { roles: STAFF },
+  'PUT /api/settings/who-pays': { roles: ADMIN },
+  // Issue 34: the full quote and the tariff catalogues (kept by the counter, as Factor Peso); settings are the admin's.
+  'POST /api/quotes': { roles: STAFF },
+  'GET /api/tariffs/settings': { roles: STAFF },
+  'PUT /api/tariffs/settings': { roles: ADMIN },
+  'GET /api/tariffs/articles': { roles: STAFF },
+  'POST /api/tariffs/articles': { roles: STAFF },
+  'GET /api/tariffs/articles/{id}/prices': { roles: STAFF },
+  'PUT /api/tariffs/articles/{id}/prices': { roles: STAFF },
+  'GET /api/tariffs/routes': { roles: STAFF },
+  'PUT /api/tariffs/routes': { roles: STAFF },
+  'GET /api/tariffs/surcharges': { roles: STAFF },
+  'PUT /api/tariffs/surcharges/{code}': { roles: STAFF },
+  'GET /api/tariffs/customers/{id}': { roles: STAFF },
+  'PUT /api/tariffs/customers/{id}': { roles: STAFF },
+  'POST /api/tariffs/clone': { roles: STAFF },
+  // Issue 36: the company's data (RUC, name, address, MTC registration, logo).
+  'GET /api/settings/company': { roles: ADMIN },
+  'PUT /api/settings/company': { roles: ADMIN },
+  'GET /api/settings/company/logo': { roles: ADMIN },
 };
 
 /** Valid bodies, so that what refuses another branch is the scope and not validation. */

@@ -123,6 +123,12 @@ describe.each(engines)('payments (%s)', (engine) => {
     const missing = await pay(s.id, { methodCode: 'yape_qr' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().fields.providerTxId).toBe(PAYMENT_MESSAGES.voucher);
+    // A factura needs the customer's address (issue 32): the RUC lookup answers it from the registered customer.
+    const customer = await t.call('POST', '/api/customers', {
+      token: agent,
+      body: { doc_type: 6, doc_number: '20100070970', firstName: 'SUPERMERCADOS PERUANOS S.A.', address: 'Av. Morro Solar 1086, Lima' },
+    });
+    expect(customer.statusCode).toBe(201);
     const res = await pay(s.id, {
       methodCode: 'yape_qr',
       providerTxId: 'YP-0091',

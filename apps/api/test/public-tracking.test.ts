@@ -45,6 +45,7 @@ describe.each(engines)('public tracking (%s)', (engine) => {
     // A stand-in for the built web app: the staff app's page and the public page's own.
     webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-public-web-'));
     fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>staff app</title>');
+    fs.writeFileSync(path.join(webDist, 'login.html'), '<!doctype html><title>login page</title>');
     fs.writeFileSync(path.join(webDist, 'seguimiento.html'), '<!doctype html><title>public page</title>');
     t = await startTestApp(engine, {
       serveWeb: true,
@@ -272,7 +273,9 @@ describe.each(engines)('public tracking (%s)', (engine) => {
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('public page');
     }
-    for (const url of ['/shipments/1', '/seguimientos', '/login']) expect((await t.call('GET', url)).body).toContain('staff app');
+    for (const url of ['/shipments/1', '/seguimientos']) expect((await t.call('GET', url)).body).toContain('staff app');
+    // /login opened by address is its own small page (issue 37); the app's routes stay the app's.
+    for (const url of ['/login', '/login?next=/pagos']) expect((await t.call('GET', url)).body).toContain('login page');
   });
 
   it("tells the web app the public origin for the labels' QR: PUBLIC_URL, else null (the app's own)", async () => {

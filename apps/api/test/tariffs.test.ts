@@ -31,7 +31,7 @@ describe.each(engines)('tariffs (%s)', (engine) => {
     admin = await t.login('ADMIN');
     agent = await t.login('AGENTE1');
     const inserted = await t.database.db.execute(
-      sql`insert into customers (first_name, last_name, doc_type, doc_number) values ('Textiles Andinos SAC', null, 6, '20100070970') returning id`,
+      sql`insert into customers (first_name, last_name, doc_type, doc_number, address) values ('Textiles Andinos SAC', null, 6, '20100070970', 'Av. Argentina 1450, Lima') returning id`,
     );
     customerId = Number((inserted.rows[0] as { id: number }).id);
     const discount = await t.call('PUT', `/api/tariffs/customers/${customerId}`, { token: agent, body: { discount: 10 } });
