@@ -102,8 +102,9 @@ test('an agent registers a driver and a transport, loads two Creado shipments an
   await expect(page.getByRole('button', { name: `Quitar ${codes[1]}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Paquetes cargados (1)' })).toBeVisible();
 
-  // The list shows what the transport carries now.
+  // The list shows what the transport carries now (narrowed to its route: other specs add transports, the list pages).
   await page.getByRole('tab', { name: 'Transportes' }).click();
+  await page.getByPlaceholder('Filtrar por ruta (p. ej. Lima)').fill('Cusco – Piura');
   await expect(page.getByRole('row').filter({ hasText: plate })).toContainText('1 paq.');
   // A transport with load cannot be deleted: asked first, then refused with the reason.
   await page.getByRole('button', { name: `Eliminar ${plate}` }).click();

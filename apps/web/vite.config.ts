@@ -27,11 +27,6 @@ const publicPage: Plugin = {
  */
 const PANEL_PAGE = 'features/dashboard/PanelPage.tsx';
 
-/** The libraries the shell needs before any page: React, the router, Mantine's core, TanStack Query, zod, dayjs, the icons. */
-const STACK =
-  /node_modules[\\/](react|react-dom|scheduler|react-router|@mantine[\\/](core|hooks|notifications|modals)|@tanstack|@floating-ui|@tabler|clsx|react-remove-scroll[^\\/]*|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|tslib|zod|dayjs|cookie|set-cookie-parser)[\\/]/;
-/** The app's own code every page shares: the shell, the shared libraries, the domain (not the dates module the public page imports alone). */
-const APP_SHARED = /apps[\\/]web[\\/]src[\\/](lib[\\/]|app[\\/](?!routes[\\/]))|packages[\\/]domain[\\/]src[\\/](?!(dates|calendar)\.ts)/;
 const appFilesForLogin: Plugin = {
   name: 'tramo-login-app-files',
   apply: 'build',
@@ -79,26 +74,11 @@ export default defineConfig({
     sourcemap: false,
     // Every browser the app supports preloads modules itself: no polyfill file to fetch first.
     modulePreload: { polyfill: false },
-    // The stack is one file on purpose (below): ~845 kB before compression, ~215 kB as brotli.
-    chunkSizeWarningLimit: 900,
     rollupOptions: {
       input: {
         main: path.resolve(import.meta.dirname, 'index.html'),
         seguimiento: path.resolve(import.meta.dirname, 'seguimiento.html'),
         login: path.resolve(import.meta.dirname, 'login.html'),
-      },
-      output: {
-        // Fewer, larger files (issue 37): on a slow link each file costs a round trip (562 ms on
-        // Fast 3G) and a browser opens six at a time, so the app's 50 small shared chunks cost more
-        // than their bytes. The stack the shell needs is one file and the app's own shared code
-        // another; what only some pages need (forms, date pickers, the scanner, barcodes) stays
-        // split by page, and the public pages share neither.
-        codeSplitting: {
-          groups: [
-            { name: 'stack', test: STACK, priority: 2 },
-            { name: 'app', test: APP_SHARED, priority: 1 },
-          ],
-        },
       },
     },
   },

@@ -47,7 +47,7 @@ export function PaymentsTable({
   return (
     <>
       <Paper withBorder style={{ overflowX: 'auto' }}>
-        <Table verticalSpacing={6} horizontalSpacing={8} aria-label="Pagos de hoy">
+        <Table verticalSpacing={6} horizontalSpacing={5} aria-label="Pagos de hoy">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Hora</Table.Th>
@@ -101,7 +101,7 @@ export function PaymentsTable({
                       {p.statusLabel}
                     </Badge>
                     {p.status === 'pending' && p.lastError && (
-                      <Text size="xs" c="red.9" maw={180}>
+                      <Text size="xs" c="red.9" maw={150}>
                         {p.lastError}
                       </Text>
                     )}
