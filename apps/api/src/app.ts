@@ -42,6 +42,7 @@ import { notificationRoutes } from './modules/notifications/index.ts';
 import { reconciliationRoutes } from './modules/reconciliation/index.ts';
 import { companyRoutes } from './modules/company/index.ts';
 import { whoPaysRoutes } from './modules/who-pays/index.ts';
+import { creditRoutes } from './modules/credit/index.ts';
 
 export interface BuildOptions {
   database: Database;
@@ -158,6 +159,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await api.register(notificationRoutes);
       await api.register(reconciliationRoutes);
       await api.register(companyRoutes);
+      await api.register(creditRoutes);
     },
     { prefix: '/api' },
   );

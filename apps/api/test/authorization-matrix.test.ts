@@ -175,6 +175,15 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/tariffs/customers/{id}': { roles: STAFF },
   'PUT /api/tariffs/customers/{id}': { roles: STAFF },
   'POST /api/tariffs/clone': { roles: STAFF },
+  // Issue 35: credit accounts, cobranza, detracción deposits, estados de cuenta and ageing: the company's money, admins only.
+  'GET /api/credit/accounts': { roles: ADMIN },
+  'GET /api/credit/accounts/{customerId}': { roles: ADMIN },
+  'PUT /api/credit/accounts/{customerId}': { roles: ADMIN },
+  'POST /api/credit/collections': { roles: ADMIN },
+  'POST /api/credit/collections/{id}/void': { roles: ADMIN },
+  'POST /api/credit/invoices/{id}/detraction-deposit': { roles: ADMIN },
+  'GET /api/credit/accounts/{customerId}/statement': { roles: ADMIN },
+  'GET /api/credit/ageing': { roles: ADMIN },
   // Issue 36: the company's data (RUC, name, address, MTC registration, logo).
   'GET /api/settings/company': { roles: ADMIN },
   'PUT /api/settings/company': { roles: ADMIN },

@@ -12,6 +12,9 @@ export const LEDGER_CHECKS = [
   'document_series',
   'receivables',
   'notification_once',
+  'credit_invoice_balance',
+  'credit_collection_applied',
+  'shipment_billed_once',
 ] as const;
 export type LedgerCheck = (typeof LEDGER_CHECKS)[number];
 
@@ -43,6 +46,19 @@ export const LEDGER_CHECK_TEXTS: Record<LedgerCheck, { name: string; description
   notification_once: {
     name: 'Notificaciones enviadas una vez',
     description: 'Ningún aviso (evento, destinatario y canal) de la bandeja de salida se envió más de una vez.',
+  },
+  credit_invoice_balance: {
+    name: 'Saldo de facturas al crédito',
+    description:
+      'El saldo de cada factura (total menos notas de crédito, cobros aplicados y detracción depositada) no es negativo, y ninguna factura anulada o rechazada conserva cobros aplicados.',
+  },
+  credit_collection_applied: {
+    name: 'Cobros aplicados',
+    description: 'Ningún cobro aplica a facturas más de lo que se recibió, y ningún cobro anulado conserva aplicaciones.',
+  },
+  shipment_billed_once: {
+    name: 'Envío facturado una vez',
+    description: 'Ningún envío figura en más de un comprobante vigente.',
   },
 };
 

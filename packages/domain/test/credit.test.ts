@@ -53,7 +53,7 @@ describe('credit limit and overdue invoices', () => {
       contactEmail: 'cobranzas@andina.pe',
     });
     expect(ok.success && ok.data).toMatchObject({ limit: 5000, status: 'activa', contactPhone: null });
-    const bad = creditAccountSchema.safeParse({ customerId: 3, limit: 0, termsDays: 0, period: 'anual', contactName: ' ' });
+    const bad = creditAccountSchema.safeParse({ limit: 0, termsDays: 0, period: 'anual', contactName: ' ' });
     expect(bad.success).toBe(false);
     const messages = bad.error!.issues.map((i) => i.message);
     expect(messages).toEqual(

@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES, PAYMENT_MESSAGES, SHIPMENT_MESSAGES } from '@tramo/domain';
+import { BILLING_MESSAGES, COLLECTION_MESSAGES, PAYMENT_MESSAGES, SHIPMENT_MESSAGES } from '@tramo/domain';
 /** An error the client should see as is: `{ error, code, fields }` with its HTTP status. */
 export class AppError extends Error {
   constructor(
@@ -83,6 +83,11 @@ const TRIGGER_REFUSALS: Record<string, AppError> = {
   'tramo.payment_of_cancelled_shipment': conflict(PAYMENT_MESSAGES.shipmentCancelled),
   'tramo.cancel_of_charged_shipment': conflict(SHIPMENT_MESSAGES.paidNotCancellable),
   'tramo.reprice_of_charged_shipment': conflict(SHIPMENT_MESSAGES.paidNotRepriceable),
+  'tramo.allocation_of_voided_collection': conflict(COLLECTION_MESSAGES.collectionVoided),
+  'tramo.allocation_to_foreign_invoice': conflict(COLLECTION_MESSAGES.invoiceNotOpen),
+  'tramo.allocation_over_collection': conflict(COLLECTION_MESSAGES.allocationsOverAmount),
+  'tramo.allocation_over_invoice': conflict(COLLECTION_MESSAGES.invoiceChanged),
+  'tramo.collection_rewrite': conflict(COLLECTION_MESSAGES.collectionRewrite),
 };
 
 /** A trigger's refusal as the client's 409 (see TRIGGER_REFUSALS); null for any other error. */

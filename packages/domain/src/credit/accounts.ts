@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centsToString, toCents, type Cents } from '../money.ts';
-import { decimalNumber, optionalText, recordId, requiredText } from '../primitives.ts';
+import { decimalNumber, optionalText, requiredText } from '../primitives.ts';
 
 /**
  * Credit accounts (issue 35): a RUC customer who ships now and pays against a factura later. The
@@ -38,7 +38,6 @@ export const MAX_CREDIT_LIMIT_CENTS: Cents = 1_000_000_000;
 
 export const creditAccountSchema = z
   .object({
-    customerId: recordId('Cliente inválido'),
     limit: decimalNumber(CREDIT_MESSAGES.limit).refine((v) => v > 0 && toCents(v) <= MAX_CREDIT_LIMIT_CENTS, CREDIT_MESSAGES.limit),
     termsDays: z.coerce
       .number({ error: CREDIT_MESSAGES.terms })

@@ -22,7 +22,6 @@ export const COLLECTION_MESSAGES = {
   amount: 'Importe inválido: mayor que 0, con 2 decimales como máximo.',
   method: 'Medio de cobro inválido: transferencia, depósito, cheque o efectivo.',
   date: INVALID_DAY_MESSAGE,
-  futureDate: 'La fecha del cobro no puede ser futura.',
   operation: 'Número de operación requerido',
   bank: 'Banco requerido',
   allocationOver: (doc: string, open: Cents) => `${doc}: se puede aplicar hasta S/ ${centsToString(open)}.`,
@@ -30,6 +29,13 @@ export const COLLECTION_MESSAGES = {
   duplicateInvoice: 'La misma factura aparece dos veces.',
   invoiceNotOpen: 'La factura no es de este cliente o ya no tiene saldo.',
   voidReason: 'Indica el motivo de la anulación (mínimo 10 caracteres).',
+  collectionVoided: 'El cobro está anulado: no se aplica a ninguna factura.',
+  invoiceChanged: 'La factura ya no tiene ese saldo: vuelve a cargar la cuenta.',
+  collectionRewrite: 'Un cobro no se modifica: anúlalo y regístralo de nuevo.',
+  alreadyVoided: 'El cobro ya está anulado.',
+  notFound: 'Cobro no encontrado.',
+  futureDate: 'La fecha del cobro no puede ser futura.',
+  keyReused: 'Esta clave ya se usó para otro cobro.',
   saved: 'Cobro registrado',
 } as const;
 

@@ -4,3 +4,4 @@ export * from './ageing.ts';
 export * from './periods.ts';
 export * from './balances.ts';
 export * from './statement.ts';
+export * from './answers.ts';

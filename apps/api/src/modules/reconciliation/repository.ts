@@ -148,6 +148,52 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
       ) d
       join shipments s on s.id = d.shipment_id`,
   },
+  // Issue 35: a factura al crédito never owes less than nothing (total − live credit notes − live
+  // allocations − its deposited detracción), and one voided or rejected keeps no collection applied
+  // to it: the money would be counted against a debt that no longer exists.
+  credit_invoice_balance: {
+    table: 'documents',
+    query: sql`
+      with inv as (
+        select d.id, d.series || '-' || d.number as code, d.status, round(d.total * 100)::bigint as total_cents,
+          (select coalesce(sum(round(n.total * 100)), 0)::bigint from documents n
+            where n.type = '07' and n.modifies = d.series || '-' || lpad(d.number::text, 8, '0')
+              and n.status not in ('anulado', 'rechazado') and n.document -> 'creditNote' ->> 'modifiedType' = '01') as credited_cents,
+          (select coalesce(sum(round(a.amount * 100)), 0)::bigint from credit_allocations a where a.document_id = d.id and a.live) as collected_cents,
+          coalesce((select round(dd.amount * 100)::bigint from detraction_deposits dd where dd.document_id = d.id), 0) as deposited_cents
+        from documents d
+        where d.type = '01' and (exists (select 1 from credit_allocations a where a.document_id = d.id) or exists (select 1 from detraction_deposits dd where dd.document_id = d.id))
+      )
+      select id, code, jsonb_build_object('status', status, 'totalCents', total_cents, 'creditedCents', credited_cents,
+          'collectedCents', collected_cents, 'depositedCents', deposited_cents) as vals, count(*) over () as total
+      from inv
+      where total_cents - credited_cents - collected_cents - deposited_cents < 0
+        or (status in ('anulado', 'rechazado') and collected_cents > 0)`,
+  },
+  // A collection applies at most what it brought, and a voided one applies nothing (migration 0080's
+  // triggers hold both; this finds a database where they were bypassed).
+  credit_collection_applied: {
+    table: 'credit_collections',
+    query: sql`
+      select c.id, c.operation_number as code,
+        jsonb_build_object('status', c.status, 'amountCents', round(c.amount * 100)::bigint, 'appliedCents', a.cents) as vals,
+        count(*) over () as total
+      from credit_collections c
+      join (select collection_id, sum(round(amount * 100))::bigint as cents from credit_allocations where live group by collection_id) a on a.collection_id = c.id
+      where a.cents > round(c.amount * 100) or c.status = 'anulado'`,
+  },
+  // A shipment sits on one live comprobante at most (document_shipments_live_uq): billed twice,
+  // the customer would be asked for the same freight twice.
+  shipment_billed_once: {
+    table: 'shipments',
+    query: sql`
+      select s.id, s.code, jsonb_build_object('documents', l.n, 'documentIds', l.ids) as vals, count(*) over () as total
+      from (
+        select shipment_id, count(*)::int as n, string_agg(document_id::text, ', ' order by document_id) as ids
+        from document_shipments where live and role = 'comprobante' group by shipment_id having count(*) > 1
+      ) l
+      join shipments s on s.id = l.shipment_id`,
+  },
 };
 
 /** The first violations of a check (in the order of their ids) and how many there are. */

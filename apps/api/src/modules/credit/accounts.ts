@@ -1,0 +1,185 @@
+import {
+  accountBalanceCents,
+  ageingBucket,
+  anyOverdue,
+  centsToNumber,
+  CREDIT_MESSAGES,
+  creditRefusal,
+  invoiceOpenCents,
+  limaDay,
+  toCents,
+  type CreditAccountValues,
+  type CreditPosition,
+  type CreditRefusal,
+} from '@tramo/domain';
+import type { Db, Tx } from '../../db/client.ts';
+import { audit } from '../../lib/audit.ts';
+import { conflict, notFound, unprocessable } from '../../lib/errors.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
+import * as repo from './repository.ts';
+
+const ledgerOf = (i: repo.InvoiceRow) => ({
+  totalCents: i.totalCents,
+  creditedCents: i.creditedCents,
+  collectedCents: i.collectedCents,
+  detractionCents: i.detractionCents,
+  detractionDeposited: i.deposit !== null,
+});
+
+export const invoiceOpen = (i: repo.InvoiceRow) => invoiceOpenCents(ledgerOf(i));
+
+/** An account's standing today: its balance from what makes it, and whether an invoice is overdue. */
+async function standing(db: Db | Tx, account: repo.AccountRow, today: string) {
+  const [invoices, shipments, unapplied] = await Promise.all([
+    repo.invoicesOf(db, account.docNumber, account.termsDays),
+    repo.uninvoicedShipments(db, account.customerId),
+    repo.unappliedCents(db, account.customerId),
+  ]);
+  const uninvoicedCents = shipments.reduce((s, x) => s + x.cents, 0);
+  const balanceCents = accountBalanceCents({
+    uninvoicedShipmentsCents: uninvoicedCents,
+    invoices: invoices.map(ledgerOf),
+    unappliedCents: unapplied,
+  });
+  const overdue = anyOverdue(
+    invoices.map((i) => ({ dueDate: i.dueDate, openCents: invoiceOpen(i) })),
+    today,
+  );
+  return { invoices, shipments, unapplied, uninvoicedCents, balanceCents, overdue };
+}
+
+function accountAnswer(account: repo.AccountRow, s: Awaited<ReturnType<typeof standing>>) {
+  const limitCents = toCents(account.creditLimit);
+  return {
+    customerId: account.customerId,
+    customerName: account.customerName,
+    docNumber: account.docNumber,
+    limit: centsToNumber(limitCents),
+    termsDays: account.termsDays,
+    period: account.period as CreditAccountValues['period'],
+    status: account.status as CreditAccountValues['status'],
+    contactName: account.contactName,
+    contactEmail: account.contactEmail,
+    contactPhone: account.contactPhone,
+    balance: centsToNumber(s.balanceCents),
+    available: centsToNumber(Math.max(limitCents - s.balanceCents, 0)),
+    uninvoiced: centsToNumber(s.uninvoicedCents),
+    unapplied: centsToNumber(s.unapplied),
+    overdue: s.overdue,
+  };
+}
+
+export async function listAccounts(ctx: ServiceContext) {
+  const today = limaDay(ctx.now());
+  const rows = await repo.accounts(ctx.readDb);
+  return Promise.all(rows.map(async (a) => accountAnswer(a, await standing(ctx.readDb, a, today))));
+}
+
+export async function accountDetail(ctx: ServiceContext, customerId: number, db: Db = ctx.db) {
+  const account = await repo.accountOf(db, customerId);
+  if (!account) throw notFound(CREDIT_MESSAGES.accountNotFound);
+  const today = limaDay(ctx.now());
+  const s = await standing(db, account, today);
+  const collections = await repo.collectionsOf(db, customerId);
+  return {
+    ...accountAnswer(account, s),
+    invoices: s.invoices.map((i) => ({
+      id: i.id,
+      number: `${i.series}-${i.number}`,
+      issueDate: i.issueDate,
+      dueDate: i.dueDate,
+      total: centsToNumber(i.totalCents),
+      credited: centsToNumber(i.creditedCents),
+      collected: centsToNumber(i.collectedCents),
+      detraction: centsToNumber(i.detractionCents),
+      detractionStatus: i.detractionCents > 0 ? (i.deposit ? ('depositada' as const) : ('pendiente' as const)) : null,
+      constancia: i.deposit?.constancia ?? null,
+      open: centsToNumber(invoiceOpen(i)),
+      bucket: ageingBucket(i.dueDate, today),
+    })),
+    collections: collections.map((c) => {
+      const applied = c.allocations.filter((a) => a.live).reduce((sum, a) => sum + toCents(a.amount), 0);
+      return {
+        id: c.id,
+        receivedOn: c.receivedOn,
+        method: c.method as 'transferencia',
+        amount: centsToNumber(toCents(c.amount)),
+        bank: c.bank,
+        operationNumber: c.operationNumber,
+        note: c.note,
+        status: c.status as 'vigente' | 'anulado',
+        voidReason: c.voidReason,
+        applied: centsToNumber(applied),
+        unapplied: centsToNumber(c.status === 'vigente' ? toCents(c.amount) - applied : 0),
+        allocations: c.allocations.filter((a) => a.live).map((a) => ({ documentId: a.documentId, amount: centsToNumber(toCents(a.amount)) })),
+        createdByName: c.createdByName,
+      };
+    }),
+    shipments: s.shipments.map((x) => ({
+      id: x.id,
+      code: x.code,
+      createdAt: x.createdAt.toISOString(),
+      route: x.route,
+      amount: centsToNumber(x.cents),
+    })),
+  };
+}
+
+/** PUT /credit/accounts/{customerId}: opens or changes a RUC customer's account (admin; audited). */
+export async function saveAccount(ctx: ServiceContext, actor: SessionUser, customerId: number, data: CreditAccountValues) {
+  await ctx.db.transaction(async (tx) => {
+    const customer = await repo.customerById(tx, customerId);
+    if (!customer) throw notFound('Cliente no encontrado.');
+    if (customer.docType !== 6) throw unprocessable(CREDIT_MESSAGES.rucOnly, { customerId: CREDIT_MESSAGES.rucOnly });
+    const before = await repo.accountOf(tx, customerId, true);
+    const values = {
+      creditLimit: data.limit.toFixed(2),
+      termsDays: data.termsDays,
+      period: data.period,
+      status: data.status,
+      contactName: data.contactName,
+      contactEmail: data.contactEmail,
+      contactPhone: data.contactPhone,
+      updatedAt: ctx.now(),
+      updatedBy: actor.id,
+    };
+    if (before) await repo.updateAccount(tx, customerId, values);
+    else await repo.insertAccount(tx, { customerId, ...values });
+    await audit(tx, {
+      userId: actor.id,
+      entity: 'credit_account',
+      entityId: customerId,
+      action: before ? 'update' : 'create',
+      before: before ? { limit: before.creditLimit, termsDays: before.termsDays, period: before.period, status: before.status } : null,
+      after: { limit: values.creditLimit, termsDays: values.termsDays, period: values.period, status: values.status },
+    });
+  });
+  return accountDetail(ctx, customerId);
+}
+
+/**
+ * Can `customerId` take a credit shipment of `amountCents` now? Called in the shipment's own
+ * transaction with the account locked, so two shipments of one customer are judged one after the
+ * other against the balance. Null = yes.
+ */
+export async function creditShipmentRefusal(tx: Tx, customerId: number | null, amountCents: number, now: Date): Promise<CreditRefusal | null> {
+  const account = customerId === null ? null : await repo.accountOf(tx, customerId, true);
+  if (!account) return creditRefusal(null, amountCents);
+  const s = await standing(tx, account, limaDay(now));
+  const position: CreditPosition = {
+    status: account.status as CreditPosition['status'],
+    limitCents: toCents(account.creditLimit),
+    balanceCents: s.balanceCents,
+    hasOverdue: s.overdue,
+  };
+  return creditRefusal(position, amountCents);
+}
+
+/** Does the customer have an active account? (The form shows 'Crédito' only then.) */
+export async function hasActiveAccount(db: Db | Tx, customerId: number | null): Promise<boolean> {
+  if (customerId === null) return false;
+  const account = await repo.accountOf(db, customerId);
+  return account?.status === 'activa';
+}
+
+export const accountConflict = (message: string) => conflict(message, undefined, 'CREDIT_ACCOUNT');

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import {
+  answers,
+  collectionSchema,
+  collectionVoidSchema,
+  creditAccountDetailAnswerSchema,
+  creditAccountAnswerSchema,
+  creditAccountSchema,
+  creditAgeingAnswerSchema,
+  creditStatementAnswerSchema,
+  detractionDepositSchema,
+  recordId,
+  statementQuerySchema,
+} from '@tramo/domain';
+import { guard } from '../../plugins/auth.ts';
+import { idParams } from '../../lib/schemas.ts';
+import { currentUser, type App } from '../../types.ts';
+import { accountDetail, listAccounts, saveAccount } from './accounts.ts';
+import { recordDetractionDeposit, registerCollection, voidCollection } from './collections.ts';
+import { accountStatement, ageing } from './statement.ts';
+
+const customerParams = z.object({ customerId: recordId('Cliente inválido') });
+/** A client's retry token: the same key answers the same collection instead of taking the money twice. */
+const idempotencyHeaders = z.object({
+  'idempotency-key': z.string().trim().min(1).max(100, 'Idempotency-Key: máximo 100 caracteres').optional(),
+});
+
+/** Credit accounts, cobranza, detracciones and estados de cuenta (issue 35): the company's money, admins only. */
+export default async function creditRoutes(app: App) {
+  const tags = ['credit'];
+  const admin = guard(app, { roles: ['admin'] });
+  app.get(
+    '/credit/accounts',
+    {
+      schema: {
+        tags,
+        response: answers({ 200: z.array(creditAccountAnswerSchema) }),
+        summary: 'Cuentas de crédito con su saldo, disponible y si tienen facturas vencidas',
+      },
+      preHandler: admin,
+    },
+    async () => listAccounts(app),
+  );
+  app.get(
+    '/credit/accounts/:customerId',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        response: answers({ 200: creditAccountDetailAnswerSchema }),
+        summary: 'Una cuenta de crédito: facturas, cobros y envíos por facturar',
+      },
+      preHandler: admin,
+    },
+    async (request) => accountDetail(app, request.params.customerId),
+  );
+  app.put(
+    '/credit/accounts/:customerId',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        body: creditAccountSchema,
+        response: answers({ 200: creditAccountDetailAnswerSchema }),
+        summary: 'Abrir o cambiar la cuenta de crédito de un cliente con RUC (límite, plazo, periodo, contacto, estado). Auditado.',
+      },
+      preHandler: admin,
+    },
+    async (request) => saveAccount(app, currentUser(request), request.params.customerId, request.body),
+  );
+  app.post(
+    '/credit/collections',
+    {
+      schema: {
+        tags,
+        headers: idempotencyHeaders,
+        body: collectionSchema,
+        response: answers({ 201: z.object({ id: z.number(), account: creditAccountDetailAnswerSchema }) }),
+        summary: 'Registrar un cobro y aplicarlo a facturas (las más antiguas primero si no se indican); el exceso queda a favor. Auditado.',
+      },
+      preHandler: admin,
+    },
+    async (request, reply) =>
+      reply.code(201).send(await registerCollection(app, currentUser(request), request.body, request.headers['idempotency-key'] ?? null)),
+  );
+  app.post(
+    '/credit/collections/:id/void',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: collectionVoidSchema,
+        response: answers({ 200: creditAccountDetailAnswerSchema }),
+        summary: 'Anular un cobro con motivo: sus aplicaciones se liberan. Auditado.',
+      },
+      preHandler: admin,
+    },
+    async (request) => voidCollection(app, currentUser(request), request.params.id, request.body.reason),
+  );
+  app.post(
+    '/credit/invoices/:id/detraction-deposit',
+    {
+      schema: {
+        tags,
+        params: idParams,
+        body: detractionDepositSchema,
+        response: answers({ 201: z.object({ documentId: z.number(), constancia: z.string(), depositedOn: z.string(), amount: z.number() }) }),
+        summary: 'Registrar la constancia de depósito de la detracción de una factura. Auditado.',
+      },
+      preHandler: admin,
+    },
+    async (request, reply) => reply.code(201).send(await recordDetractionDeposit(app, currentUser(request), request.params.id, request.body)),
+  );
+  app.get(
+    '/credit/accounts/:customerId/statement',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        querystring: statementQuerySchema,
+        response: answers({ 200: creditStatementAnswerSchema }),
+        summary: 'Estado de cuenta de un periodo',
+      },
+      preHandler: admin,
+    },
+    async (request) => accountStatement(app, request.params.customerId, request.query.from, request.query.to),
+  );
+  app.get(
+    '/credit/ageing',
+    {
+      schema: {
+        tags,
+        querystring: z.object({ overLimit: z.enum(['true', 'false'], { error: 'overLimit: true o false' }).optional() }),
+        response: answers({ 200: creditAgeingAnswerSchema }),
+        summary: 'Antigüedad de saldos por cliente (por vencer, 1–30, 31–60, 61–90, más de 90 días)',
+      },
+      preHandler: admin,
+    },
+    async (request) => ageing(app, { overLimitOnly: request.query.overLimit === 'true' }),
+  );
+}

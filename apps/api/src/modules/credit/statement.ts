@@ -1,0 +1,131 @@
+import {
+  ageingTotals,
+  buildStatement,
+  centsToNumber,
+  CREDIT_MESSAGES,
+  dueSchedule,
+  emptyAgeing,
+  limaDay,
+  toCents,
+  AGEING_BUCKETS,
+  type StatementLine,
+} from '@tramo/domain';
+import { notFound, unprocessable } from '../../lib/errors.ts';
+import type { ServiceContext } from '../../types.ts';
+import { invoiceOpen } from './accounts.ts';
+import * as repo from './repository.ts';
+
+const COLLECTION_LABEL: Record<string, string> = { transferencia: 'Transferencia', deposito: 'Depósito', cheque: 'Cheque', efectivo: 'Efectivo' };
+const collectionLabel = (label: string) => {
+  const [method, ...rest] = label.split(' ');
+  return [COLLECTION_LABEL[method!] ?? method, ...rest].join(' ');
+};
+
+/** The account's movements as statement lines (see the domain's buildStatement for what moves the balance). */
+function linesOf(s: repo.StatementSources): StatementLine[] {
+  return [
+    ...s.shipments.map((x) => ({ date: x.date, kind: 'envio' as const, reference: x.code, debitCents: x.cents, creditCents: 0 })),
+    // A factura debits only what no credit shipment on it already did (a factura of counter or
+    // manual items is new debt; a period factura of credit shipments is not).
+    ...s.invoices.map((x) => ({
+      date: x.date,
+      kind: 'factura' as const,
+      reference: x.label,
+      debitCents: Math.max(x.totalCents - x.carriedCents, 0),
+      creditCents: 0,
+      documentCents: x.totalCents,
+    })),
+    ...s.notes.map((x) => ({ date: x.date, kind: 'nota' as const, reference: x.label, debitCents: 0, creditCents: x.cents })),
+    ...s.collections.flatMap((x) => [
+      { date: x.date, kind: 'cobro' as const, reference: collectionLabel(x.label), debitCents: 0, creditCents: x.cents },
+      ...(x.voidedOn
+        ? [{ date: x.voidedOn, kind: 'anulacion' as const, reference: collectionLabel(x.label), debitCents: x.cents, creditCents: 0 }]
+        : []),
+    ]),
+    ...s.deposits.map((x) => ({ date: x.date, kind: 'detraccion' as const, reference: x.label, debitCents: 0, creditCents: x.cents })),
+  ];
+}
+
+/** GET /credit/accounts/{customerId}/statement?from&to: the estado de cuenta of a period. */
+export async function accountStatement(ctx: ServiceContext, customerId: number, from: string, to: string) {
+  if (from > to) throw unprocessable('El rango de fechas es inválido: "desde" es posterior a "hasta".', { from: 'Rango inválido' });
+  const db = ctx.readDb;
+  const account = await repo.accountOf(db, customerId);
+  if (!account) throw notFound(CREDIT_MESSAGES.accountNotFound);
+  const lines = linesOf(await repo.statementSources(db, customerId, account.docNumber, to));
+  const opening = buildStatement(
+    0,
+    lines.filter((l) => l.date < from),
+  ).closingCents;
+  const statement = buildStatement(
+    opening,
+    lines.filter((l) => l.date >= from),
+  );
+  const today = limaDay(ctx.now());
+  const invoices = await repo.invoicesOf(db, account.docNumber, account.termsDays, { until: to });
+  const due = dueSchedule(
+    invoices.map((i) => ({ reference: `${i.series}-${i.number}`, dueDate: i.dueDate, openCents: invoiceOpen(i) })),
+    today,
+  );
+  return {
+    customerId,
+    customerName: account.customerName,
+    docNumber: account.docNumber,
+    from,
+    to,
+    opening: centsToNumber(statement.openingCents),
+    debits: centsToNumber(statement.debitsCents),
+    credits: centsToNumber(statement.creditsCents),
+    closing: centsToNumber(statement.closingCents),
+    rows: statement.rows.map((r) => ({
+      date: r.date,
+      kind: r.kind,
+      reference: r.reference,
+      debit: centsToNumber(r.debitCents),
+      credit: centsToNumber(r.creditCents),
+      document: r.documentCents === undefined ? null : centsToNumber(r.documentCents),
+      balance: centsToNumber(r.balanceCents),
+    })),
+    due: due.map((d) => ({ reference: d.reference, dueDate: d.dueDate, open: centsToNumber(d.openCents), bucket: d.bucket })),
+  };
+}
+
+/** GET /credit/ageing: open facturas per account in ageing buckets, with company totals. */
+export async function ageing(ctx: ServiceContext, options: { overLimitOnly?: boolean } = {}) {
+  const db = ctx.readDb;
+  const today = limaDay(ctx.now());
+  const accounts = await repo.accounts(db);
+  const items = await Promise.all(
+    accounts.map(async (a) => {
+      const [invoices, shipments, unapplied] = await Promise.all([
+        repo.invoicesOf(db, a.docNumber, a.termsDays, { openOnly: true }),
+        repo.uninvoicedShipments(db, a.customerId),
+        repo.unappliedCents(db, a.customerId),
+      ]);
+      const buckets = ageingTotals(
+        invoices.map((i) => ({ dueDate: i.dueDate, openCents: invoiceOpen(i) })),
+        today,
+      );
+      const balanceCents = buckets.total + shipments.reduce((s, x) => s + x.cents, 0) - unapplied;
+      const limitCents = toCents(a.creditLimit);
+      return { a, buckets, balanceCents, overLimit: balanceCents > limitCents, limitCents };
+    }),
+  );
+  const shown = options.overLimitOnly ? items.filter((i) => i.overLimit) : items;
+  const totals = emptyAgeing();
+  for (const i of shown) for (const b of [...AGEING_BUCKETS, 'total' as const]) totals[b] += i.buckets[b];
+  const money = (t: typeof totals) =>
+    Object.fromEntries(Object.entries(t).map(([k, v]) => [k, centsToNumber(v)])) as Record<keyof typeof totals, number>;
+  return {
+    items: shown.map((i) => ({
+      customerId: i.a.customerId,
+      customerName: i.a.customerName,
+      docNumber: i.a.docNumber,
+      limit: centsToNumber(i.limitCents),
+      balance: centsToNumber(i.balanceCents),
+      overLimit: i.overLimit,
+      ...money(i.buckets),
+    })),
+    totals: money(totals),
+  };
+}
