@@ -100,6 +100,8 @@ export const LEDGER_TABLE_LABELS: Record<string, string> = {
   document_series: 'Serie',
   customers: 'Cliente',
   notification_outbox: 'Notificación',
+  documents: 'Factura',
+  credit_collections: 'Cobro',
 };
 export const LEDGER_VALUE_LABELS: Record<string, string> = {
   livePayments: 'Pagos vigentes',
@@ -127,5 +129,12 @@ export const LEDGER_VALUE_LABELS: Record<string, string> = {
   party: 'Destinatario',
   channel: 'Canal',
   sent: 'Enviados',
+  status: 'Estado',
+  totalCents: 'Total',
+  creditedCents: 'Notas de crédito',
+  collectedCents: 'Cobrado',
+  depositedCents: 'Detracción depositada',
+  appliedCents: 'Aplicado',
+  documentIds: 'Comprobantes',
   messageIds: 'Mensajes',
 };

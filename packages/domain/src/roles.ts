@@ -26,6 +26,7 @@ export const MENU = [
   { label: 'Transportistas', path: '/transportistas', roles: ['admin', 'agent'] },
   { label: 'Usuarios', path: '/users', roles: ['admin'] },
   { label: 'Notificaciones', path: '/notificaciones', roles: ['admin'] },
+  { label: 'Crédito', path: '/credito', roles: ['admin'] },
   { label: 'Conciliación', path: '/conciliacion', roles: ['admin'] },
   { label: 'Empresa', path: '/configuracion/empresa', roles: ['admin'] },
 ] as const satisfies readonly { label: string; path: string; roles: readonly Role[] }[];

@@ -30,6 +30,7 @@ const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasP
 const NotificacionesPage = page(() => import('../features/notifications/NotificacionesPage.tsx'));
 const ConciliacionPage = page(() => import('../features/reconciliation/ConciliacionPage.tsx'));
 const CompanyPage = page(() => import('../features/company/CompanyPage.tsx'));
+const CreditoPage = page(() => import('../features/credit/CreditoPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -89,6 +90,7 @@ export const routes: RouteObject[] = [
           guarded('/reports/movimientos', MovimientosPage),
           guarded('/cuentas-por-cobrar', CuentasPorCobrarPage),
           guarded('/notificaciones', NotificacionesPage),
+          guarded('/credito', CreditoPage),
           guarded('/conciliacion', ConciliacionPage),
           guarded('/configuracion/empresa', CompanyPage),
           { path: 'forbidden', element: render(ForbiddenPage) },

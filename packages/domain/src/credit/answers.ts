@@ -116,3 +116,7 @@ export const statementQuerySchema = z.object({
   from: z.string({ error: 'Fecha inválida (AAAA-MM-DD).' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Fecha inválida (AAAA-MM-DD).'),
   to: z.string({ error: 'Fecha inválida (AAAA-MM-DD).' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Fecha inválida (AAAA-MM-DD).'),
 });
+export type CreditAccountDetail = z.infer<typeof creditAccountDetailAnswerSchema>;
+export type CreditInvoiceAnswer = z.infer<typeof creditInvoiceAnswerSchema>;
+export type CreditCollectionAnswer = z.infer<typeof creditCollectionAnswerSchema>;
+export type CreditAgeingAnswer = z.infer<typeof creditAgeingAnswerSchema>;

@@ -1,0 +1,183 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Checkbox, Drawer, Group, Table, Tabs, Text } from '@mantine/core';
+import { AGEING_BUCKET_LABELS, AGEING_BUCKETS, CREDIT_ACCOUNT_STATUS_LABELS, CREDIT_PERIOD_LABELS, type CreditAccountAnswer } from '@tramo/domain';
+import { PageHeader } from '../../components/ui/PageHeader.tsx';
+import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatMoney } from '../../lib/format.ts';
+import { AccountDetail } from './AccountDetail.tsx';
+import { AccountForm } from './AccountForm.tsx';
+import { useCreditAccounts, useCreditAgeing } from './api/credit.ts';
+
+/** 'Crédito' (issue 35): corporate customers' accounts, their facturas and cobranza, and the ageing of what they owe. */
+export default function CreditoPage() {
+  const [opened, setOpened] = useState<number | null>(null);
+  const [editing, setEditing] = useState<CreditAccountAnswer | 'new' | null>(null);
+  return (
+    <>
+      <PageHeader title="Crédito" description="Clientes con línea de crédito: facturas, cobranza, detracciones y estados de cuenta">
+        <Button onClick={() => setEditing('new')}>Abrir cuenta</Button>
+      </PageHeader>
+      <Tabs defaultValue="cuentas" keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="cuentas">Cuentas</Tabs.Tab>
+          <Tabs.Tab value="antiguedad">Antigüedad de saldos</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="cuentas">
+          <AccountsTable onOpen={setOpened} onEdit={setEditing} />
+        </Tabs.Panel>
+        <Tabs.Panel value="antiguedad">
+          <AgeingTable onOpen={setOpened} />
+        </Tabs.Panel>
+      </Tabs>
+      <Drawer
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        position="right"
+        size="md"
+        title={editing === 'new' ? 'Abrir cuenta de crédito' : 'Cuenta de crédito'}
+      >
+        {editing !== null && <AccountForm account={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
+      </Drawer>
+      <Drawer opened={opened !== null} onClose={() => setOpened(null)} position="right" size="min(1100px, 100%)" title="Cuenta de crédito">
+        {opened !== null && <AccountDetail customerId={opened} />}
+      </Drawer>
+    </>
+  );
+}
+
+function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a: CreditAccountAnswer): void }) {
+  const accounts = useCreditAccounts();
+  if (accounts.isPending) return <PageSkeleton />;
+  if (accounts.isError)
+    return (
+      <Alert color="red" variant="light" role="alert">
+        {errorMessage(accounts.error, 'No se pudo cargar las cuentas.')}
+      </Alert>
+    );
+  if (accounts.data.length === 0)
+    return <Text c="dimmed">Ningún cliente tiene cuenta de crédito. 'Abrir cuenta' le da una a un cliente con RUC.</Text>;
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table striped highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Cliente</Table.Th>
+            <Table.Th>RUC</Table.Th>
+            <Table.Th ta="right">Límite</Table.Th>
+            <Table.Th ta="right">Saldo</Table.Th>
+            <Table.Th ta="right">Disponible</Table.Th>
+            <Table.Th>Plazo</Table.Th>
+            <Table.Th>Estado</Table.Th>
+            <Table.Th>Acciones</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {accounts.data.map((a) => (
+            <Table.Tr key={a.customerId}>
+              <Table.Td className="user-text">{a.customerName}</Table.Td>
+              <Table.Td>{a.docNumber}</Table.Td>
+              <Table.Td ta="right">{formatMoney(a.limit)}</Table.Td>
+              <Table.Td ta="right">{formatMoney(a.balance)}</Table.Td>
+              <Table.Td ta="right">{formatMoney(a.available)}</Table.Td>
+              <Table.Td>
+                {a.termsDays} días · {CREDIT_PERIOD_LABELS[a.period]}
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  <Badge variant="light" color={a.status === 'activa' ? 'teal' : 'gray'} tt="none">
+                    {CREDIT_ACCOUNT_STATUS_LABELS[a.status]}
+                  </Badge>
+                  {a.overdue && (
+                    <Badge variant="light" color="red" tt="none">
+                      Facturas vencidas
+                    </Badge>
+                  )}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <Button size="xs" variant="light" onClick={() => onOpen(a.customerId)}>
+                    Ver cuenta
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => onEdit(a)}>
+                    Editar
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function AgeingTable({ onOpen }: { onOpen(id: number): void }) {
+  const [overLimit, setOverLimit] = useState(false);
+  const ageing = useCreditAgeing(overLimit);
+  return (
+    <>
+      <Checkbox label="Solo clientes sobre su límite" checked={overLimit} onChange={(e) => setOverLimit(e.currentTarget.checked)} mb="sm" />
+      {ageing.isPending ? (
+        <PageSkeleton />
+      ) : ageing.isError ? (
+        <Alert color="red" variant="light" role="alert">
+          {errorMessage(ageing.error, 'No se pudo cargar la antigüedad de saldos.')}
+        </Alert>
+      ) : (
+        <Table.ScrollContainer minWidth={900}>
+          <Table striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Cliente</Table.Th>
+                {AGEING_BUCKETS.map((b) => (
+                  <Table.Th key={b} ta="right">
+                    {AGEING_BUCKET_LABELS[b]}
+                  </Table.Th>
+                ))}
+                <Table.Th ta="right">Facturado pendiente</Table.Th>
+                <Table.Th ta="right">Saldo de la cuenta</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {ageing.data.items.map((i) => (
+                <Table.Tr key={i.customerId}>
+                  <Table.Td>
+                    <Button variant="subtle" size="compact-sm" onClick={() => onOpen(i.customerId)} className="user-text">
+                      {i.customerName}
+                    </Button>
+                    {i.overLimit && (
+                      <Badge ml={4} variant="light" color="red" tt="none">
+                        Sobre su límite
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  {AGEING_BUCKETS.map((b) => (
+                    <Table.Td key={b} ta="right" c={i[b] > 0 && b !== 'porVencer' ? 'red' : undefined}>
+                      {formatMoney(i[b])}
+                    </Table.Td>
+                  ))}
+                  <Table.Td ta="right">{formatMoney(i.total)}</Table.Td>
+                  <Table.Td ta="right">{formatMoney(i.balance)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+            <Table.Tfoot>
+              <Table.Tr fw={700}>
+                <Table.Td>Total</Table.Td>
+                {AGEING_BUCKETS.map((b) => (
+                  <Table.Td key={b} ta="right">
+                    {formatMoney(ageing.data.totals[b])}
+                  </Table.Td>
+                ))}
+                <Table.Td ta="right">{formatMoney(ageing.data.totals.total)}</Table.Td>
+                <Table.Td />
+              </Table.Tr>
+            </Table.Tfoot>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </>
+  );
+}
