@@ -284,7 +284,11 @@ export function PaymentModal({
                 maxLength={PAYMENT_ADDRESS_MAX}
                 value={values.customerAddress}
                 error={errors.customerAddress}
-                onChange={(e) => set({ customerAddress: e.currentTarget.value })}
+                onChange={(e) => {
+                  set({ customerAddress: e.currentTarget.value });
+                  // The server's refusal of a missing address no longer holds once one is typed.
+                  setErrors(({ customerAddress: _, ...rest }) => rest);
+                }}
               />
             )}
             <Select
