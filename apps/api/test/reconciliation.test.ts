@@ -134,7 +134,13 @@ describe.each(engines)('ledger check (%s)', (engine) => {
   });
 
   /** Each invariant broken in SQL, then restored: the checks that must report it, and the record they must name. */
-  const breaks: { name: string; reported: LedgerCheck[]; record: () => { table: string; id: string }; apply: () => SQL[]; restore: () => SQL[] }[] = [
+  const breaks: {
+    name: string;
+    reported: LedgerCheck[];
+    record: () => { table: string; id: string; values?: Record<string, unknown> };
+    apply: () => SQL[];
+    restore: () => SQL[];
+  }[] = [
     {
       name: 'a second live payment for a shipment',
       reported: ['one_live_payment'],
@@ -179,6 +185,24 @@ describe.each(engines)('ledger check (%s)', (engine) => {
       apply: () => [sql`update document_series set last_number = last_number + 1 where type = ${ids.receiptType} and series = ${ids.receiptSeries}`],
       restore: () => [
         sql`update document_series set last_number = last_number - 1 where type = ${ids.receiptType} and series = ${ids.receiptSeries}`,
+      ],
+    },
+    {
+      // The counter agrees with the highest number, but one number was given twice.
+      name: 'a number given twice in a series',
+      reported: ['document_series'],
+      record: () => ({ table: 'document_series', id: `${ids.receiptType}-${ids.receiptSeries}`, values: { duplicates: 1 } }),
+      apply: () => [
+        sql`drop index documents_number_uq`,
+        sql`update document_series set last_number = last_number + 1 where type = ${ids.receiptType} and series = ${ids.receiptSeries}`,
+        sql`insert into documents
+          select (jsonb_populate_record(null::documents, to_jsonb(d) || jsonb_build_object('id', -1, 'idempotency_key', null))).*
+          from documents d where id = ${ids.receipt}`,
+      ],
+      restore: () => [
+        sql`delete from documents where id = -1`,
+        sql`update document_series set last_number = last_number - 1 where type = ${ids.receiptType} and series = ${ids.receiptSeries}`,
+        sql`create unique index documents_number_uq on documents (type, series, number)`,
       ],
     },
     {

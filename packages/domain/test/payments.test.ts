@@ -8,6 +8,7 @@ import {
   csvDialectFor,
   csvSeparatorFor,
   manualPaymentRequestSchema,
+  PAYMENT_ADDRESS_MAX,
   MOVEMENT_CSV_COLUMNS,
   movementCsvLine,
   movementCsvPreamble,
@@ -67,6 +68,17 @@ describe('payment modal', () => {
     expect(problems({ ...valid, customerDocType: 6, customerDocNumber: '2010007097' }).customerDocNumber).toBe(PAYMENT_MESSAGES.ruc);
     expect(manualPaymentRequestSchema.parse({ ...valid, customerDocNumber: '20100070970' }).customerDocType).toBe(6);
     expect(manualPaymentRequestSchema.parse({ ...valid, customerDocType: '6', customerDocNumber: '20100070970' }).customerDocType).toBe(6);
+  });
+  it("carries a factura's address as typed (trimmed), blank as absent, at most 200 characters", () => {
+    const ruc = { ...valid, customerDocType: 6, customerDocNumber: '20100070970' };
+    expect(manualPaymentRequestSchema.parse({ ...ruc, customerAddress: '  Av. Morro Solar 1086, Lima ' }).customerAddress).toBe(
+      'Av. Morro Solar 1086, Lima',
+    );
+    expect(manualPaymentRequestSchema.parse({ ...ruc, customerAddress: '   ' }).customerAddress).toBeNull();
+    expect(manualPaymentRequestSchema.parse(ruc).customerAddress).toBeNull();
+    expect(problems({ ...ruc, customerAddress: 'x'.repeat(PAYMENT_ADDRESS_MAX + 1) }).customerAddress).toBe(
+      `Máximo ${PAYMENT_ADDRESS_MAX} caracteres`,
+    );
   });
   it('requires the name', () => {
     expect(problems({ ...valid, customerName: '  ' }).customerName).toBe(PAYMENT_MESSAGES.name);

@@ -157,6 +157,8 @@ export const documentDetailSchema = documentRowSchema.extend({
   hash: z.string().nullable(),
   amountInWords: z.string(),
   voidReason: z.string().nullable(),
+  /** The receipt of a payment still pending or paid: it is voided with its payment, from Pagos, never on its own. */
+  ofLivePayment: z.boolean(),
   shipmentIds: z.array(z.number().int()),
   shipmentCodes: z.array(z.string()),
   /** Every request sent to and answer received from the provider, oldest first. */
@@ -223,6 +225,8 @@ export const BILLING_MESSAGES = {
   idempotencyKeyReused: 'Esta clave de idempotencia ya se usó para otro comprobante.',
   /** A payment's receipt is voided with its payment (DESIGN.md section 5b), never on its own. */
   receiptOfPayment: 'Este comprobante es de un pago: anula el pago desde Pagos.',
+  /** The register's hint where a live payment's receipt would offer 'Anular'. */
+  voidThroughPayment: 'Se anula desde Pagos, con su pago.',
   shipmentNotFound: (id: number) => `El envío ${id} no existe.`,
   shipmentForbidden: (code: string) => `No tienes acceso al envío ${code}.`,
   shipmentCancelled: (code: string) => `El envío ${code} está anulado.`,

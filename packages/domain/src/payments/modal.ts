@@ -11,6 +11,9 @@ import { RECEIPT_ITEM_DESCRIPTION } from '../billing/invoice.ts';
 import { PAYMENT_MESSAGES } from './messages.ts';
 import { isPaymentMethod, needsVoucher, PAYMENT_CURRENCY, type PaymentMethod } from './methods.ts';
 
+/** A factura's address at the counter: as long as a customer record's. */
+export const PAYMENT_ADDRESS_MAX = 200;
+
 /** The largest amount one counter payment takes (S/ 1 000 000.00). */
 export const MAX_PAYMENT_CENTS = 100_000_000;
 
@@ -60,6 +63,8 @@ export const manualPaymentRequestSchema = z
     customerName: requiredText(PAYMENT_MESSAGES.name, 200),
     customerDocType: docTypeInput,
     customerDocNumber: z.string({ error: PAYMENT_MESSAGES.dni }).trim().max(20, PAYMENT_MESSAGES.dni),
+    /** A factura's address (a RUC's receipt needs one): typed, or left out for the customer record's or the RUC lookup's. */
+    customerAddress: optionalText(PAYMENT_ADDRESS_MAX),
     amount: z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.amount }),
     /** An admin's discount on what the shipment owes (the amount is then the price less it); needs a reason. */
     discount: z.union([z.number(), z.string()], { error: PAYMENT_MESSAGES.discount }).optional(),
@@ -88,6 +93,7 @@ export const manualPaymentRequestSchema = z
     customerName: v.customerName,
     customerDocType: docTypeOf(v.customerDocNumber, v.customerDocType),
     customerDocNumber: v.customerDocNumber,
+    customerAddress: v.customerAddress,
     amountCents: parseAmountCents(v.amount)!,
     discountCents: parseDiscountCents(v.discount)!,
     discountReason: parseDiscountCents(v.discount)! > 0 ? v.discountReason! : null,

@@ -75,6 +75,8 @@ export const payments = pgTable(
     customerDocType: smallint('customer_doc_type').notNull(),
     customerDocNumber: text('customer_doc_number').notNull(),
     customerName: text('customer_name').notNull(),
+    /** A factura's address as the counter typed it or the RUC lookup answered it (null on a boleta). */
+    customerAddress: text('customer_address'),
     branchId: integer('branch_id').references(() => branches.id, { onDelete: 'restrict' }),
     // No foreign key, as on shipments.created_by: the record outlives staff accounts.
     userId: integer('user_id').notNull(),

@@ -2,6 +2,7 @@
 export { default as billingRoutes } from './routes.ts';
 export { assertVisible, issueResult, isGuideType, isVoucherType, pdfLink, refusal, type IssueAnswer } from './documents.ts';
 export { createAndEmit, issueOther, issuePaymentReceipt, issueReceipt, type CounterReceipt, type OtherIssue } from './issuing.ts';
+export { receiptAddress } from './customer-address.ts';
 export { syncDocument, voidDocument, voidStatus } from './lifecycle.ts';
 export { lookupDocument, unbilledShipments } from './rendering.ts';
 export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, type DocumentRecord } from './repository.ts';

@@ -351,10 +351,10 @@ async function issueCounterReceipt(
   const registered = input.customerId ? await customerById(ctx, input.customerId) : null;
   if (input.customerId && !registered) return { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) };
   const c = input.customer;
-  // A factura needs the customer's address: when neither the record nor the payment has one, the RUC lookup is asked.
+  // A factura needs the customer's address: the record's, else the one typed, else the RUC lookup's.
   const customer: BillingCustomer = await withFacturaAddress(
     ctx,
-    registered ?? {
+    (registered && { ...registered, address: registered.address?.trim() || c.address || null }) ?? {
       docType: c.docType as BillingDocType,
       docNumber: c.docNumber,
       name: c.name,

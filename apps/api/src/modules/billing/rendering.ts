@@ -63,13 +63,15 @@ function toRow(doc: DocumentRecord, branchName: string | null): DocumentRow {
 /** `GET /billing/lookup/{id}`: the opened document; a pending one is consulted first. */
 export async function lookupDocument(ctx: ServiceContext, user: SessionUser, id: number): Promise<DocumentDetail> {
   const doc = await syncDocument(ctx, user, await visibleDocument(ctx, user, id));
-  const [branchName, events, billed] = await Promise.all([
+  const [branchName, events, billed, ofLivePayment] = await Promise.all([
     repo.branchName(ctx.db, doc.branchId),
     repo.eventsOf(ctx.db, id),
     repo.shipmentsOf(ctx.db, id),
+    repo.isReceiptOfLivePayment(ctx.db, id),
   ]);
   const common = {
     voidReason: doc.voidReason,
+    ofLivePayment,
     shipmentIds: billed.map((s) => s.id),
     shipmentCodes: billed.map((s) => s.code),
     providerExchanges: events

@@ -18,13 +18,14 @@ import {
   type ManualPaymentResult,
   type PaymentStatus,
   inScope,
+  INVOICE_MESSAGES,
   scopeOf,
 } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { issuePaymentReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
+import { issuePaymentReceipt, lookupDocument, receiptAddress, voidDocument } from '../billing/index.ts';
 import { methodsAcceptedAt } from '../who-pays/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
@@ -89,6 +90,17 @@ export async function createManualPayment(
     const message = PAYMENT_MESSAGES.amountDue(centsToString(dueCents), input.discountCents > 0);
     throw unprocessable(message, { amount: message }, 'AMOUNT_NOT_DUE');
   }
+  // A factura needs the customer's address (issue 32): a RUC whose lookup has none is refused before anything is stored.
+  const customerAddress = await receiptAddress(ctx, {
+    ...input,
+    docType: input.customerDocType,
+    docNumber: input.customerDocNumber,
+    typed: input.customerAddress,
+  });
+  if (input.customerDocType === 6 && !customerAddress) {
+    const message = INVOICE_MESSAGES.facturaNeedsAddress;
+    throw unprocessable(message, { customerAddress: message }, 'FACTURA_NEEDS_ADDRESS');
+  }
 
   let created: { id: number; opened: boolean };
   try {
@@ -115,6 +127,7 @@ export async function createManualPayment(
         customerDocType: input.customerDocType,
         customerDocNumber: input.customerDocNumber,
         customerName: input.customerName,
+        customerAddress,
         branchId: user.branchId ?? collector,
         userId: user.id,
         userName: displayName(user),
@@ -185,7 +198,7 @@ async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentReco
     issuePaymentReceipt(ctx, issuer, {
       amountCents: p.amountCents,
       customerId: p.customerId,
-      customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName },
+      customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName, address: p.customerAddress },
       shipmentCode,
       description: item.description,
       idempotencyKey: receiptKey(p.id, attempt),

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, Group } from '@mantine/core';
-import { DOCUMENT_STATUS_LABELS, voidWordsFor, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
+import { Button, Group, Text } from '@mantine/core';
+import { BILLING_MESSAGES, DOCUMENT_STATUS_LABELS, voidWordsFor, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
 import { notify } from '../../../lib/notify.ts';
 import { useConsultDocument, useVoidStatus } from '../api/documents.ts';
 import { saveBlob } from '../../../lib/files.ts';
@@ -14,12 +14,14 @@ export interface ActionableDocument {
   /** 'FFF1-00000012' */
   name: string;
   status: DocumentStatus;
+  /** A live payment's receipt: voided with its payment from Pagos, so no 'Anular' of its own. */
+  ofLivePayment?: boolean;
 }
 
 /**
  * What can be done with an issued document: its PDF (A4 or 80 mm ticket), its signed XML, a new
- * consult to the provider, the void (aceptado only) and the void's status, and — for a factura or
- * boleta — a credit note.
+ * consult to the provider, the void (aceptado only, and never a live payment's receipt: its void goes
+ * through the payment) and the void's status, and — for a factura or boleta — a credit note.
  */
 export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: ActionableDocument; onCreditNote?(): void; size?: 'xs' | 'sm' }) {
   const [pdf, setPdf] = useState<PdfRequest | null>(null);
@@ -58,7 +60,12 @@ export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: Actio
         >
           Consultar
         </Button>
-        {doc.status === 'aceptado' && (
+        {doc.status === 'aceptado' && doc.ofLivePayment && (
+          <Text size="sm" c="dimmed">
+            {BILLING_MESSAGES.voidThroughPayment}
+          </Text>
+        )}
+        {doc.status === 'aceptado' && !doc.ofLivePayment && (
           <Button size={size} variant="light" color="red" onClick={() => setVoiding({ id: doc.id, name: doc.name, type: doc.type })}>
             {voidWordsFor(doc.type).action}
           </Button>

@@ -67,7 +67,10 @@ function Body({ doc, onCreditNote }: { doc: DocumentDetail; onCreditNote(doc: Do
         </Stack>
         <QrImage text={doc.qrText} />
       </Group>
-      <DocumentActions doc={{ id: doc.id, type: doc.type, name: doc.fullNumber, status: doc.status }} onCreditNote={() => onCreditNote(doc)} />
+      <DocumentActions
+        doc={{ id: doc.id, type: doc.type, name: doc.fullNumber, status: doc.status, ofLivePayment: doc.ofLivePayment }}
+        onCreditNote={() => onCreditNote(doc)}
+      />
       {doc.voidReason && (
         <Alert color="gray" variant="light">
           Motivo de anulación: {doc.voidReason}

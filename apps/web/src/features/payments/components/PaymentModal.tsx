@@ -6,6 +6,7 @@ import {
   centsToString,
   manualPaymentRequestSchema,
   needsVoucher,
+  PAYMENT_ADDRESS_MAX,
   PAYMENT_MESSAGES,
   PAYMENT_METHOD_NAMES,
   PAYMENT_METHODS,
@@ -15,7 +16,7 @@ import {
   type PaymentMethod,
   payingParty,
 } from '@tramo/domain';
-import { errorMessage } from '../../../lib/api.ts';
+import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useDocumentLookup } from '../../customers/index.ts';
@@ -41,6 +42,7 @@ type Field =
   | 'customerDocType'
   | 'customerDocNumber'
   | 'customerName'
+  | 'customerAddress'
   | 'currency'
   | 'methodCode'
   | 'providerTxId';
@@ -53,6 +55,7 @@ interface Values {
   customerDocType: '1' | '6';
   customerDocNumber: string;
   customerName: string;
+  customerAddress: string;
   currency: string;
   methodCode: PaymentMethod;
   providerTxId: string;
@@ -69,6 +72,7 @@ function initialValues(shipment: CollectShipment | null): Values {
     customerDocType: party?.docNumber.length === 11 ? '6' : '1',
     customerDocNumber: party?.docNumber ?? '',
     customerName: party?.name ?? '',
+    customerAddress: '',
     currency: 'PEN',
     methodCode: 'cash',
     providerTxId: '',
@@ -118,8 +122,13 @@ export function PaymentModal({
   const [filledFor, setFilledFor] = useState<string | null>(null);
   if (lookup.data && request && lookup.data.docNumber === request.number && filledFor !== request.number) {
     setFilledFor(request.number);
-    if (lookup.data.name) set({ customerName: lookup.data.name });
+    // A RUC's address goes on its factura: the lookup's, when it has one, and the counter may change it.
+    set({
+      ...(lookup.data.name ? { customerName: lookup.data.name } : {}),
+      ...(request.kind === 'ruc' && lookup.data.address ? { customerAddress: lookup.data.address } : {}),
+    });
   }
+  const factura = values.customerDocType === '6' || values.customerDocNumber.trim().length === 11;
 
   const finish = (result: ManualPaymentResult) => {
     if (result.ok && result.payment.status === 'paid') {
@@ -138,6 +147,7 @@ export function PaymentModal({
       customerName: values.customerName,
       customerDocType: Number(values.customerDocType),
       customerDocNumber: docNumber,
+      customerAddress: factura ? values.customerAddress.trim() || null : null,
       amount: values.amount.trim(),
       discount: values.discount.trim() || undefined,
       discountReason: values.discountReason.trim() || null,
@@ -158,7 +168,14 @@ export function PaymentModal({
     setErrors({});
     register.mutate(
       { ...input, shipmentId: parsed.data.shipmentId, customerDocType: parsed.data.customerDocType },
-      { onSuccess: finish, onError: (err) => setFailure({ message: errorMessage(err, PAYMENT_MESSAGES.createFailed), pendingId: null }) },
+      {
+        onSuccess: finish,
+        onError: (err) => {
+          // A refusal that names a field (the factura's address) is shown on it.
+          if (err instanceof ApiError && err.fields.customerAddress) setErrors({ customerAddress: err.fields.customerAddress });
+          setFailure({ message: errorMessage(err, PAYMENT_MESSAGES.createFailed), pendingId: null });
+        },
+      },
     );
   };
 
@@ -261,6 +278,19 @@ export function PaymentModal({
               error={errors.customerName}
               onChange={(e) => set({ customerName: e.currentTarget.value })}
             />
+            {factura && (
+              <TextInput
+                label="Dirección"
+                maxLength={PAYMENT_ADDRESS_MAX}
+                value={values.customerAddress}
+                error={errors.customerAddress}
+                onChange={(e) => {
+                  set({ customerAddress: e.currentTarget.value });
+                  // The server's refusal of a missing address no longer holds once one is typed.
+                  setErrors(({ customerAddress: _, ...rest }) => rest);
+                }}
+              />
+            )}
             <Select
               label="Método de pago"
               data={METHOD_OPTIONS}
