@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { addDays, COLLECTION_MESSAGES, CREDIT_MESSAGES, limaDay } from '@tramo/domain';
+import { execFileSync } from 'node:child_process';
+import { addDays, COLLECTION_MESSAGES, CREDIT_MESSAGES, limaDay, parseCsv } from '@tramo/domain';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
@@ -12,6 +13,8 @@ import { engines, startTestApp, statusCounts, type TestContext } from './harness
  */
 
 const RUC = '20100070970';
+/** A PDF's text as poppler's pdftotext reads it (Debian's poppler-utils, installed by .ci/run). */
+const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
 const CUSTOMER = { doc_type: 6, doc_number: RUC, firstName: 'SUPERMERCADOS PERUANOS S.A.', address: 'Av. Morro Solar 1086, Lima' };
 const TRIP = {
   ubigeo_origen: '150101',
@@ -201,6 +204,23 @@ describe.each(engines)('credit accounts (%s)', (engine) => {
     expect(s.rows.at(-1).balance).toBe(acc.balance);
     expect(s.rows.filter((r: { kind: string }) => r.kind === 'anulacion')).toHaveLength(1);
     expect(s.due.map((d: { reference: string }) => d.reference)).toEqual([`F351-${newer.numero}`, `F352-${withDetraction.numero}`]);
+
+    // The same statement as a CSV that parses back to the same closing, and as an A4 PDF with its text.
+    const csv = await t.call('GET', `/api/credit/accounts/${customerId}/statement.csv?from=${from}&to=${today()}`, { token: admin });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers.get('content-disposition')).toContain(`estado-de-cuenta-${RUC}-${from}-${today()}.csv`);
+    const cells = parseCsv(csv.body);
+    const closing = cells.find((r) => r[1] === 'Saldo final')!;
+    expect(closing[5]).toBe(s.closing.toFixed(2));
+    expect(cells.filter((r) => r[1] === 'Cobro')).toHaveLength(s.rows.filter((r: { kind: string }) => r.kind === 'cobro').length);
+    const pdf = await fetch(`${t.baseUrl}/api/credit/accounts/${customerId}/statement.pdf?from=${from}&to=${today()}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(pdf.status).toBe(200);
+    const text = pdfText(Buffer.from(await pdf.arrayBuffer()));
+    expect(text).toContain('ESTADO DE CUENTA');
+    expect(text).toContain(`RUC: ${RUC}`);
+    expect(text).toContain(`S/ ${s.closing.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
 
     // 40 days later: the F351 factura due in 30 days is 10 days overdue, the F352 one still por vencer.
     t.clock.advance(40 * 86_400_000);

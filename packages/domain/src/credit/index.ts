@@ -5,3 +5,4 @@ export * from './periods.ts';
 export * from './balances.ts';
 export * from './statement.ts';
 export * from './answers.ts';
+export * from './statement-csv.ts';

@@ -8,7 +8,10 @@ import {
   creditAccountSchema,
   creditAgeingAnswerSchema,
   creditStatementAnswerSchema,
+  csvDialectFor,
   detractionDepositSchema,
+  statementCsv,
+  statementFileName,
   recordId,
   statementQuerySchema,
 } from '@tramo/domain';
@@ -18,6 +21,8 @@ import { currentUser, type App } from '../../types.ts';
 import { accountDetail, listAccounts, saveAccount } from './accounts.ts';
 import { recordDetractionDeposit, registerCollection, voidCollection } from './collections.ts';
 import { accountStatement, ageing } from './statement.ts';
+import { statementPdf } from './statement-pdf.ts';
+import { getCompany } from '../company/index.ts';
 
 const customerParams = z.object({ customerId: recordId('Cliente inválido') });
 /** A client's retry token: the same key answers the same collection instead of taking the money twice. */
@@ -124,6 +129,49 @@ export default async function creditRoutes(app: App) {
       preHandler: admin,
     },
     async (request) => accountStatement(app, request.params.customerId, request.query.from, request.query.to),
+  );
+  app.get(
+    '/credit/accounts/:customerId/statement.pdf',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        querystring: statementQuerySchema,
+        response: answers({ 200: z.string().describe('El PDF (application/pdf)') }),
+        summary: 'Estado de cuenta de un periodo en PDF (A4)',
+      },
+      preHandler: admin,
+    },
+    async (request, reply) => {
+      const statement = await accountStatement(app, request.params.customerId, request.query.from, request.query.to);
+      const pdf = await statementPdf(statement, await getCompany(app));
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${statementFileName(statement, 'pdf')}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf as unknown as string); // bytes go out as they are; the schema documents them
+    },
+  );
+  app.get(
+    '/credit/accounts/:customerId/statement.csv',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        querystring: statementQuerySchema,
+        response: answers({ 200: z.string().describe('El CSV (text/csv)') }),
+        summary: 'Estado de cuenta de un periodo en CSV (BOM, línea sep=, fechas dd/mm/aaaa)',
+      },
+      preHandler: admin,
+    },
+    async (request, reply) => {
+      const statement = await accountStatement(app, request.params.customerId, request.query.from, request.query.to);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${statementFileName(statement, 'csv')}"`)
+        .header('cache-control', 'no-store')
+        .send(statementCsv(statement, csvDialectFor('es-PE')));
+    },
   );
   app.get(
     '/credit/ageing',

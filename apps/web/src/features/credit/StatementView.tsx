@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Alert, Group, SimpleGrid, Table } from '@mantine/core';
-import { AGEING_BUCKET_LABELS, dayText, limaDay, STATEMENT_LINE_LABELS } from '@tramo/domain';
+import { Alert, Button, Group, SimpleGrid, Table } from '@mantine/core';
+import { AGEING_BUCKET_LABELS, dayText, limaDay, STATEMENT_LINE_LABELS, statementFileName } from '@tramo/domain';
 import { DayInput } from '../../components/ui/DateField.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
-import { errorMessage } from '../../lib/api.ts';
+import { apiFile, errorMessage } from '../../lib/api.ts';
+import { saveBlob } from '../../lib/files.ts';
+import { notify } from '../../lib/notify.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { useCreditStatement } from './api/credit.ts';
 
@@ -14,11 +16,27 @@ export function StatementView({ customerId }: { customerId: number }) {
   const [from, setFrom] = useState(`${today.slice(0, 8)}01`);
   const [to, setTo] = useState(today);
   const statement = useCreditStatement(customerId, from, to, Boolean(from && to));
+  const download = async (ext: 'pdf' | 'csv') => {
+    if (!statement.data) return;
+    try {
+      saveBlob(await apiFile(`/credit/accounts/${customerId}/statement.${ext}`, { from, to }), statementFileName(statement.data, ext));
+    } catch (err) {
+      notify.error(err);
+    }
+  };
   return (
     <>
       <Group gap="sm" mb="sm">
         <DayInput label="Desde" value={from} onChange={setFrom} w={160} />
         <DayInput label="Hasta" value={to} onChange={setTo} w={160} />
+        <Group gap="xs" mt={24}>
+          <Button variant="default" disabled={!statement.data} onClick={() => void download('pdf')}>
+            Descargar PDF
+          </Button>
+          <Button variant="default" disabled={!statement.data} onClick={() => void download('csv')}>
+            Descargar CSV
+          </Button>
+        </Group>
       </Group>
       {statement.isPending ? (
         <PageSkeleton />
