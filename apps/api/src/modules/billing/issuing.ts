@@ -72,7 +72,7 @@ async function checkShipments(ctx: ServiceContext, user: SessionUser, ids: numbe
 }
 
 /** What one issue stores: its register row (for the number it gets) and the shipments it links. */
-interface NumberedIssue {
+export interface NumberedIssue {
   type: SunatDocumentType;
   series: string;
   idempotencyKey: string | null;
@@ -117,39 +117,9 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
   const earlier = await replay();
   if (earlier) return earlier;
   await spec.check?.();
-  const now = ctx.now();
   let doc: DocumentRecord;
   try {
-    doc = await ctx.db.transaction(async (tx) => {
-      await spec.checkLocked?.(tx);
-      const number = await repo.takeNumber(tx, spec.type, spec.series);
-      const { columns, document } = spec.row(number, limaTime(now));
-      const row = await repo.insertDocument(
-        tx,
-        {
-          ...columns,
-          type: spec.type,
-          series: spec.series,
-          number,
-          document,
-          idempotencyKey,
-          idempotencyHash: idempotencyKey ? spec.payloadHash : null,
-          branchId: user.branchId,
-          userId: user.id,
-          userName: displayName(user),
-        },
-        spec.links,
-      );
-      await repo.addEvent(tx, row.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
-      await audit(tx, {
-        userId: user.id,
-        entity: 'document',
-        entityId: row.id,
-        action: 'emit',
-        after: { type: spec.type, series: spec.series, number },
-      });
-      return row;
-    });
+    doc = await ctx.db.transaction((tx) => numberIn(ctx, tx, user, spec, idempotencyKey));
   } catch (err) {
     const pg = pgError(err);
     // Two emissions with the same key raced: the loser's transaction (and its number) rolled back.
@@ -162,6 +132,49 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
     throw err;
   }
   return send(ctx, user, doc);
+}
+
+/**
+ * The numbering transaction's writes, in the caller's transaction: the series' counter locked, the
+ * number taken, the document stored with its links, its first event and its audit. A payment's
+ * receipt is numbered inside the payment's own transaction (see `counter-receipt.ts`).
+ */
+export async function numberIn(
+  ctx: ServiceContext,
+  tx: Tx,
+  user: SessionUser,
+  spec: NumberedIssue,
+  idempotencyKey: string | null,
+): Promise<DocumentRecord> {
+  const now = ctx.now();
+  await spec.checkLocked?.(tx);
+  const number = await repo.takeNumber(tx, spec.type, spec.series);
+  const { columns, document } = spec.row(number, limaTime(now));
+  const row = await repo.insertDocument(
+    tx,
+    {
+      ...columns,
+      type: spec.type,
+      series: spec.series,
+      number,
+      document,
+      idempotencyKey,
+      idempotencyHash: idempotencyKey ? spec.payloadHash : null,
+      branchId: user.branchId,
+      userId: user.id,
+      userName: displayName(user),
+    },
+    spec.links,
+  );
+  await repo.addEvent(tx, row.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
+  await audit(tx, {
+    userId: user.id,
+    entity: 'document',
+    entityId: row.id,
+    action: 'emit',
+    after: { type: spec.type, series: spec.series, number },
+  });
+  return row;
 }
 
 /** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
