@@ -1,7 +1,8 @@
 /** The billing module: SUNAT documents. Payments issue and void their receipts through these; guides and vouchers are numbered and stored through them. */
 export { default as billingRoutes } from './routes.ts';
 export { assertVisible, issueResult, isGuideType, isVoucherType, pdfLink, refusal, type IssueAnswer } from './documents.ts';
-export { createAndEmit, issueOther, issuePaymentReceipt, issueReceipt, type CounterReceipt, type OtherIssue } from './issuing.ts';
+export { createAndEmit, issueOther, type OtherIssue } from './issuing.ts';
+export { issuePaymentReceipt, issueReceipt, type CounterReceipt } from './counter-receipt.ts';
 export { syncDocument, voidDocument, voidStatus } from './lifecycle.ts';
 export { lookupDocument, unbilledShipments } from './rendering.ts';
 export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, type DocumentRecord } from './repository.ts';

@@ -1,0 +1,113 @@
+import {
+  BILLING_MESSAGES,
+  centsToString,
+  limaDay,
+  paymentReceiptDraft,
+  toCents,
+  type BillingCustomer,
+  type BillingDocType,
+  type ReceiptRequest,
+} from '@tramo/domain';
+import type { ServiceContext, SessionUser } from '../../types.ts';
+import { refusal, type IssueAnswer } from './documents.ts';
+import { customerById, issueDraft, withFacturaAddress } from './issuing.ts';
+
+/** Counter receipts: a payment's receipt (typed, in céntimos) and `POST /billing/emit`'s wire request. */
+
+/**
+ * A counter receipt as the payments module asks for it: the amount in céntimos (never as text), the
+ * customer as the payment stored it, and the payment's own key (one document per payment attempt).
+ */
+export interface CounterReceipt {
+  amountCents: number;
+  customerId: number | null;
+  customer: { docType: number; docNumber: string; name: string; address?: string | null; email?: string | null };
+  shipmentCode: string | null;
+  description: string | null;
+  idempotencyKey: string | null;
+}
+
+/**
+ * The fingerprint a payment's receipt key was stored with since keys were fingerprinted: the request
+ * as `POST /billing/emit` would carry it. Kept so a payment numbered before this typed path replays
+ * its receipt instead of being refused as a reused key.
+ */
+function counterReceiptRequest(r: CounterReceipt): ReceiptRequest {
+  return {
+    amount: centsToString(r.amountCents),
+    customerId: r.customerId,
+    customer: { doc_type: r.customer.docType, doc_number: r.customer.docNumber, name: r.customer.name },
+    shipmentCode: r.shipmentCode ?? undefined,
+    description: r.description ?? undefined,
+    codigo_unico: r.idempotencyKey,
+  };
+}
+
+/** The payments module: the receipt of a payment taken at the counter (see `issueCounterReceipt`). */
+export function issuePaymentReceipt(ctx: ServiceContext, user: SessionUser, receipt: CounterReceipt): Promise<IssueAnswer> {
+  return issueCounterReceipt(ctx, user, receipt, counterReceiptRequest(receipt), []);
+}
+
+/** `POST /billing/emit`: the wire request (amount in soles as text or number) read once into céntimos. */
+export async function issueReceipt(ctx: ServiceContext, user: SessionUser, input: ReceiptRequest, shipmentIds: number[] = []): Promise<IssueAnswer> {
+  let amountCents: number;
+  try {
+    amountCents = toCents(input.amount);
+  } catch {
+    return { statusCode: 422, result: refusal(['Monto inválido']) };
+  }
+  const c = input.customer;
+  const receipt: CounterReceipt = {
+    amountCents,
+    customerId: input.customerId ?? null,
+    customer: {
+      docType: c?.doc_type ?? 1,
+      docNumber: c?.doc_number ?? '',
+      name: c?.name ?? '',
+      address: c?.address ?? null,
+      email: c?.email ?? null,
+    },
+    shipmentCode: input.shipmentCode ?? null,
+    description: input.description ?? null,
+    idempotencyKey: input.codigo_unico ?? null,
+  };
+  return issueCounterReceipt(ctx, user, receipt, input, shipmentIds);
+}
+
+/** Checks a counter receipt by the domain's rules and issues it; `request` is what its key is fingerprinted with. */
+async function issueCounterReceipt(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: CounterReceipt,
+  request: unknown,
+  shipmentIds: number[],
+): Promise<IssueAnswer> {
+  const today = limaDay(ctx.now());
+  const registered = input.customerId ? await customerById(ctx, input.customerId) : null;
+  if (input.customerId && !registered) return { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) };
+  const c = input.customer;
+  // A factura needs the customer's address: when neither the record nor the payment has one, the RUC lookup is asked.
+  const customer: BillingCustomer = await withFacturaAddress(
+    ctx,
+    registered ?? {
+      docType: c.docType as BillingDocType,
+      docNumber: c.docNumber,
+      name: c.name,
+      address: c.address ?? null,
+      email: c.email ?? null,
+    },
+  );
+  const check = paymentReceiptDraft(
+    {
+      amountCents: input.amountCents,
+      customer,
+      customerId: input.customerId,
+      issueDate: today,
+      code: input.shipmentCode,
+      ...(input.description ? { description: input.description } : {}),
+    },
+    { today, customer: registered },
+  );
+  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
+  return issueDraft(ctx, user, check.draft, { idempotencyKey: input.idempotencyKey, request, shipmentIds });
+}
