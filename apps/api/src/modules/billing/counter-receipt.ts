@@ -6,11 +6,14 @@ import {
   toCents,
   type BillingCustomer,
   type BillingDocType,
+  type InvoiceDraft,
   type ReceiptRequest,
 } from '@tramo/domain';
+import type { Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { refusal, type IssueAnswer } from './documents.ts';
-import { customerById, issueDraft, withFacturaAddress } from './issuing.ts';
+import { customerById, draftIssue, issueDraft, numberIn, withFacturaAddress } from './issuing.ts';
+import { idempotencyKeyOf, type DocumentRecord } from './repository.ts';
 
 /** Counter receipts: a payment's receipt (typed, in céntimos) and `POST /billing/emit`'s wire request. */
 
@@ -82,9 +85,19 @@ async function issueCounterReceipt(
   request: unknown,
   shipmentIds: number[],
 ): Promise<IssueAnswer> {
+  const check = await checkCounterReceipt(ctx, input);
+  if (!check.ok) return check.refused;
+  return issueDraft(ctx, user, check.draft, { idempotencyKey: input.idempotencyKey, request, shipmentIds });
+}
+
+/** The domain's draft of a counter receipt, or its refusal; reads (and the RUC lookup) only, no write. */
+async function checkCounterReceipt(
+  ctx: ServiceContext,
+  input: Omit<CounterReceipt, 'idempotencyKey'>,
+): Promise<{ ok: true; draft: InvoiceDraft } | { ok: false; refused: IssueAnswer }> {
   const today = limaDay(ctx.now());
   const registered = input.customerId ? await customerById(ctx, input.customerId) : null;
-  if (input.customerId && !registered) return { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) };
+  if (input.customerId && !registered) return { ok: false, refused: { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) } };
   const c = input.customer;
   // A factura needs the customer's address: when neither the record nor the payment has one, the RUC lookup is asked.
   const customer: BillingCustomer = await withFacturaAddress(
@@ -108,6 +121,33 @@ async function issueCounterReceipt(
     },
     { today, customer: registered },
   );
-  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueDraft(ctx, user, check.draft, { idempotencyKey: input.idempotencyKey, request, shipmentIds });
+  if (!check.ok) return { ok: false, refused: { statusCode: 422, result: refusal(check.problems) } };
+  return { ok: true, draft: check.draft };
+}
+
+/**
+ * A payment's receipt checked before the payment's transaction opens, numbered inside it: `numberIn`
+ * stores the document with its number in the caller's transaction, beside the payment row, under
+ * the payment's key (known only once the payment has its id). Sending it and recording the answer
+ * (`emitToProvider`, `recordEmission`) follow outside and in the payment's second transaction.
+ */
+export type PreparedReceipt = { ok: false; refused: IssueAnswer } | { ok: true; numberIn(tx: Tx, idempotencyKey: string): Promise<DocumentRecord> };
+
+export async function preparePaymentReceipt(
+  ctx: ServiceContext,
+  user: SessionUser,
+  receipt: Omit<CounterReceipt, 'idempotencyKey'>,
+): Promise<PreparedReceipt> {
+  const check = await checkCounterReceipt(ctx, receipt);
+  if (!check.ok) return check;
+  return {
+    ok: true,
+    // A new payment's key was never stored (it carries the payment's new id): no replay to look for,
+    // and no credit note or shipment links to check, so the number is taken at once.
+    numberIn: (tx, idempotencyKey) => {
+      const request = counterReceiptRequest({ ...receipt, idempotencyKey });
+      const spec = draftIssue(ctx, user, check.draft, { idempotencyKey, request, shipmentIds: [] });
+      return numberIn(ctx, tx, user, spec, idempotencyKeyOf(idempotencyKey));
+    },
+  };
 }

@@ -2,8 +2,8 @@
 export { default as billingRoutes } from './routes.ts';
 export { assertVisible, issueResult, isGuideType, isVoucherType, pdfLink, refusal, type IssueAnswer } from './documents.ts';
 export { createAndEmit, issueOther, type OtherIssue } from './issuing.ts';
-export { issuePaymentReceipt, issueReceipt, type CounterReceipt } from './counter-receipt.ts';
-export { syncDocument, voidDocument, voidStatus } from './lifecycle.ts';
+export { issuePaymentReceipt, issueReceipt, preparePaymentReceipt, type CounterReceipt, type PreparedReceipt } from './counter-receipt.ts';
+export { emitToProvider, recordEmission, syncDocument, voidDocument, voidStatus, type EmitAnswer } from './lifecycle.ts';
 export { lookupDocument, unbilledShipments } from './rendering.ts';
 export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, type DocumentRecord } from './repository.ts';
 /** The issuer (company name, RUC, address) printed on the trips' cargo manifests. */

@@ -47,7 +47,7 @@ export async function withFacturaAddress<C extends BillingCustomer | null>(ctx: 
   return { ...customer, address: await addressByRuc(ctx, customer.docNumber) };
 }
 
-interface IssueOptions {
+export interface IssueOptions {
   idempotencyKey: string | null;
   /** The request as the client sent it, fingerprinted beside its key. */
   request: unknown;
@@ -184,9 +184,14 @@ export async function issueDraft(ctx: ServiceContext, user: SessionUser, draft: 
   }
 }
 
-async function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+  return issueNumbered(ctx, user, draftIssue(ctx, user, draft, options));
+}
+
+/** What numbering a checked invoice, boleta or note stores, and the refusals it asks first. */
+export function draftIssue(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): NumberedIssue {
   const t = draft.totals;
-  return issueNumbered(ctx, user, {
+  return {
     type: draft.type,
     series: draft.series,
     idempotencyKey: options.idempotencyKey,
@@ -215,7 +220,7 @@ async function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: 
     },
     checkLocked: draft.creditNote ? (tx) => assertCreditable(tx, draft, true) : undefined,
     liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(ctx, user, options.shipmentIds) },
-  });
+  };
 }
 
 /** A guide or voucher checked by the domain, ready to be numbered and stored like an invoice. */
