@@ -12,8 +12,9 @@ import {
 import { audit } from '../../lib/audit.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import type { Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { issuePaymentReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
+import { issuePaymentReceipt, lookupDocument, voidDocument, type CounterReceipt, type IssueAnswer } from '../billing/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
 import { lockSession } from './queries/cash-sessions.ts';
@@ -50,28 +51,45 @@ export async function confirmManualPayment(
   return complete(ctx, user, id);
 }
 
-interface ReceiptOutcome {
+export interface ReceiptOutcome {
   ok: boolean;
   receipt: IssueResult | null;
   documentId: number | null;
   error: string | null;
 }
 
+/** The payment fields its receipt is made of. */
+type ReceiptSource = Pick<
+  PaymentRecord,
+  'amountCents' | 'discountCents' | 'discountReason' | 'customerId' | 'customerDocType' | 'customerDocNumber' | 'customerName'
+>;
+
+/** The receipt a payment asks billing for: its amount in céntimos, its customer as the payment has it, its item's text. */
+export function receiptOfPayment(p: ReceiptSource, shipmentCode: string): Omit<CounterReceipt, 'idempotencyKey'> {
+  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
+  return {
+    amountCents: p.amountCents,
+    customerId: p.customerId,
+    customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName },
+    shipmentCode,
+    description: item.description,
+  };
+}
+
+/** What billing's answer means for the payment: 201 is the provider's yes; 202 (no answer yet), 422 (refused) and 424 (provider failed) leave it pending. */
+export function outcomeOf(answer: IssueAnswer): ReceiptOutcome {
+  const r = answer.result;
+  const ok = answer.statusCode === 201 && r.status !== 'rechazado';
+  return { ok, receipt: { ...r, ok }, documentId: r.id, error: ok ? null : (r.error ?? PAYMENT_MESSAGES.createFailed) };
+}
+
 /** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
 async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
-  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
   // The receipt is the collecting branch's whoever confirms it: its key is looked up per issuing
   // branch, so an admin retrying an agent's payment finds the receipt already issued, never a second.
   const issuer = { ...user, branchId: p.branchId ?? user.branchId };
-  const issue = (attempt: number) =>
-    issuePaymentReceipt(ctx, issuer, {
-      amountCents: p.amountCents,
-      customerId: p.customerId,
-      customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName },
-      shipmentCode,
-      description: item.description,
-      idempotencyKey: receiptKey(p.id, attempt),
-    });
+  const receipt = receiptOfPayment(p, shipmentCode);
+  const issue = (attempt: number) => issuePaymentReceipt(ctx, issuer, { ...receipt, idempotencyKey: receiptKey(p.id, attempt) });
   let attempt = p.receiptAttempts;
   let answer = await issue(attempt);
   if (answer.statusCode === 200 && answer.result.id !== null) {
@@ -94,10 +112,7 @@ async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentReco
     await repo.setReceiptAttempts(ctx.db, p.id, attempt, ctx.now());
     answer = await issue(attempt);
   }
-  const r = answer.result;
-  // 201: the provider took it. 202 (no answer: pending), 422 (refused) and 424 (provider failed) leave the payment pending.
-  const ok = answer.statusCode === 201 && r.status !== 'rechazado';
-  return { ok, receipt: { ...r, ok }, documentId: r.id, error: ok ? null : (r.error ?? PAYMENT_MESSAGES.createFailed) };
+  return outcomeOf(answer);
 }
 
 export async function complete(ctx: ServiceContext, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
@@ -145,37 +160,55 @@ export async function complete(ctx: ServiceContext, user: SessionUser, id: numbe
  */
 async function confirm(ctx: ServiceContext, user: SessionUser, id: number, documentId: number | null): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const now = ctx.now();
-    // Sessions are locked before the payment row, in every transaction here: a creation holds its
-    // session and then waits on the shipment's live payment, so the other order would deadlock.
-    const current = await repo.findPayment(tx, id);
-    if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
-    const own = await lockSession(tx, current.cashSessionId);
-    const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
-    const row = await repo.markPaid(tx, id, now, documentId ?? undefined);
-    if (!row) {
-      const after = await repo.findPayment(tx, id);
-      if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
-      return; // already paid by a concurrent confirmation
-    }
-    await repo.insertMovement(tx, {
-      paymentId: id,
-      kind: 'cobro',
-      method: row.method,
-      amountCents: row.amountCents,
-      cashSessionId: sessionId,
-      userId: user.id,
-      at: now,
-    });
-    await audit(tx, {
-      userId: user.id,
-      entity: 'payment',
-      entityId: id,
-      action: 'confirm',
-      before: { status: 'pending' },
-      after: { status: 'paid', documentId: row.documentId },
-    });
+    if ((await confirmIn(ctx, tx, user, id, documentId)) === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
   });
+}
+
+/**
+ * `confirm`'s writes in the caller's transaction (the click's second one writes billing's answer
+ * beside them). 'canceled' when a void took the payment first: nothing is written then, and the
+ * caller refuses; 'taken' when a concurrent confirmation paid it already.
+ */
+export async function confirmIn(
+  ctx: ServiceContext,
+  tx: Tx,
+  user: SessionUser,
+  id: number,
+  documentId: number | null,
+): Promise<'paid' | 'taken' | 'canceled'> {
+  const now = ctx.now();
+  // Sessions are locked before the payment row, in every transaction here: a creation holds its
+  // session and then waits on the shipment's live payment, so the other order would deadlock.
+  const current = await repo.findPayment(tx, id);
+  if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
+  if (current.status === 'canceled') return 'canceled';
+  const own = await lockSession(tx, current.cashSessionId);
+  const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
+  const row = await repo.markPaid(tx, id, now, documentId ?? undefined);
+  if (!row) {
+    const after = await repo.findPayment(tx, id);
+    // Voided between the read and the update: thrown, so the session this may have opened rolls back.
+    if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+    return 'taken'; // already paid by a concurrent confirmation
+  }
+  await repo.insertMovement(tx, {
+    paymentId: id,
+    kind: 'cobro',
+    method: row.method,
+    amountCents: row.amountCents,
+    cashSessionId: sessionId,
+    userId: user.id,
+    at: now,
+  });
+  await audit(tx, {
+    userId: user.id,
+    entity: 'payment',
+    entityId: id,
+    action: 'confirm',
+    before: { status: 'pending' },
+    after: { status: 'paid', documentId: row.documentId },
+  });
+  return 'paid';
 }
 
 /**
