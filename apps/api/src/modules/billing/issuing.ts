@@ -188,9 +188,27 @@ function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: Invoic
   return issueNumbered(ctx, user, draftIssue(ctx, user, draft, options));
 }
 
+/** The register's columns of a checked invoice, boleta or note: its customer and its totals as text. */
+export function draftColumns(draft: InvoiceDraft): RegisterColumns {
+  const t = draft.totals;
+  return {
+    issueDate: draft.issueDate,
+    contingency: draft.contingency,
+    customerId: draft.customerId,
+    customerDocType: String(draft.customer.docType),
+    customerDocNumber: draft.customer.docNumber,
+    customerName: draft.customer.name,
+    gravada: centsToString(t.gravadaCents),
+    exonerada: centsToString(t.exoneradaCents),
+    inafecta: centsToString(t.inafectaCents),
+    igv: centsToString(t.igvCents),
+    total: centsToString(t.totalCents),
+    modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
+  };
+}
+
 /** What numbering a checked invoice, boleta or note stores, and the refusals it asks first. */
 export function draftIssue(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): NumberedIssue {
-  const t = draft.totals;
   return {
     type: draft.type,
     series: draft.series,
@@ -198,20 +216,7 @@ export function draftIssue(ctx: ServiceContext, user: SessionUser, draft: Invoic
     payloadHash: fingerprint({ request: options.request, shipmentIds: [...options.shipmentIds].sort((a, b) => a - b) }),
     row: (number, issueTime) => ({
       document: { ...draft, number, issueTime },
-      columns: {
-        issueDate: draft.issueDate,
-        contingency: draft.contingency,
-        customerId: draft.customerId,
-        customerDocType: String(draft.customer.docType),
-        customerDocNumber: draft.customer.docNumber,
-        customerName: draft.customer.name,
-        gravada: centsToString(t.gravadaCents),
-        exonerada: centsToString(t.exoneradaCents),
-        inafecta: centsToString(t.inafectaCents),
-        igv: centsToString(t.igvCents),
-        total: centsToString(t.totalCents),
-        modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
-      },
+      columns: draftColumns(draft),
     }),
     links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
     check: async () => {
