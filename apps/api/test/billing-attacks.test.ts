@@ -3,8 +3,8 @@ import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { BILLING_MESSAGES, limaDay } from '@tramo/domain';
 import { registerErrorHandling } from '../src/plugins/errors.ts';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { sandboxBilling } from './sandbox-billing.ts';
+import { shipmentBody } from './fixtures.ts';
+import { sandboxBilling, startWithSandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
 /** The billing findings of the outside attack (issues 30 and 31), each replayed over HTTP. */
@@ -25,20 +25,14 @@ describe.each(engines)('billing attacks (%s)', (engine) => {
   let admin: string;
   let agent: string;
   let agentArequipa: string;
-  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    billing = await sandboxBilling('billing-attacks');
-    t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '150']] }),
-      providers: { billing: billing.provider },
-    });
-    billing.followClock(t.clock.now);
+    ({ t, close } = await startWithSandboxBilling(engine, 'billing-attacks', { factor: '150' }));
     [admin, agent, agentArequipa] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2')]);
   });
   afterAll(async () => {
-    await t?.close();
-    await billing?.cleanup();
+    await close?.();
   });
 
   const emit = (body: unknown, token = agent) => t.call('POST', '/api/billing/create-emit', { token, body });

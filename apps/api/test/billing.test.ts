@@ -5,9 +5,9 @@ import { BILLING_MESSAGES, limaDay } from '@tramo/domain';
 /** The test clock starts at the real now: documents are issued today in Lima. */
 const today = limaDay(new Date());
 import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { sandboxBilling } from './sandbox-billing.ts';
-import { engines, startTestApp, type TestContext } from './harness.ts';
+import { shipmentBody } from './fixtures.ts';
+import { startWithSandboxBilling, type SandboxBilling } from './sandbox-billing.ts';
+import { engines, type TestContext } from './harness.ts';
 import { startDemoServer, type DemoServer } from './support/demo-server.ts';
 
 /** A boleta for a DNI customer: one taxed line of S/ 118.00 (100 + 18 IGV). */
@@ -35,20 +35,15 @@ describe.each(engines)('billing documents (%s)', (engine) => {
   let agent: string;
   let agentArequipa: string;
   let courier: string;
-  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  let billing: SandboxBilling;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    billing = await sandboxBilling('billing-api');
-    t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '150']] }),
-      providers: { billing: billing.provider },
-    });
-    billing.followClock(t.clock.now);
+    ({ t, billing, close } = await startWithSandboxBilling(engine, 'billing-api', { factor: '150' }));
     [admin, agent, agentArequipa, courier] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2'), t.login('REPARTIDOR1')]);
   });
   afterAll(async () => {
-    await t?.close();
-    await billing?.cleanup();
+    await close?.();
   });
 
   const scalar = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)).rows[0] as { n: unknown }).n);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '@tramo/domain';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { sandboxBilling } from './sandbox-billing.ts';
-import { engines, startTestApp, type TestContext } from './harness.ts';
+import { shipmentBody } from './fixtures.ts';
+import { startWithSandboxBilling } from './sandbox-billing.ts';
+import { engines, type TestContext } from './harness.ts';
 
 /** 23:30 in Lima on 9 March 2026 is 04:30 UTC on the 10th: a UTC date would put it on the wrong day. */
 const EVENING = '2026-03-10T04:30:00.000Z';
@@ -10,20 +10,14 @@ const EVENING = '2026-03-10T04:30:00.000Z';
 describe.each(engines)('movements CSV in Lima time (%s)', (engine) => {
   let t: TestContext;
   let agent: string;
-  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    billing = await sandboxBilling('movements-csv-lima');
-    t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '12.34']] }),
-      providers: { billing: billing.provider },
-    });
-    billing.followClock(t.clock.now);
+    ({ t, close } = await startWithSandboxBilling(engine, 'movements-csv-lima'));
     agent = await t.login('AGENTE1');
   });
   afterAll(async () => {
-    await t?.close();
-    await billing?.cleanup();
+    await close?.();
   });
 
   it("writes an evening payment's date as dd/mm/yyyy hh:mm on its Lima day, the amount with a plain dot and 2 decimals", async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_METHODS, type CashSession, type MovementPage, type PaymentMethod } from '@tramo/domain';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { sandboxBilling } from './sandbox-billing.ts';
-import { engines, startTestApp, type TestContext } from './harness.ts';
+import { shipmentBody } from './fixtures.ts';
+import { startWithSandboxBilling } from './sandbox-billing.ts';
+import { engines, type TestContext } from './harness.ts';
 
 /** 10:00 in Lima on 9 and 10 March 2026. */
 const DAY1 = { day: '2026-03-09', at: '2026-03-09T15:00:00.000Z' };
@@ -20,20 +20,14 @@ const nonZero = (counts: { methodCode: PaymentMethod; count: number }[]) =>
 describe.each(engines)('one count of voided payments: Cierres del día, Mi caja and Movimientos (%s)', (engine) => {
   let t: TestContext;
   let agent: string;
-  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    billing = await sandboxBilling('payment-void-counts');
-    t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '12.34']] }),
-      providers: { billing: billing.provider },
-    });
-    billing.followClock(t.clock.now);
+    ({ t, close } = await startWithSandboxBilling(engine, 'payment-void-counts'));
     agent = await t.login('AGENTE1');
   });
   afterAll(async () => {
-    await t?.close();
-    await billing?.cleanup();
+    await close?.();
   });
 
   async function collect(methodCode: PaymentMethod) {

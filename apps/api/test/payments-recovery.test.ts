@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { PAYMENT_MESSAGES } from '@tramo/domain';
 import { recoverStalePayments } from '../src/modules/payments/sweep.ts';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { sandboxBilling } from './sandbox-billing.ts';
-import { engines, startTestApp, type TestContext } from './harness.ts';
+import { shipmentBody } from './fixtures.ts';
+import { startWithSandboxBilling, type SandboxBilling } from './sandbox-billing.ts';
+import { engines, type TestContext } from './harness.ts';
 
 const MINUTE = 60_000;
 const LEASE = 2 * MINUTE;
@@ -14,23 +14,17 @@ describe.each(engines)('payments left pending by a request that died (%s)', (eng
   let agent: string;
   let lima: number;
   let arequipa: number;
-  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  let billing: SandboxBilling;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    billing = await sandboxBilling('payments-recovery');
-    t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '12.34']] }),
-      providers: { billing: billing.provider },
-      config: { payments: { sweepMs: 50, leaseMs: LEASE } },
-    });
-    billing.followClock(t.clock.now);
+    ({ t, billing, close } = await startWithSandboxBilling(engine, 'payments-recovery', { config: { payments: { sweepMs: 50, leaseMs: LEASE } } }));
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
     agent = await t.login('AGENTE1');
   });
   afterAll(async () => {
-    await t?.close();
-    await billing?.cleanup();
+    await close?.();
   });
 
   const row = async <T>(query: ReturnType<typeof sql>) => (await t.database.db.execute(query)).rows[0] as T;

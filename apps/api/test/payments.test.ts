@@ -13,9 +13,9 @@ import {
   type MovementCsvSource,
   type MovementRow,
 } from '@tramo/domain';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { sandboxBilling } from './sandbox-billing.ts';
-import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
+import { shipmentBody } from './fixtures.ts';
+import { startWithSandboxBilling, type SandboxBilling } from './sandbox-billing.ts';
+import { engines, statusCounts, type TestContext } from './harness.ts';
 import { startDemoServer, type DemoServer } from './support/demo-server.ts';
 
 /** Lima → Arequipa at S/ 12.34 per billable kg: 1 kg 12.34, 2.5 kg (3) 37.02, 10 kg 123.40. */
@@ -30,22 +30,17 @@ describe.each(engines)('payments (%s)', (engine) => {
   let courier: string;
   let lima: number;
   let arequipa: number;
-  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  let billing: SandboxBilling;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    billing = await sandboxBilling('payments-api');
-    t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, FACTOR]] }),
-      providers: { billing: billing.provider },
-    });
-    billing.followClock(t.clock.now);
+    ({ t, billing, close } = await startWithSandboxBilling(engine, 'payments-api', { factor: FACTOR }));
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
     [admin, agent, agentArequipa, courier] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2'), t.login('REPARTIDOR1')]);
   });
   afterAll(async () => {
-    await t?.close();
-    await billing?.cleanup();
+    await close?.();
   });
 
   const scalar = async (query: ReturnType<typeof sql>) => Number(((await t.database.db.execute(query)).rows[0] as { n: unknown }).n);

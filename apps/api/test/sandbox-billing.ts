@@ -9,6 +9,9 @@ import {
   type BillingProvider,
   type SandboxFailures,
 } from '../src/providers/billing/index.ts';
+import type { Config } from '../src/config.ts';
+import { seedLimaPrices } from './fixtures.ts';
+import { startTestApp, type Engine, type TestContext } from './harness.ts';
 
 /**
  * The sandbox billing provider as the API tests run it: a certificate directory of its own, no
@@ -46,5 +49,44 @@ export async function sandboxBilling(name: string, options: { guideDelayMs?: num
       clock.now = now;
     },
     cleanup: () => rm(certificateDir, { recursive: true, force: true }),
+  };
+}
+
+export type SandboxBilling = Awaited<ReturnType<typeof sandboxBilling>>;
+
+/**
+ * The billing tests' app: the sandbox provider (its clock following the app's) and Lima's liviano
+ * prices to `destinations` at `factor` per kg (1 to 1000 kg). `close` stops both.
+ */
+export async function startWithSandboxBilling(
+  engine: Engine,
+  name: string,
+  options: {
+    factor?: string;
+    destinations?: string[];
+    config?: Partial<Config>;
+    sandbox?: Parameters<typeof sandboxBilling>[1];
+  } = {},
+): Promise<{ t: TestContext; billing: SandboxBilling; close: () => Promise<void> }> {
+  const billing = await sandboxBilling(name, options.sandbox);
+  let t: TestContext;
+  try {
+    t = await startTestApp(engine, {
+      seed: (db, ids) => seedLimaPrices(db, ids, options.destinations ?? ['Arequipa'], { liviano: [[1, 1000, options.factor ?? '12.34']] }),
+      providers: { billing: billing.provider },
+      ...(options.config ? { config: options.config } : {}),
+    });
+  } catch (err) {
+    await billing.cleanup();
+    throw err;
+  }
+  billing.followClock(t.clock.now);
+  return {
+    t,
+    billing,
+    close: async () => {
+      await t.close();
+      await billing.cleanup();
+    },
   };
 }

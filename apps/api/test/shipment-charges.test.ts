@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { SHIPMENT_MESSAGES } from '@tramo/domain';
 import { databaseConflict } from '../src/lib/errors.ts';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
-import { sandboxBilling } from './sandbox-billing.ts';
-import { engines, startTestApp, type TestContext } from './harness.ts';
+import { shipmentBody } from './fixtures.ts';
+import { startWithSandboxBilling } from './sandbox-billing.ts';
+import { engines, type TestContext } from './harness.ts';
 
 /** Lima → Arequipa at S/ 12.34 per billable kg: 2.5 kg (3) is 37.02. */
 const FACTOR = '12.34';
@@ -15,22 +15,16 @@ describe.each(engines)('shipment charges (%s)', (engine) => {
   let agent: string;
   let lima: number;
   let arequipa: number;
-  let billing: Awaited<ReturnType<typeof sandboxBilling>>;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    billing = await sandboxBilling('shipment-charges');
-    t = await startTestApp(engine, {
-      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, FACTOR]] }),
-      providers: { billing: billing.provider },
-    });
-    billing.followClock(t.clock.now);
+    ({ t, close } = await startWithSandboxBilling(engine, 'shipment-charges', { factor: FACTOR }));
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
     agent = await t.login('AGENTE1');
   });
   afterAll(async () => {
-    await t?.close();
-    await billing?.cleanup();
+    await close?.();
   });
 
   const route = () => ({ originBranchId: lima, destinationBranchId: arequipa });

@@ -13,6 +13,7 @@ import {
 import type { Db } from '../db/client.ts';
 import { auditLog, documentEvents, documents, documentSeries, sandboxDocuments } from '../db/schema.ts';
 import { fingerprint } from '../lib/fingerprint.ts';
+import { draftColumns } from '../modules/billing/index.ts';
 import {
   sandboxBillingProvider,
   type BillingDocument,
@@ -219,23 +220,12 @@ export async function seedReceipts(db: Db, charged: ChargedPayment[], options: D
       }
     }
 
-    const t = draft.totals;
     rows.push({
+      ...draftColumns(draft),
       type: draft.type,
       series: draft.series,
       number: counter.n,
       status,
-      issueDate: draft.issueDate,
-      contingency: draft.contingency,
-      customerId: draft.customerId,
-      customerDocType: String(draft.customer.docType),
-      customerDocNumber: draft.customer.docNumber,
-      customerName: draft.customer.name,
-      gravada: centsToString(t.gravadaCents),
-      exonerada: centsToString(t.exoneradaCents),
-      inafecta: centsToString(t.inafectaCents),
-      igv: centsToString(t.igvCents),
-      total: centsToString(t.totalCents),
       document,
       idempotencyKey: request.codigo_unico,
       idempotencyHash: fingerprint({ request, shipmentIds: [] }),

@@ -7,14 +7,11 @@ import {
   inScope,
   limaDay,
   limaTime,
-  paymentReceiptDraft,
   scopeOf,
-  toCents,
   type BillingCustomer,
   type BillingDocType,
   type InvoiceDraft,
   type InvoicePayload,
-  type ReceiptRequest,
   type SunatDocumentType,
 } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
@@ -32,7 +29,7 @@ import type { DocumentRecord, NewDocument } from './repository.ts';
 
 /** Issuing: a document checked by the domain, numbered gaplessly, stored with its shipments, then sent. */
 
-async function customerById(ctx: ServiceContext, id: number): Promise<BillingCustomer | null> {
+export async function customerById(ctx: ServiceContext, id: number): Promise<BillingCustomer | null> {
   const c = await repo.customerById(ctx.db, id);
   if (!c) return null;
   return {
@@ -45,12 +42,12 @@ async function customerById(ctx: ServiceContext, id: number): Promise<BillingCus
 }
 
 /** A RUC customer without an address (a factura needs one) takes the address its RUC lookup answers. */
-async function withFacturaAddress<C extends BillingCustomer | null>(ctx: ServiceContext, customer: C): Promise<C> {
+export async function withFacturaAddress<C extends BillingCustomer | null>(ctx: ServiceContext, customer: C): Promise<C> {
   if (!customer || customer.docType !== 6 || customer.address?.trim()) return customer;
   return { ...customer, address: await addressByRuc(ctx, customer.docNumber) };
 }
 
-interface IssueOptions {
+export interface IssueOptions {
   idempotencyKey: string | null;
   /** The request as the client sent it, fingerprinted beside its key. */
   request: unknown;
@@ -72,7 +69,7 @@ async function checkShipments(ctx: ServiceContext, user: SessionUser, ids: numbe
 }
 
 /** What one issue stores: its register row (for the number it gets) and the shipments it links. */
-interface NumberedIssue {
+export interface NumberedIssue {
   type: SunatDocumentType;
   series: string;
   idempotencyKey: string | null;
@@ -117,39 +114,9 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
   const earlier = await replay();
   if (earlier) return earlier;
   await spec.check?.();
-  const now = ctx.now();
   let doc: DocumentRecord;
   try {
-    doc = await ctx.db.transaction(async (tx) => {
-      await spec.checkLocked?.(tx);
-      const number = await repo.takeNumber(tx, spec.type, spec.series);
-      const { columns, document } = spec.row(number, limaTime(now));
-      const row = await repo.insertDocument(
-        tx,
-        {
-          ...columns,
-          type: spec.type,
-          series: spec.series,
-          number,
-          document,
-          idempotencyKey,
-          idempotencyHash: idempotencyKey ? spec.payloadHash : null,
-          branchId: user.branchId,
-          userId: user.id,
-          userName: displayName(user),
-        },
-        spec.links,
-      );
-      await repo.addEvent(tx, row.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
-      await audit(tx, {
-        userId: user.id,
-        entity: 'document',
-        entityId: row.id,
-        action: 'emit',
-        after: { type: spec.type, series: spec.series, number },
-      });
-      return row;
-    });
+    doc = await ctx.db.transaction((tx) => numberIn(ctx, tx, user, spec, idempotencyKey));
   } catch (err) {
     const pg = pgError(err);
     // Two emissions with the same key raced: the loser's transaction (and its number) rolled back.
@@ -164,8 +131,51 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
   return send(ctx, user, doc);
 }
 
+/**
+ * The numbering transaction's writes, in the caller's transaction: the series' counter locked, the
+ * number taken, the document stored with its links, its first event and its audit. A payment's
+ * receipt is numbered inside the payment's own transaction (see `counter-receipt.ts`).
+ */
+export async function numberIn(
+  ctx: ServiceContext,
+  tx: Tx,
+  user: SessionUser,
+  spec: NumberedIssue,
+  idempotencyKey: string | null,
+): Promise<DocumentRecord> {
+  const now = ctx.now();
+  await spec.checkLocked?.(tx);
+  const number = await repo.takeNumber(tx, spec.type, spec.series);
+  const { columns, document } = spec.row(number, limaTime(now));
+  const row = await repo.insertDocument(
+    tx,
+    {
+      ...columns,
+      type: spec.type,
+      series: spec.series,
+      number,
+      document,
+      idempotencyKey,
+      idempotencyHash: idempotencyKey ? spec.payloadHash : null,
+      branchId: user.branchId,
+      userId: user.id,
+      userName: displayName(user),
+    },
+    spec.links,
+  );
+  await repo.addEvent(tx, row.id, { kind: 'emitido', userId: user.id, userName: displayName(user), operation: 'emit', request: document });
+  await audit(tx, {
+    userId: user.id,
+    entity: 'document',
+    entityId: row.id,
+    action: 'emit',
+    after: { type: spec.type, series: spec.series, number },
+  });
+  return row;
+}
+
 /** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
-async function issueDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+export async function issueDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
   try {
     return await issueCheckedDraft(ctx, user, draft, options);
   } catch (err) {
@@ -174,29 +184,39 @@ async function issueDraft(ctx: ServiceContext, user: SessionUser, draft: Invoice
   }
 }
 
-async function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): Promise<IssueAnswer> {
+  return issueNumbered(ctx, user, draftIssue(ctx, user, draft, options));
+}
+
+/** The register's columns of a checked invoice, boleta or note: its customer and its totals as text. */
+export function draftColumns(draft: InvoiceDraft): RegisterColumns {
   const t = draft.totals;
-  return issueNumbered(ctx, user, {
+  return {
+    issueDate: draft.issueDate,
+    contingency: draft.contingency,
+    customerId: draft.customerId,
+    customerDocType: String(draft.customer.docType),
+    customerDocNumber: draft.customer.docNumber,
+    customerName: draft.customer.name,
+    gravada: centsToString(t.gravadaCents),
+    exonerada: centsToString(t.exoneradaCents),
+    inafecta: centsToString(t.inafectaCents),
+    igv: centsToString(t.igvCents),
+    total: centsToString(t.totalCents),
+    modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
+  };
+}
+
+/** What numbering a checked invoice, boleta or note stores, and the refusals it asks first. */
+export function draftIssue(ctx: ServiceContext, user: SessionUser, draft: InvoiceDraft, options: IssueOptions): NumberedIssue {
+  return {
     type: draft.type,
     series: draft.series,
     idempotencyKey: options.idempotencyKey,
     payloadHash: fingerprint({ request: options.request, shipmentIds: [...options.shipmentIds].sort((a, b) => a - b) }),
     row: (number, issueTime) => ({
       document: { ...draft, number, issueTime },
-      columns: {
-        issueDate: draft.issueDate,
-        contingency: draft.contingency,
-        customerId: draft.customerId,
-        customerDocType: String(draft.customer.docType),
-        customerDocNumber: draft.customer.docNumber,
-        customerName: draft.customer.name,
-        gravada: centsToString(t.gravadaCents),
-        exonerada: centsToString(t.exoneradaCents),
-        inafecta: centsToString(t.inafectaCents),
-        igv: centsToString(t.igvCents),
-        total: centsToString(t.totalCents),
-        modifies: draft.creditNote ? formatDocumentNumber(draft.creditNote.modifiedSeries, draft.creditNote.modifiedNumber) : null,
-      },
+      columns: draftColumns(draft),
     }),
     links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
     check: async () => {
@@ -205,7 +225,7 @@ async function issueCheckedDraft(ctx: ServiceContext, user: SessionUser, draft: 
     },
     checkLocked: draft.creditNote ? (tx) => assertCreditable(tx, draft, true) : undefined,
     liveLink: { constraint: 'document_shipments_live_uq', explain: () => checkShipments(ctx, user, options.shipmentIds) },
-  });
+  };
 }
 
 /** A guide or voucher checked by the domain, ready to be numbered and stored like an invoice. */
@@ -277,102 +297,4 @@ export async function createAndEmit(
     request: payload,
     shipmentIds: [...new Set(shipmentIds)],
   });
-}
-
-/**
- * A counter receipt as the payments module asks for it: the amount in céntimos (never as text), the
- * customer as the payment stored it, and the payment's own key (one document per payment attempt).
- */
-export interface CounterReceipt {
-  amountCents: number;
-  customerId: number | null;
-  customer: { docType: number; docNumber: string; name: string; address?: string | null; email?: string | null };
-  shipmentCode: string | null;
-  description: string | null;
-  idempotencyKey: string | null;
-}
-
-/**
- * The fingerprint a payment's receipt key was stored with since keys were fingerprinted: the request
- * as `POST /billing/emit` would carry it. Kept so a payment numbered before this typed path replays
- * its receipt instead of being refused as a reused key.
- */
-function counterReceiptRequest(r: CounterReceipt): ReceiptRequest {
-  return {
-    amount: centsToString(r.amountCents),
-    customerId: r.customerId,
-    customer: { doc_type: r.customer.docType, doc_number: r.customer.docNumber, name: r.customer.name },
-    shipmentCode: r.shipmentCode ?? undefined,
-    description: r.description ?? undefined,
-    codigo_unico: r.idempotencyKey,
-  };
-}
-
-/** The payments module: the receipt of a payment taken at the counter (see `issueCounterReceipt`). */
-export function issuePaymentReceipt(ctx: ServiceContext, user: SessionUser, receipt: CounterReceipt): Promise<IssueAnswer> {
-  return issueCounterReceipt(ctx, user, receipt, counterReceiptRequest(receipt), []);
-}
-
-/** `POST /billing/emit`: the wire request (amount in soles as text or number) read once into céntimos. */
-export async function issueReceipt(ctx: ServiceContext, user: SessionUser, input: ReceiptRequest, shipmentIds: number[] = []): Promise<IssueAnswer> {
-  let amountCents: number;
-  try {
-    amountCents = toCents(input.amount);
-  } catch {
-    return { statusCode: 422, result: refusal(['Monto inválido']) };
-  }
-  const c = input.customer;
-  const receipt: CounterReceipt = {
-    amountCents,
-    customerId: input.customerId ?? null,
-    customer: {
-      docType: c?.doc_type ?? 1,
-      docNumber: c?.doc_number ?? '',
-      name: c?.name ?? '',
-      address: c?.address ?? null,
-      email: c?.email ?? null,
-    },
-    shipmentCode: input.shipmentCode ?? null,
-    description: input.description ?? null,
-    idempotencyKey: input.codigo_unico ?? null,
-  };
-  return issueCounterReceipt(ctx, user, receipt, input, shipmentIds);
-}
-
-/** Checks a counter receipt by the domain's rules and issues it; `request` is what its key is fingerprinted with. */
-async function issueCounterReceipt(
-  ctx: ServiceContext,
-  user: SessionUser,
-  input: CounterReceipt,
-  request: unknown,
-  shipmentIds: number[],
-): Promise<IssueAnswer> {
-  const today = limaDay(ctx.now());
-  const registered = input.customerId ? await customerById(ctx, input.customerId) : null;
-  if (input.customerId && !registered) return { statusCode: 422, result: refusal([BILLING_MESSAGES.customerNotFound]) };
-  const c = input.customer;
-  // A factura needs the customer's address: the record's, else the one typed, else the RUC lookup's.
-  const customer: BillingCustomer = await withFacturaAddress(
-    ctx,
-    (registered && { ...registered, address: registered.address?.trim() || c.address || null }) ?? {
-      docType: c.docType as BillingDocType,
-      docNumber: c.docNumber,
-      name: c.name,
-      address: c.address ?? null,
-      email: c.email ?? null,
-    },
-  );
-  const check = paymentReceiptDraft(
-    {
-      amountCents: input.amountCents,
-      customer,
-      customerId: input.customerId,
-      issueDate: today,
-      code: input.shipmentCode,
-      ...(input.description ? { description: input.description } : {}),
-    },
-    { today, customer: registered },
-  );
-  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueDraft(ctx, user, check.draft, { idempotencyKey: input.idempotencyKey, request, shipmentIds });
 }

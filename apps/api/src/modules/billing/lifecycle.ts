@@ -10,6 +10,7 @@ import {
   type VoidResult,
   type VoucherDocument,
 } from '../../providers/billing/index.ts';
+import type { Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { isGuideType, isInvoiceType, isVoucherType, issueResult, ref, visibleDocument, type IssueAnswer } from './documents.ts';
 import { billingOf } from './provider.ts';
@@ -52,21 +53,44 @@ async function voidStatusByType(provider: BillingProvider, doc: DocumentRecord):
   };
 }
 
-export async function send(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
-  const { provider } = billingOf(ctx);
+/** The provider's answer to an emission: what it returned, or the provider error it raised. */
+export type EmitAnswer = { result: EmitResult; error?: undefined } | { result?: undefined; error: BillingProviderError };
+
+/** The provider call that issues a stored document; no transaction is open across it (it can take seconds). */
+export async function emitToProvider(ctx: ServiceContext, doc: DocumentRecord): Promise<EmitAnswer> {
   try {
-    const result = await emitByType(provider, doc);
-    const updated = await applyEmit(ctx, user, doc, result, 'emit');
+    return { result: await emitByType(billingOf(ctx).provider, doc) };
+  } catch (err) {
+    if (!(err instanceof BillingProviderError)) throw err;
+    return { error: err };
+  }
+}
+
+/** Writes the provider's answer (status, event, audit) in the caller's transaction and tells the issue's answer. */
+export async function recordEmission(
+  ctx: ServiceContext,
+  tx: Tx,
+  user: SessionUser | null,
+  doc: DocumentRecord,
+  answer: EmitAnswer,
+): Promise<IssueAnswer> {
+  if (answer.error === undefined) {
+    const updated = await applyEmitIn(ctx, tx, user, doc, answer.result, 'emit');
     // A guide waits for SUNAT (202 until a consult finds it accepted); an invoice answers as before.
     if (!isInvoiceType(doc.type) && updated.status === 'pendiente') return { statusCode: 202, result: issueResult(updated) };
     return { statusCode: 201, result: issueResult(updated) };
-  } catch (err) {
-    if (!(err instanceof BillingProviderError)) throw err;
-    const updated = await applyProviderError(ctx, user, doc, err, 'emit');
-    if (updated.status === 'rechazado') return { statusCode: 422, result: issueResult(updated, err.message) };
-    if (err.uncertain) return { statusCode: 202, result: { ...issueResult(updated), error: BILLING_MESSAGES.providerPending } };
-    return { statusCode: 424, result: { ...issueResult(updated, err.message), ok: false } };
   }
+  const err = answer.error;
+  const updated = await applyProviderErrorIn(ctx, tx, user, doc, err, 'emit');
+  if (updated.status === 'rechazado') return { statusCode: 422, result: issueResult(updated, err.message) };
+  if (err.uncertain) return { statusCode: 202, result: { ...issueResult(updated), error: BILLING_MESSAGES.providerPending } };
+  return { statusCode: 424, result: { ...issueResult(updated, err.message), ok: false } };
+}
+
+/** Sends a stored document and records the answer in a transaction of its own. */
+export async function send(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
+  const answer = await emitToProvider(ctx, doc);
+  return ctx.db.transaction((tx) => recordEmission(ctx, tx, user, doc, answer));
 }
 
 const EVENT_OF_STATUS: Record<string, DocumentEventKind> = { aceptado: 'aceptado', rechazado: 'rechazado', pendiente: 'consultado' };
@@ -80,55 +104,73 @@ async function applyEmit(
 ): Promise<DocumentRecord> {
   // A guide is polled while SUNAT has not accepted it: a consult that changes nothing writes nothing.
   if (operation === 'consult' && isGuideType(doc.type) && doc.status === 'pendiente' && result.status === 'pendiente') return doc;
-  return ctx.db.transaction(async (tx) => {
-    const row = await repo.updateDocument(
-      tx,
-      doc.id,
-      {
-        status: result.status,
-        hash: result.hash ?? doc.hash,
-        qrText: result.qrText ?? doc.qrText,
-        xml: result.xml ?? doc.xml,
-        pdfUrl: result.links?.pdf ?? doc.pdfUrl,
-        providerMessage: result.sunatDescription ?? doc.providerMessage,
-        updatedAt: ctx.now(),
-      },
-      'pendiente',
-    );
-    if (result.status === 'rechazado') await repo.freeShipments(tx, doc.id);
-    await repo.addEvent(tx, doc.id, {
-      kind: EVENT_OF_STATUS[result.status] ?? 'consultado',
-      userId: user?.id,
-      userName: user ? displayName(user) : null,
-      note: result.sunatDescription,
-      operation,
-      answer: result.raw,
-    });
-    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: result.status } });
-    return row ?? (await repo.findDocument(tx, doc.id))!;
+  return ctx.db.transaction((tx) => applyEmitIn(ctx, tx, user, doc, result, operation));
+}
+
+async function applyEmitIn(
+  ctx: ServiceContext,
+  tx: Tx,
+  user: SessionUser | null,
+  doc: DocumentRecord,
+  result: EmitResult,
+  operation: string,
+): Promise<DocumentRecord> {
+  const row = await repo.updateDocument(
+    tx,
+    doc.id,
+    {
+      status: result.status,
+      hash: result.hash ?? doc.hash,
+      qrText: result.qrText ?? doc.qrText,
+      xml: result.xml ?? doc.xml,
+      pdfUrl: result.links?.pdf ?? doc.pdfUrl,
+      providerMessage: result.sunatDescription ?? doc.providerMessage,
+      updatedAt: ctx.now(),
+    },
+    'pendiente',
+  );
+  if (result.status === 'rechazado') await repo.freeShipments(tx, doc.id);
+  await repo.addEvent(tx, doc.id, {
+    kind: EVENT_OF_STATUS[result.status] ?? 'consultado',
+    userId: user?.id,
+    userName: user ? displayName(user) : null,
+    note: result.sunatDescription,
+    operation,
+    answer: result.raw,
   });
+  await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: result.status } });
+  return row ?? (await repo.findDocument(tx, doc.id))!;
 }
 
 async function applyProviderError(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord, err: BillingProviderError, operation: string) {
-  return ctx.db.transaction(async (tx) => {
-    const rejected = err.kind === 'rejected';
-    const row = await repo.updateDocument(tx, doc.id, {
-      status: rejected ? 'rechazado' : doc.status,
-      providerMessage: err.message,
-      updatedAt: ctx.now(),
-    });
-    if (rejected) await repo.freeShipments(tx, doc.id);
-    await repo.addEvent(tx, doc.id, {
-      kind: rejected ? 'rechazado' : 'error',
-      userId: user?.id,
-      userName: user ? displayName(user) : null,
-      note: err.message,
-      operation,
-      answer: { kind: err.kind, message: err.message },
-    });
-    await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { error: err.kind } });
-    return row!;
+  return ctx.db.transaction((tx) => applyProviderErrorIn(ctx, tx, user, doc, err, operation));
+}
+
+async function applyProviderErrorIn(
+  ctx: ServiceContext,
+  tx: Tx,
+  user: SessionUser | null,
+  doc: DocumentRecord,
+  err: BillingProviderError,
+  operation: string,
+): Promise<DocumentRecord> {
+  const rejected = err.kind === 'rejected';
+  const row = await repo.updateDocument(tx, doc.id, {
+    status: rejected ? 'rechazado' : doc.status,
+    providerMessage: err.message,
+    updatedAt: ctx.now(),
   });
+  if (rejected) await repo.freeShipments(tx, doc.id);
+  await repo.addEvent(tx, doc.id, {
+    kind: rejected ? 'rechazado' : 'error',
+    userId: user?.id,
+    userName: user ? displayName(user) : null,
+    note: err.message,
+    operation,
+    answer: { kind: err.kind, message: err.message },
+  });
+  await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { error: err.kind } });
+  return row!;
 }
 
 /** A pending document asks the provider again (a pending void likewise); a lost one is sent again with its own number. */

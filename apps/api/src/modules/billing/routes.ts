@@ -17,7 +17,8 @@ import {
 import { guard } from '../../plugins/auth.ts';
 import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
-import { createAndEmit, issueReceipt } from './issuing.ts';
+import { issueReceipt } from './counter-receipt.ts';
+import { createAndEmit } from './issuing.ts';
 import { voidDocument, voidStatus } from './lifecycle.ts';
 import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipments } from './rendering.ts';
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
-import type { Customer, DocType } from '@tramo/domain';
+import type { Customer, CustomerData, DocType } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { containsPattern } from '../../lib/sql.ts';
 import { customers, customerSearchText } from '../../db/schema.ts';
@@ -52,4 +52,31 @@ export async function searchCustomers(db: Db, q: string | undefined, page: numbe
 export async function findCustomer(db: Db | Tx, id: number): Promise<Customer | null> {
   const [row] = await db.select().from(customers).where(eq(customers.id, id));
   return row ? toCustomer(row) : null;
+}
+
+const columnsOf = (data: CustomerData) => ({
+  firstName: data.firstName,
+  lastName: data.lastName,
+  docType: data.doc_type,
+  docNumber: data.doc_number,
+  address: data.address,
+  ubigeo: data.ubigeo,
+  phone: data.phone,
+  email: data.email,
+});
+
+export async function insertCustomer(tx: Tx, data: CustomerData): Promise<number> {
+  const [row] = await tx.insert(customers).values(columnsOf(data)).returning({ id: customers.id });
+  return row!.id;
+}
+
+export async function updateCustomerRow(tx: Tx, id: number, data: CustomerData, now: Date): Promise<void> {
+  await tx
+    .update(customers)
+    .set({ ...columnsOf(data), updatedAt: now })
+    .where(eq(customers.id, id));
+}
+
+export async function deleteCustomerRow(tx: Tx, id: number): Promise<void> {
+  await tx.delete(customers).where(eq(customers.id, id));
 }

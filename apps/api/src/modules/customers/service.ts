@@ -1,12 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { CUSTOMER_MESSAGES, dniError, rucError, type Customer, type CustomerData, type LookupResult } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { customers } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
 import { badRequest, conflict, isForeignKeyViolation, isUniqueViolation, notFound } from '../../lib/errors.ts';
 import type { LookupKind } from '../../providers/lookup/index.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { findCustomer, searchCustomers } from './repository.ts';
+import { deleteCustomerRow, findCustomer, insertCustomer, searchCustomers, updateCustomerRow } from './repository.ts';
 
 /** Without paging parameters the list answers its first 50 rows; the screen asks for up to 1000. */
 export const DEFAULT_PAGE_SIZE = 50;
@@ -24,17 +22,6 @@ async function getOrFail(tx: Tx | Db, id: number): Promise<Customer> {
 
 export const getCustomer = (ctx: ServiceContext, id: number) => getOrFail(ctx.db, id);
 
-const columnsOf = (data: CustomerData) => ({
-  firstName: data.firstName,
-  lastName: data.lastName,
-  docType: data.doc_type,
-  docNumber: data.doc_number,
-  address: data.address,
-  ubigeo: data.ubigeo,
-  phone: data.phone,
-  email: data.email,
-});
-
 /** The database constraint on (doc_type, doc_number) decides, so two concurrent saves cannot both win. */
 function duplicateDocument(err: unknown): never {
   if (isUniqueViolation(err)) {
@@ -46,8 +33,7 @@ function duplicateDocument(err: unknown): never {
 export function createCustomer(ctx: ServiceContext, actor: SessionUser, data: CustomerData) {
   return ctx.db
     .transaction(async (tx) => {
-      const [row] = await tx.insert(customers).values(columnsOf(data)).returning({ id: customers.id });
-      const created = await getOrFail(tx, row!.id);
+      const created = await getOrFail(tx, await insertCustomer(tx, data));
       await audit(tx, { userId: actor.id, entity: 'customer', entityId: created.id, action: 'create', after: created });
       return created;
     })
@@ -58,10 +44,7 @@ export function updateCustomer(ctx: ServiceContext, actor: SessionUser, id: numb
   return ctx.db
     .transaction(async (tx) => {
       const before = await getOrFail(tx, id);
-      await tx
-        .update(customers)
-        .set({ ...columnsOf(data), updatedAt: ctx.now() })
-        .where(eq(customers.id, id));
+      await updateCustomerRow(tx, id, data, ctx.now());
       const after = await getOrFail(tx, id);
       await audit(tx, { userId: actor.id, entity: 'customer', entityId: id, action: 'update', before, after });
       return after;
@@ -74,7 +57,7 @@ export async function deleteCustomer(ctx: ServiceContext, actor: SessionUser, id
   await ctx.db
     .transaction(async (tx) => {
       const before = await getOrFail(tx, id);
-      await tx.delete(customers).where(eq(customers.id, id));
+      await deleteCustomerRow(tx, id);
       await audit(tx, { userId: actor.id, entity: 'customer', entityId: id, action: 'delete', before });
     })
     .catch((err: unknown) => {

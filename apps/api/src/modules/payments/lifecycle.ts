@@ -1,32 +1,20 @@
 import {
-  canManageArea,
-  centsToString,
-  collectableAtCounter,
-  collectingBranchId,
-  methodRefusal,
-  WHO_PAYS_MESSAGES,
-  type PaymentMoment,
-  displayName,
   limaDay,
   PAYMENT_MESSAGES,
   receiptItemFor,
   receiptKey,
-  toCents,
   type IssueResult,
   type ManualPayment,
-  type ManualPaymentRequest,
   type ManualPaymentResult,
   type PaymentStatus,
-  inScope,
-  INVOICE_MESSAGES,
   scopeOf,
 } from '@tramo/domain';
 import { audit } from '../../lib/audit.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
-import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import type { Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { issuePaymentReceipt, lookupDocument, receiptAddress, voidDocument } from '../billing/index.ts';
-import { methodsAcceptedAt } from '../who-pays/index.ts';
+import { issuePaymentReceipt, lookupDocument, voidDocument, type CounterReceipt, type IssueAnswer } from '../billing/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
 import { lockSession } from './queries/cash-sessions.ts';
@@ -50,124 +38,6 @@ export async function getPayment(ctx: ServiceContext, user: SessionUser, id: num
   return toPayment(await visiblePayment(ctx, user, id));
 }
 
-/**
- * `POST /payments/manual`: the payment is stored pending (the partial unique index refuses a second
- * live one for the shipment), then its receipt is issued and the payment confirmed.
- *
- * Why the click is split where it is: the provider (SUNAT through Nubefact, or the sandbox) is a
- * network call that can take seconds or never answer, so no transaction stays open across it. What
- * must exist before it is committed first (the pending payment holding its shipment, and billing's
- * numbered document under the payment's key, so a retry or the sweep finds the same document and
- * never takes a second number); what follows the answer (billing's status, then the payment paid
- * with its document, its cash movement and its audit in `confirm`) is committed after.
- */
-export async function createManualPayment(
-  ctx: ServiceContext,
-  user: SessionUser,
-  input: ManualPaymentRequest,
-): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
-  const shipment = await repo.findShipment(ctx.db, input.shipmentId);
-  if (!shipment) throw notFound(PAYMENT_MESSAGES.shipmentNotFound);
-  const scope = scopeOf(user);
-  // Pago en destino is the destination counter's to collect (issue 33); the rest is the origin's.
-  const collectable = { ...shipment, paymentMoment: shipment.paymentMoment as PaymentMoment };
-  const collector = collectingBranchId(collectable);
-  if (collectable.paymentMoment === 'credito') throw unprocessable(WHO_PAYS_MESSAGES.creditNotCollected, undefined, 'CREDIT_SHIPMENT');
-  if (!inScope(scope, collector))
-    throw forbidden(collectable.paymentMoment === 'destino' ? WHO_PAYS_MESSAGES.collectAtDestination : PAYMENT_MESSAGES.shipmentForbidden);
-  if (!collectableAtCounter(collectable, ctx.now())) throw unprocessable(notCollectable(collectable));
-  const methodProblem = methodRefusal(input.methodCode, await methodsAcceptedAt(ctx.db, user.branchId ?? collector));
-  if (methodProblem) throw unprocessable(methodProblem, { methodCode: methodProblem }, 'METHOD_NOT_ACCEPTED');
-  // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
-  if (input.discountCents > 0 && !canManageArea(user, 'discounts')) throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
-  const priceCents = toCents(shipment.quotedPrice);
-  if (input.discountCents >= priceCents) {
-    const message = PAYMENT_MESSAGES.discountTooLarge(centsToString(priceCents));
-    throw unprocessable(message, { discount: message }, 'DISCOUNT_TOO_LARGE');
-  }
-  const dueCents = priceCents - input.discountCents;
-  if (input.amountCents !== dueCents) {
-    const message = PAYMENT_MESSAGES.amountDue(centsToString(dueCents), input.discountCents > 0);
-    throw unprocessable(message, { amount: message }, 'AMOUNT_NOT_DUE');
-  }
-  // A factura needs the customer's address (issue 32): a RUC whose lookup has none is refused before anything is stored.
-  const customerAddress = await receiptAddress(ctx, {
-    ...input,
-    docType: input.customerDocType,
-    docNumber: input.customerDocNumber,
-    typed: input.customerAddress,
-  });
-  if (input.customerDocType === 6 && !customerAddress) {
-    const message = INVOICE_MESSAGES.facturaNeedsAddress;
-    throw unprocessable(message, { customerAddress: message }, 'FACTURA_NEEDS_ADDRESS');
-  }
-
-  let created: { id: number; opened: boolean };
-  try {
-    created = await ctx.db.transaction(async (tx) => {
-      let session: { id: number; opened: boolean };
-      if (input.cashSessionId) {
-        const s = await lockSession(tx, input.cashSessionId);
-        if (!s) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
-        if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
-        if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
-        session = { id: s.id, opened: false };
-      } else session = await sessionForPayment(ctx, tx, user);
-      const now = ctx.now();
-      const paymentId = await repo.insertPayment(tx, {
-        shipmentId: shipment.id,
-        status: 'pending',
-        method: input.methodCode,
-        amountCents: input.amountCents,
-        discountCents: input.discountCents,
-        discountReason: input.discountReason,
-        currency: 'PEN',
-        providerTxId: input.providerTxId,
-        customerId: input.customerId,
-        customerDocType: input.customerDocType,
-        customerDocNumber: input.customerDocNumber,
-        customerName: input.customerName,
-        customerAddress,
-        branchId: user.branchId ?? collector,
-        userId: user.id,
-        userName: displayName(user),
-        cashSessionId: session.id,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await audit(tx, {
-        userId: user.id,
-        entity: 'payment',
-        entityId: paymentId,
-        action: 'create',
-        after: {
-          shipmentId: shipment.id,
-          amountCents: input.amountCents,
-          discountCents: input.discountCents,
-          discountReason: input.discountReason,
-          method: input.methodCode,
-          cashSessionId: session.id,
-        },
-      });
-      return { id: paymentId, opened: session.opened };
-    });
-  } catch (err) {
-    const pg = pgError(err);
-    if (pg?.code === '23505' && pg.constraint === 'payments_one_live_per_shipment_uq') {
-      const live = await repo.livePaymentOf(ctx.db, shipment.id);
-      throw conflict(live?.status === 'paid' ? PAYMENT_MESSAGES.duplicatePaid : PAYMENT_MESSAGES.duplicatePending, undefined, 'PAYMENT_EXISTS');
-    }
-    throw err;
-  }
-  const answer = await complete(ctx, user, created.id);
-  return { statusCode: answer.statusCode, result: { ...answer.result, cashSessionOpened: created.opened } };
-}
-
-function notCollectable(s: { status: string; paymentMoment: PaymentMoment }): string {
-  if (s.paymentMoment === 'destino') return WHO_PAYS_MESSAGES.collectWhenArrived;
-  return s.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado;
-}
-
 /** `POST /payments/manual/{id}/confirm`: issues (or finds) the receipt of a pending payment and confirms it. Idempotent. */
 export async function confirmManualPayment(
   ctx: ServiceContext,
@@ -181,28 +51,45 @@ export async function confirmManualPayment(
   return complete(ctx, user, id);
 }
 
-interface ReceiptOutcome {
+export interface ReceiptOutcome {
   ok: boolean;
   receipt: IssueResult | null;
   documentId: number | null;
   error: string | null;
 }
 
+/** The payment fields its receipt is made of. */
+type ReceiptSource = Pick<
+  PaymentRecord,
+  'amountCents' | 'discountCents' | 'discountReason' | 'customerId' | 'customerDocType' | 'customerDocNumber' | 'customerName' | 'customerAddress'
+>;
+
+/** The receipt a payment asks billing for: its amount in céntimos, its customer as the payment has it, its item's text. */
+export function receiptOfPayment(p: ReceiptSource, shipmentCode: string): Omit<CounterReceipt, 'idempotencyKey'> {
+  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
+  return {
+    amountCents: p.amountCents,
+    customerId: p.customerId,
+    customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName, address: p.customerAddress },
+    shipmentCode,
+    description: item.description,
+  };
+}
+
+/** What billing's answer means for the payment: 201 is the provider's yes; 202 (no answer yet), 422 (refused) and 424 (provider failed) leave it pending. */
+export function outcomeOf(answer: IssueAnswer): ReceiptOutcome {
+  const r = answer.result;
+  const ok = answer.statusCode === 201 && r.status !== 'rechazado';
+  return { ok, receipt: { ...r, ok }, documentId: r.id, error: ok ? null : (r.error ?? PAYMENT_MESSAGES.createFailed) };
+}
+
 /** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
 async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
-  const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
   // The receipt is the collecting branch's whoever confirms it: its key is looked up per issuing
   // branch, so an admin retrying an agent's payment finds the receipt already issued, never a second.
   const issuer = { ...user, branchId: p.branchId ?? user.branchId };
-  const issue = (attempt: number) =>
-    issuePaymentReceipt(ctx, issuer, {
-      amountCents: p.amountCents,
-      customerId: p.customerId,
-      customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName, address: p.customerAddress },
-      shipmentCode,
-      description: item.description,
-      idempotencyKey: receiptKey(p.id, attempt),
-    });
+  const receipt = receiptOfPayment(p, shipmentCode);
+  const issue = (attempt: number) => issuePaymentReceipt(ctx, issuer, { ...receipt, idempotencyKey: receiptKey(p.id, attempt) });
   let attempt = p.receiptAttempts;
   let answer = await issue(attempt);
   if (answer.statusCode === 200 && answer.result.id !== null) {
@@ -225,13 +112,10 @@ async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentReco
     await repo.setReceiptAttempts(ctx.db, p.id, attempt, ctx.now());
     answer = await issue(attempt);
   }
-  const r = answer.result;
-  // 201: the provider took it. 202 (no answer: pending), 422 (refused) and 424 (provider failed) leave the payment pending.
-  const ok = answer.statusCode === 201 && r.status !== 'rechazado';
-  return { ok, receipt: { ...r, ok }, documentId: r.id, error: ok ? null : (r.error ?? PAYMENT_MESSAGES.createFailed) };
+  return outcomeOf(answer);
 }
 
-async function complete(ctx: ServiceContext, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
+export async function complete(ctx: ServiceContext, user: SessionUser, id: number): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
   const v = (await repo.paymentById(ctx.db, id))!;
   let outcome: ReceiptOutcome;
   try {
@@ -276,37 +160,55 @@ async function complete(ctx: ServiceContext, user: SessionUser, id: number): Pro
  */
 async function confirm(ctx: ServiceContext, user: SessionUser, id: number, documentId: number | null): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const now = ctx.now();
-    // Sessions are locked before the payment row, in every transaction here: a creation holds its
-    // session and then waits on the shipment's live payment, so the other order would deadlock.
-    const current = await repo.findPayment(tx, id);
-    if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
-    const own = await lockSession(tx, current.cashSessionId);
-    const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
-    const row = await repo.markPaid(tx, id, now, documentId ?? undefined);
-    if (!row) {
-      const after = await repo.findPayment(tx, id);
-      if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
-      return; // already paid by a concurrent confirmation
-    }
-    await repo.insertMovement(tx, {
-      paymentId: id,
-      kind: 'cobro',
-      method: row.method,
-      amountCents: row.amountCents,
-      cashSessionId: sessionId,
-      userId: user.id,
-      at: now,
-    });
-    await audit(tx, {
-      userId: user.id,
-      entity: 'payment',
-      entityId: id,
-      action: 'confirm',
-      before: { status: 'pending' },
-      after: { status: 'paid', documentId: row.documentId },
-    });
+    if ((await confirmIn(ctx, tx, user, id, documentId)) === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
   });
+}
+
+/**
+ * `confirm`'s writes in the caller's transaction (the click's second one writes billing's answer
+ * beside them). 'canceled' when a void took the payment first: nothing is written then, and the
+ * caller refuses; 'taken' when a concurrent confirmation paid it already.
+ */
+export async function confirmIn(
+  ctx: ServiceContext,
+  tx: Tx,
+  user: SessionUser,
+  id: number,
+  documentId: number | null,
+): Promise<'paid' | 'taken' | 'canceled'> {
+  const now = ctx.now();
+  // Sessions are locked before the payment row, in every transaction here: a creation holds its
+  // session and then waits on the shipment's live payment, so the other order would deadlock.
+  const current = await repo.findPayment(tx, id);
+  if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
+  if (current.status === 'canceled') return 'canceled';
+  const own = await lockSession(tx, current.cashSessionId);
+  const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
+  const row = await repo.markPaid(tx, id, now, documentId ?? undefined);
+  if (!row) {
+    const after = await repo.findPayment(tx, id);
+    // Voided between the read and the update: thrown, so the session this may have opened rolls back.
+    if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+    return 'taken'; // already paid by a concurrent confirmation
+  }
+  await repo.insertMovement(tx, {
+    paymentId: id,
+    kind: 'cobro',
+    method: row.method,
+    amountCents: row.amountCents,
+    cashSessionId: sessionId,
+    userId: user.id,
+    at: now,
+  });
+  await audit(tx, {
+    userId: user.id,
+    entity: 'payment',
+    entityId: id,
+    action: 'confirm',
+    before: { status: 'pending' },
+    after: { status: 'paid', documentId: row.documentId },
+  });
+  return 'paid';
 }
 
 /**

@@ -33,7 +33,8 @@ import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { closeSession, currentSession, openSession, sessionsOfDay } from './cash-sessions.ts';
 import { dailyReport } from './daily-report.ts';
-import { cancelPayment, confirmManualPayment, createManualPayment, getPayment, listManualPayments } from './lifecycle.ts';
+import { createManualPayment } from './create.ts';
+import { cancelPayment, confirmManualPayment, getPayment, listManualPayments } from './lifecycle.ts';
 import { movements, movementsCsv } from './movements.ts';
 import { customerById, lookupCustomers, receivables, shipmentsToCollect } from './receivables.ts';
 

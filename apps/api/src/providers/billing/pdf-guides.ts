@@ -11,7 +11,7 @@ import {
   type GuideDriver,
   type GuideParty,
 } from '@tramo/domain';
-import { printable, qrPng } from './pdf.ts';
+import { drawPair, printable, qrPng } from './pdf.ts';
 import type { BillingIssuer, GuideDocument, VoucherDocument } from './types.ts';
 import { collect } from '../../lib/pdf.ts';
 
@@ -105,20 +105,7 @@ function block(doc: Doc, title: string, columns: Pairs[], top: number): number {
   columns.forEach((pairs, c) => {
     const x = LEFT + 8 + c * (colW + gap);
     let y = start + 6;
-    for (const [label, value] of pairs) {
-      doc
-        .font('Helvetica-Bold')
-        .fontSize(8.5)
-        .fillColor(MUTED)
-        .text(printable(label), x, y, { width: labelW - 6 });
-      const lb = doc.y;
-      doc
-        .font('Helvetica')
-        .fontSize(8.5)
-        .fillColor(INK)
-        .text(printable(value), x + labelW, y, { width: colW - labelW - 8 });
-      y = Math.max(doc.y, lb) + 2;
-    }
+    for (const [label, value] of pairs) y = drawPair(doc, label, value, x, y, labelW, colW - labelW - 8);
     bottom = Math.max(bottom, y);
   });
   bottom += 4;

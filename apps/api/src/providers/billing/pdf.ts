@@ -71,6 +71,22 @@ type Doc = PDFKit.PDFDocument;
 
 const INK = '#1a1a1a';
 const MUTED = '#555555';
+
+/** One label (bold, muted) beside its value, as every PDF prints its data blocks; answers the y below both. */
+export function drawPair(doc: Doc, label: string, value: string, x: number, y: number, labelW: number, valueW: number): number {
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(8.5)
+    .fillColor(MUTED)
+    .text(printable(label), x, y, { width: labelW - 6 });
+  const labelBottom = doc.y;
+  doc
+    .font('Helvetica')
+    .fontSize(8.5)
+    .fillColor(INK)
+    .text(printable(value), x + labelW, y, { width: valueW });
+  return Math.max(doc.y, labelBottom) + 2;
+}
 const RULE = '#9a9a9a';
 const SHADE = '#ececec';
 
@@ -202,20 +218,7 @@ function drawA4(doc: Doc, { title, id, p, qr }: Content) {
   const labelW = 104;
   const drawPairs = (pairs: [string, string][], x: number, top: number, w: number) => {
     let yy = top;
-    for (const [label, value] of pairs) {
-      doc
-        .font('Helvetica-Bold')
-        .fontSize(8.5)
-        .fillColor(MUTED)
-        .text(printable(label), x, yy, { width: labelW - 6 });
-      const labelBottom = doc.y;
-      doc
-        .font('Helvetica')
-        .fontSize(8.5)
-        .fillColor(INK)
-        .text(printable(value), x + labelW, yy, { width: w - labelW });
-      yy = Math.max(doc.y, labelBottom) + 2;
-    }
+    for (const [label, value] of pairs) yy = drawPair(doc, label, value, x, yy, labelW, w - labelW);
     return yy;
   };
   const blockTop = y;

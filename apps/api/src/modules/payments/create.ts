@@ -1,0 +1,235 @@
+import {
+  canManageArea,
+  centsToString,
+  collectableAtCounter,
+  collectingBranchId,
+  methodRefusal,
+  WHO_PAYS_MESSAGES,
+  type PaymentMoment,
+  displayName,
+  PAYMENT_MESSAGES,
+  receiptKey,
+  toCents,
+  type ManualPaymentRequest,
+  type ManualPaymentResult,
+  inScope,
+  INVOICE_MESSAGES,
+  scopeOf,
+} from '@tramo/domain';
+import { audit } from '../../lib/audit.ts';
+import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
+import type { ServiceContext, SessionUser } from '../../types.ts';
+import { methodsAcceptedAt } from '../who-pays/index.ts';
+import { sessionForPayment } from './cash-sessions.ts';
+import {
+  emitToProvider,
+  preparePaymentReceipt,
+  receiptAddress,
+  recordEmission,
+  type DocumentRecord,
+  type PreparedReceipt,
+} from '../billing/index.ts';
+import { toPayment } from './access.ts';
+import { confirmIn, outcomeOf, receiptOfPayment, type ReceiptOutcome } from './lifecycle.ts';
+import { lockSession } from './queries/cash-sessions.ts';
+import * as repo from './queries/payments.ts';
+
+/**
+ * `POST /payments/manual`: the payment is stored pending (the partial unique index refuses a second
+ * live one for the shipment) with its receipt numbered, the receipt is sent, and the payment confirmed.
+ *
+ * Why the click is split where it is: the provider (SUNAT through Nubefact, or the sandbox) is a
+ * network call that can take seconds or never answer, so no transaction stays open across it, and
+ * the click writes in two. Before the call, one transaction commits what must exist whatever the
+ * provider does: the pending payment holding its shipment, its audit, and billing's document with
+ * its number under the payment's key, so a retry or the sweep finds that document and never takes a
+ * second number. After the answer, one transaction commits what follows from it: billing's status,
+ * event and audit, and the payment paid with its document, its cash movement and its audit (or,
+ * when the provider did not take it, the payment kept pending with the document and the error).
+ * The reads that may wait on the network too (a factura's address from the RUC lookup) come before
+ * both. A retry (`confirmManualPayment`) and the sweep take it from wherever a dead request left it.
+ */
+export async function createManualPayment(
+  ctx: ServiceContext,
+  user: SessionUser,
+  input: ManualPaymentRequest,
+): Promise<{ statusCode: 201 | 202; result: ManualPaymentResult }> {
+  const shipment = await repo.findShipment(ctx.db, input.shipmentId);
+  if (!shipment) throw notFound(PAYMENT_MESSAGES.shipmentNotFound);
+  const scope = scopeOf(user);
+  // Pago en destino is the destination counter's to collect (issue 33); the rest is the origin's.
+  const collectable = { ...shipment, paymentMoment: shipment.paymentMoment as PaymentMoment };
+  const collector = collectingBranchId(collectable);
+  if (collectable.paymentMoment === 'credito') throw unprocessable(WHO_PAYS_MESSAGES.creditNotCollected, undefined, 'CREDIT_SHIPMENT');
+  if (!inScope(scope, collector))
+    throw forbidden(collectable.paymentMoment === 'destino' ? WHO_PAYS_MESSAGES.collectAtDestination : PAYMENT_MESSAGES.shipmentForbidden);
+  if (!collectableAtCounter(collectable, ctx.now())) throw unprocessable(notCollectable(collectable));
+  const methodProblem = methodRefusal(input.methodCode, await methodsAcceptedAt(ctx.db, user.branchId ?? collector));
+  if (methodProblem) throw unprocessable(methodProblem, { methodCode: methodProblem }, 'METHOD_NOT_ACCEPTED');
+  // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
+  if (input.discountCents > 0 && !canManageArea(user, 'discounts')) throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');
+  const priceCents = toCents(shipment.quotedPrice);
+  if (input.discountCents >= priceCents) {
+    const message = PAYMENT_MESSAGES.discountTooLarge(centsToString(priceCents));
+    throw unprocessable(message, { discount: message }, 'DISCOUNT_TOO_LARGE');
+  }
+  const dueCents = priceCents - input.discountCents;
+  if (input.amountCents !== dueCents) {
+    const message = PAYMENT_MESSAGES.amountDue(centsToString(dueCents), input.discountCents > 0);
+    throw unprocessable(message, { amount: message }, 'AMOUNT_NOT_DUE');
+  }
+  // A factura needs the customer's address (issue 32): a RUC whose lookup has none is refused before anything is stored.
+  const customerAddress = await receiptAddress(ctx, {
+    ...input,
+    docType: input.customerDocType,
+    docNumber: input.customerDocNumber,
+    typed: input.customerAddress,
+  });
+  if (input.customerDocType === 6 && !customerAddress) {
+    const message = INVOICE_MESSAGES.facturaNeedsAddress;
+    throw unprocessable(message, { customerAddress: message }, 'FACTURA_NEEDS_ADDRESS');
+  }
+
+  // The payment's receipt, checked by billing before any transaction (its reads, the RUC lookup).
+  // The receipt is the collecting branch's (see lifecycle's receiptFor).
+  const branchId = user.branchId ?? collector;
+  const issuer = { ...user, branchId };
+  let prepared: PreparedReceipt | { ok: false; refused: null; error: string };
+  try {
+    prepared = await preparePaymentReceipt(
+      ctx,
+      issuer,
+      receiptOfPayment({ ...input, customerId: input.customerId ?? null, customerAddress }, shipment.code),
+    );
+  } catch (err) {
+    if (!(err instanceof AppError)) ctx.log.error({ err }, 'payment receipt failed');
+    prepared = { ok: false, refused: null, error: err instanceof AppError ? err.message : PAYMENT_MESSAGES.createFailed };
+  }
+  const refused: ReceiptOutcome | null = prepared.ok
+    ? null
+    : prepared.refused
+      ? outcomeOf(prepared.refused)
+      : { ok: false, receipt: null, documentId: null, error: prepared.error };
+
+  // The first transaction: the pending payment, its audit, and its receipt numbered (or its refusal kept).
+  let created: { id: number; opened: boolean; doc: DocumentRecord | null };
+  try {
+    created = await ctx.db.transaction(async (tx) => {
+      let session: { id: number; opened: boolean };
+      if (input.cashSessionId) {
+        const s = await lockSession(tx, input.cashSessionId);
+        if (!s) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
+        if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
+        if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
+        session = { id: s.id, opened: false };
+      } else session = await sessionForPayment(ctx, tx, user);
+      const now = ctx.now();
+      const paymentId = await repo.insertPayment(tx, {
+        shipmentId: shipment.id,
+        status: 'pending',
+        method: input.methodCode,
+        amountCents: input.amountCents,
+        discountCents: input.discountCents,
+        discountReason: input.discountReason,
+        currency: 'PEN',
+        providerTxId: input.providerTxId,
+        customerId: input.customerId,
+        customerDocType: input.customerDocType,
+        customerDocNumber: input.customerDocNumber,
+        customerName: input.customerName,
+        customerAddress,
+        branchId,
+        userId: user.id,
+        userName: displayName(user),
+        cashSessionId: session.id,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await audit(tx, {
+        userId: user.id,
+        entity: 'payment',
+        entityId: paymentId,
+        action: 'create',
+        after: {
+          shipmentId: shipment.id,
+          amountCents: input.amountCents,
+          discountCents: input.discountCents,
+          discountReason: input.discountReason,
+          method: input.methodCode,
+          cashSessionId: session.id,
+        },
+      });
+      // A refused receipt stays on the still pending payment: the cashier corrects and retries, or voids it.
+      if (refused) await repo.recordReceipt(tx, paymentId, null, refused.error, now);
+      const doc = prepared.ok ? await prepared.numberIn(tx, receiptKey(paymentId)) : null;
+      return { id: paymentId, opened: session.opened, doc };
+    });
+  } catch (err) {
+    const pg = pgError(err);
+    if (pg?.code === '23505' && pg.constraint === 'payments_one_live_per_shipment_uq') {
+      const live = await repo.livePaymentOf(ctx.db, shipment.id);
+      throw conflict(live?.status === 'paid' ? PAYMENT_MESSAGES.duplicatePaid : PAYMENT_MESSAGES.duplicatePending, undefined, 'PAYMENT_EXISTS');
+    }
+    throw err;
+  }
+  const answer = created.doc ? await sendAndConfirm(ctx, user, issuer, created.id, created.doc) : await pending(ctx, created.id, refused!);
+  return { statusCode: answer.statusCode, result: { ...answer.result, cashSessionOpened: created.opened } };
+}
+
+type ClickAnswer = { statusCode: 201 | 202; result: ManualPaymentResult };
+
+async function pending(ctx: ServiceContext, id: number, outcome: ReceiptOutcome, warning: string | null = null): Promise<ClickAnswer> {
+  const after = (await repo.paymentById(ctx.db, id))!;
+  return {
+    statusCode: 202,
+    result: { ok: false, payment: toPayment(after), receipt: outcome.receipt, error: outcome.error, warning, cashSessionOpened: false },
+  };
+}
+
+/** The provider call, then the second transaction: billing's answer and the payment confirmed (or kept pending) together. */
+async function sendAndConfirm(ctx: ServiceContext, user: SessionUser, issuer: SessionUser, id: number, doc: DocumentRecord): Promise<ClickAnswer> {
+  // What billing answered, once known: a failure after it (the confirmation) keeps the answer for the reply.
+  const seen: { outcome: ReceiptOutcome | null } = { outcome: null };
+  let done: { outcome: ReceiptOutcome; canceled: boolean };
+  try {
+    const sent = await emitToProvider(ctx, doc);
+    done = await ctx.db.transaction(async (tx) => {
+      const outcome = outcomeOf(await recordEmission(ctx, tx, issuer, doc, sent));
+      seen.outcome = outcome;
+      if (!outcome.ok) {
+        await repo.recordReceipt(tx, id, doc.id, outcome.error, ctx.now());
+        return { outcome, canceled: false };
+      }
+      return { outcome, canceled: (await confirmIn(ctx, tx, user, id, doc.id)) === 'canceled' };
+    });
+  } catch (err) {
+    if (seen.outcome === null) {
+      // Sending failed before billing answered: the payment stays pending with its numbered receipt and the error.
+      const error = err instanceof AppError ? err.message : PAYMENT_MESSAGES.createFailed;
+      if (!(err instanceof AppError)) ctx.log.error({ err }, 'payment receipt failed');
+      await repo.recordReceipt(ctx.db, id, doc.id, error, ctx.now());
+      return pending(ctx, id, { ok: false, receipt: null, documentId: doc.id, error });
+    }
+    // The payment keeps its receipt whatever happened: a retry or the sweep confirms it from there.
+    await repo.recordReceipt(ctx.db, id, doc.id, null, ctx.now());
+    if (err instanceof AppError) throw err;
+    ctx.log.error({ err }, 'payment confirmation failed');
+    return pending(ctx, id, { ...seen.outcome, error: null }, PAYMENT_MESSAGES.confirmWarning);
+  }
+  // A void took the payment while its receipt was at the provider: billing's answer is kept, the confirmation refused.
+  if (done.canceled) throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+  if (!done.outcome.ok) return pending(ctx, id, done.outcome);
+  const receipt = done.outcome.receipt;
+  const warning = receipt && !receipt.enlace_del_pdf ? PAYMENT_MESSAGES.noPdf : null;
+  const after = (await repo.paymentById(ctx.db, id))!;
+  const paid = after.p.status === 'paid';
+  return {
+    statusCode: paid ? 201 : 202,
+    result: { ok: paid, payment: toPayment(after), receipt, error: null, warning, cashSessionOpened: false },
+  };
+}
+
+function notCollectable(s: { status: string; paymentMoment: PaymentMoment }): string {
+  if (s.paymentMoment === 'destino') return WHO_PAYS_MESSAGES.collectWhenArrived;
+  return s.status === 'Creado' ? PAYMENT_MESSAGES.shipmentNotToday : PAYMENT_MESSAGES.shipmentNotCreado;
+}
