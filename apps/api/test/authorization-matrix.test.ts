@@ -63,6 +63,9 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/lookup/ruc/{n}': { roles: STAFF },
   'GET /api/weight-factors/quote': { roles: STAFF },
   'GET /api/weight-factors/summary': { roles: STAFF },
+  // Route reference values of the freight detracción (issue 32): staff read them to bill, admins set them.
+  'GET /api/pricing/reference-values': { roles: STAFF },
+  'PUT /api/pricing/reference-values': { roles: ADMIN },
   'GET /api/weight-factors': { roles: STAFF },
   'POST /api/weight-factors': { roles: STAFF },
   'PUT /api/weight-factors/{id}/tiers': { roles: STAFF },

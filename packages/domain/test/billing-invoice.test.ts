@@ -47,6 +47,18 @@ const creditNote = (extras: Record<string, unknown> = {}, over: Partial<Payload>
   });
 
 /** A factura of 1,000.00 + IGV = 1,180.00 with its detracción of 47.00. */
+/** A trip whose service reference value (S/ 300.00) stays below the facturas' totals here. */
+const TRIP = {
+  ubigeo_origen: '150101',
+  direccion_origen: 'Av. Javier Prado Este 1450, San Isidro',
+  ubigeo_destino: '040101',
+  direccion_destino: 'Av. Ejército 710, Cayma',
+  detalle_viaje: 'Transporte de carga por carretera: Lima → Arequipa',
+  val_ref_serv_trans: '300.00',
+  val_ref_carga_efec: '250.00',
+  val_ref_carga_util: '300.00',
+};
+
 const withDetraction = (extras: Record<string, unknown> = {}, over: Partial<Payload> = {}): Payload =>
   factura({
     items: [{ description: 'Flete Lima → Arequipa', unit: 'ZZ', quantity: 1, unitValue: 1000, igvType: '10' }],
@@ -56,6 +68,7 @@ const withDetraction = (extras: Record<string, unknown> = {}, over: Partial<Payl
       detraccion_total: 47,
       cuenta_detraccion: '00-101-123456',
       medio_de_pago_detraccion: 1,
+      viaje: TRIP,
       ...extras,
     },
     ...over,
@@ -260,7 +273,7 @@ describe("every rule of spec section 5 and its 'Corrige:' line", () => {
     expect(problems(withDetraction({ detraccion_tipo: '037' }))).toEqual([INVOICE_MESSAGES.detraction.serviceCode]);
     expect(problems(withDetraction({ valor_referencial: -1 }))).toEqual([INVOICE_MESSAGES.detraction.referenceValue]);
     // reference value 1,500.00 > total 1,180.00 → 4 % = 60.00
-    expect(problems(withDetraction({ valor_referencial: 1500, detraccion_total: 60 }))).toEqual([]);
+    expect(problems(withDetraction({ valor_referencial: 1500, detraccion_total: 60, viaje: { ...TRIP, val_ref_serv_trans: 1500 } }))).toEqual([]);
     expect(problems(withDetraction({}, { items: [{ description: 'Flete', unit: 'ZZ', quantity: 1, unitValue: 300, igvType: '10' }] }))).toEqual([
       INVOICE_MESSAGES.detraction.threshold,
       INVOICE_MESSAGES.detraction.amountExpected('14.00'),

@@ -1,6 +1,6 @@
 import { PRODUCT_TYPES, type ProductType } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
-import { weightFactorTables, weightFactorTiers } from '../db/schema.ts';
+import { routeReferenceValues, weightFactorTables, weightFactorTiers } from '../db/schema.ts';
 
 /** Approximate road distances (km) between the demo branches; longer routes cost more per kg. */
 const ROAD_KM: Record<string, number> = {
@@ -77,4 +77,15 @@ export async function seedPricing(db: Db, branchIds: Map<string, number>): Promi
   await db
     .insert(weightFactorTiers)
     .values(plan.flatMap((p, i) => tiersFor(p.km, p.productType, p.directionPercent).map((t) => ({ ...t, tableId: tables[i]!.id }))));
+  // Every priced route's reference values for the freight detracción: S/ 0.11 per TM-km, and the
+  // two-axle truck (C2) that runs a parcel route, 8 TM of nominal payload, 5 TM carried on average.
+  await db.insert(routeReferenceValues).values(
+    routes.map((r) => ({
+      originBranchId: branchIds.get(r.origin)!,
+      destinationBranchId: branchIds.get(r.destination)!,
+      servicePerTm: ((Math.round(r.km * 11) * r.directionPercent) / 10_000).toFixed(2),
+      effectiveLoadTm: '5.00',
+      nominalLoadTm: '8.00',
+    })),
+  );
 }
