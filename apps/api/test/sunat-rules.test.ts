@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { CREDIT_NOTE_MESSAGES, FREIGHT_TRIP_MESSAGES, INSTALMENT_MESSAGES, INVOICE_MESSAGES, SERIES_MESSAGES, limaDay } from '@tramo/domain';
+import {
+  CREDIT_NOTE_MESSAGES,
+  FREIGHT_TRIP_MESSAGES,
+  INSTALMENT_MESSAGES,
+  INVOICE_MESSAGES,
+  SERIES_MESSAGES,
+  invoiceFromShipments,
+  invoicePayloadFromForm,
+  limaDay,
+  type UnbilledShipment,
+} from '@tramo/domain';
+import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
@@ -49,13 +60,17 @@ const creditNote = (serie: string, numero: number, unitValue: string, over: Reco
 describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
   let t: TestContext;
   let agent: string;
+  let admin: string;
   let billing: Awaited<ReturnType<typeof sandboxBilling>>;
 
   beforeAll(async () => {
     billing = await sandboxBilling('sunat-rules');
-    t = await startTestApp(engine, { providers: { billing: billing.provider } });
+    t = await startTestApp(engine, {
+      providers: { billing: billing.provider },
+      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '150']] }),
+    });
     billing.followClock(t.clock.now);
-    agent = await t.login('AGENTE1');
+    [agent, admin] = await Promise.all([t.login('AGENTE1'), t.login('ADMIN')]);
   });
   afterAll(async () => {
     await t?.close();
@@ -204,6 +219,68 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
       expect(res.statusCode).toBe(422);
       expect(res.json().problems).toEqual(expect.arrayContaining([FREIGHT_TRIP_MESSAGES.originUbigeo, FREIGHT_TRIP_MESSAGES.nominalLoadReference]));
       expect(res.json().problems).not.toContain(FREIGHT_TRIP_MESSAGES.destinationUbigeo);
+    });
+
+    it('3116, 3124-3126: a detracción factura without any trip is refused, naming all eight parts', async () => {
+      await expectRefused(detraccion(null as unknown as Record<string, unknown>), FREIGHT_TRIP_MESSAGES.originUbigeo);
+      const res = await emit({ ...detraccion({}), serie: 'F711' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().problems).toEqual(
+        expect.arrayContaining([
+          FREIGHT_TRIP_MESSAGES.originUbigeo,
+          FREIGHT_TRIP_MESSAGES.originAddress,
+          FREIGHT_TRIP_MESSAGES.destinationUbigeo,
+          FREIGHT_TRIP_MESSAGES.destinationAddress,
+          FREIGHT_TRIP_MESSAGES.detail,
+          FREIGHT_TRIP_MESSAGES.serviceReference,
+          FREIGHT_TRIP_MESSAGES.effectiveLoadReference,
+          FREIGHT_TRIP_MESSAGES.nominalLoadReference,
+        ]),
+      );
+    });
+
+    it("'Facturar envíos' fills the trip from the shipments' branches and the route's reference values, and the factura is issued", async () => {
+      const lima = t.branchIds.get('Lima')!;
+      const arequipa = t.branchIds.get('Arequipa')!;
+      const route = { originBranchId: lima, destinationBranchId: arequipa };
+      const values = { ...route, servicePerTm: '111.10', effectiveLoadTm: 5, nominalLoadTm: '8' };
+      expect((await t.call('PUT', '/api/pricing/reference-values', { token: agent, body: values })).statusCode).toBe(403);
+      const bad = await t.call('PUT', '/api/pricing/reference-values', { token: admin, body: { ...values, effectiveLoadTm: 9 } });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().error).toContain('La carga efectiva no puede superar la carga útil nominal');
+      const put = await t.call('PUT', '/api/pricing/reference-values', { token: admin, body: values });
+      expect(put.statusCode).toBe(200);
+      expect(put.json()).toMatchObject({ originName: 'Lima', destinationName: 'Arequipa', service: 888.8, effectiveLoad: 555.5, nominalLoad: 888.8 });
+      expect((await t.call('GET', '/api/pricing/reference-values', { token: agent })).json()).toHaveLength(1);
+
+      const customer = await t.call('POST', '/api/customers', {
+        token: agent,
+        body: { doc_type: 6, doc_number: '20601030013', firstName: 'AGROINDUSTRIAS DEL SUR S.A.C.', address: 'Av. Los Incas 250, Arequipa' },
+      });
+      expect(customer.statusCode).toBe(201);
+      for (let i = 0; i < 2; i++) {
+        const s = await t.call('POST', '/api/shipments', { token: agent, body: shipmentBody(route, { senderCustomerId: customer.json().id }) });
+        expect(s.statusCode).toBe(201);
+      }
+      const unbilled = (
+        await t.call('GET', `/api/billing/unbilled-shipments?customerId=${customer.json().id}`, { token: agent })
+      ).json() as UnbilledShipment[];
+      expect(unbilled[0]).toMatchObject({ originUbigeo: '150101', destinationUbigeo: '040101', reference: { service: 888.8 } });
+      const c = customer.json();
+      const form = invoiceFromShipments(
+        { id: c.id, doc_type: 6, doc_number: c.doc_number, name: 'AGROINDUSTRIAS DEL SUR S.A.C.', address: c.address },
+        unbilled,
+        today,
+      );
+      expect(form.detraction.trip).toMatchObject({ originUbigeo: '150101', serviceReference: '888.80', effectiveLoadReference: '555.50' });
+      form.detraction = { ...form.detraction, bankAccount: '00-051-123456', paymentMeans: '1' };
+      const res = await emit(invoicePayloadFromForm(form));
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(xml).toContain('listID="1004"');
+      expect(xml).toContain('<cac:DeliveryTerms><cbc:ID>01</cbc:ID><cbc:Amount currencyID="PEN">888.80</cbc:Amount>');
+      // 4 % of the reference value (S/ 888.80 > the S/ 750.00 charged), in whole soles.
+      expect(xml).toMatch(/<cbc:PaymentPercent>4(\.00)?<\/cbc:PaymentPercent><cbc:Amount currencyID="PEN">36.00<\/cbc:Amount>/);
     });
 
     it('operation 1004 with cac:Delivery and three cac:DeliveryTerms on every line', async () => {
