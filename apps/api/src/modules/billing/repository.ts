@@ -169,7 +169,9 @@ const branchNames = {
 
 /**
  * What a freight detracción factura's trip takes from a shipment: its branches' ubigeo and address
- * and its route's reference values (the pricing module's table), null where not configured.
+ * and its route's reference values (the pricing module's table), null where not configured. The
+ * route's columns are named with their table: drizzle writes them bare, which inside the subquery
+ * would be the reference table's own.
  */
 const tripOfShipment = {
   originUbigeo: sql<string | null>`(select ubigeo from branches b where b.id = ${shipments.originBranchId})`,
@@ -180,7 +182,7 @@ const tripOfShipment = {
     service_per_tm: string;
     effective_load_tm: string;
     nominal_load_tm: string;
-  } | null>`(select json_build_object('service_per_tm', r.service_per_tm::text, 'effective_load_tm', r.effective_load_tm::text, 'nominal_load_tm', r.nominal_load_tm::text) from route_reference_values r where r.origin_branch_id = ${shipments.originBranchId} and r.destination_branch_id = ${shipments.destinationBranchId})`,
+  } | null>`(select json_build_object('service_per_tm', r.service_per_tm::text, 'effective_load_tm', r.effective_load_tm::text, 'nominal_load_tm', r.nominal_load_tm::text) from route_reference_values r where r.origin_branch_id = shipments.origin_branch_id and r.destination_branch_id = shipments.destination_branch_id)`,
 };
 
 /** A sender's shipments that may be billed: not Anulado and on no live document. */
