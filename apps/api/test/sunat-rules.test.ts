@@ -148,6 +148,70 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
     });
   });
 
+  describe('reason 13: a note that adjusts the instalments of a credit factura', () => {
+    const adjustment = (serie: string, numero: number, installments: { fecha_de_pago: string; importe: string }[], unitValue = '0') =>
+      creditNote(serie, numero, unitValue, {
+        items: [{ description: 'Ajuste de cuotas y fechas de pago', unit: 'ZZ', quantity: 1, unitValue, igvType: '10' }],
+        extras: {
+          documento_que_se_modifica_tipo: '01',
+          documento_que_se_modifica_serie: serie,
+          documento_que_se_modifica_numero: numero,
+          tipo_de_nota_de_credito: '13',
+        },
+        payment: { type: 'credito', installments },
+      });
+
+    it('13: a note for S/ 0 with the new instalments of what the factura owes is issued; other amounts and contado facturas are refused', async () => {
+      const original = await emit(
+        factura({ serie: 'F735', payment: { type: 'credito', installments: [{ fecha_de_pago: dayAfter(today, 30), importe: '708.00' }] } }),
+      );
+      expect(original.statusCode).toBe(201);
+      const numero = original.json().numero as number;
+      const split = [
+        { fecha_de_pago: dayAfter(today, 45), importe: '354.00' },
+        { fecha_de_pago: dayAfter(today, 75), importe: '354.00' },
+      ];
+      await expectRefused(adjustment('F735', numero, split, '100'), INVOICE_MESSAGES.creditNote.adjustmentZero(1));
+      await expectRefused(
+        adjustment('F735', numero, [{ fecha_de_pago: dayAfter(today, 45), importe: '700.00' }]),
+        CREDIT_NOTE_MESSAGES.adjustmentSum('700.00', '708.00', `F735-${String(numero).padStart(8, '0')}`),
+      );
+      const cash = (await emit(factura({ serie: 'F736' }))).json();
+      await expectRefused(
+        adjustment('F736', cash.numero, split),
+        CREDIT_NOTE_MESSAGES.adjustmentNotCredit(`F736-${String(cash.numero).padStart(8, '0')}`),
+      );
+
+      const res = await emit(adjustment('F735', numero, split));
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(xml).toContain('<cbc:ResponseCode>13</cbc:ResponseCode>');
+      expect(xml).toContain('<cbc:PayableAmount currencyID="PEN">0.00</cbc:PayableAmount>');
+      expect(xml).toContain('<cbc:PaymentMeansID>Credito</cbc:PaymentMeansID><cbc:Amount currencyID="PEN">708.00</cbc:Amount>');
+      expect(xml.match(/<cbc:PaymentMeansID>Cuota00\d<\/cbc:PaymentMeansID>/g)).toHaveLength(2);
+    });
+
+    it("the credit-note form's picker lists the customer's accepted documents with what is left to credit", async () => {
+      const original = (await emit(factura({ serie: 'F737' }))).json();
+      expect((await emit(creditNote('F737', original.numero, '100'))).statusCode).toBe(201);
+      const picked = await t.call('GET', `/api/billing/creditable?customerDocNumber=${COMPANY.doc_number}&q=F737-${original.numero}`, {
+        token: agent,
+      });
+      expect(picked.statusCode).toBe(200);
+      expect(picked.json()).toEqual([
+        expect.objectContaining({ id: original.id, type: '01', series: 'F737', total: 708, creditable: 590, paymentForm: 'contado' }),
+      ]);
+      const all = (await t.call('GET', `/api/billing/creditable?customerDocNumber=${COMPANY.doc_number}`, { token: agent })).json() as {
+        series: string;
+      }[];
+      // Neither the voided F720 nor the rejected F724 is offered.
+      expect(all.map((d) => d.series)).toEqual(expect.arrayContaining(['F737', 'F735']));
+      expect(all.map((d) => d.series)).not.toContain('F720');
+      expect(all.map((d) => d.series)).not.toContain('F724');
+      expect((await t.call('GET', '/api/billing/creditable?q=SUPERMERCADOS', { token: agent })).json().length).toBeGreaterThan(0);
+    });
+  });
+
   describe('rows 3 and 4: instalments', () => {
     const credit = (installments: { fecha_de_pago: string; importe: string }[]) =>
       factura({ serie: 'F730', payment: { type: 'credito', installments } });

@@ -279,7 +279,8 @@ function checkInvoice(b: Record<string, unknown>): string[] {
       sum += cents(c.importe);
     });
     const pending = cents(b.total) - (b.detraccion === true ? cents(b.detraccion_total) : 0);
-    need(near(sum, pending), 'venta_al_credito: la suma de cuotas debe ser el total menos la detracción');
+    // A note of reason 13 (total 0) carries the modified factura's new instalments instead.
+    if (b.tipo_de_nota_de_credito !== 13) need(near(sum, pending), 'venta_al_credito: la suma de cuotas debe ser el total menos la detracción');
     need(b.fecha_de_vencimiento !== '', 'fecha_de_vencimiento obligatoria en una venta al crédito');
   }
   return v;
