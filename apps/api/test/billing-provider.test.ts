@@ -23,6 +23,7 @@ import {
 import { loadConfig } from '../src/config.ts';
 import { createProviders } from '../src/providers/index.ts';
 import { startFakeNubefact, type FakeNubefact } from './support/fake-nubefact.ts';
+import { validateUbl } from './support/ubl-xsd.ts';
 
 const TODAY = '2026-05-15';
 const RUC = '20100070970';
@@ -255,6 +256,17 @@ describe('sandbox provider', () => {
     expect(doc.getElementsByTagNameNS(CAC, 'CreditNoteLine')).toHaveLength(1);
     expect(result.status).toBe('aceptado');
     expect(verify(result.xml!)).toBe(true);
+  });
+
+  it('each signed document validates against the official UBL 2.1 schema (Invoice, CreditNote)', async () => {
+    for (const document of [facturaWithDetraction(), boleta(), creditNote()]) {
+      const { xml } = await provider.emit(document);
+      expect(validateUbl(xml!), `${document.type} ${document.serie}-${document.number}`).toMatchObject({ valid: true, errors: [] });
+    }
+    const { xml } = await provider.emit(boleta(5));
+    const broken = validateUbl(xml!.replace(/<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/, '<cbc:IssueDate>15/05/2026</cbc:IssueDate>'));
+    expect(broken.valid).toBe(false);
+    expect(broken.errors.join('\n')).toMatch(/IssueDate/);
   });
 
   it('signs with XML-DSig that xml-crypto verifies, with the TRAMO DEMO certificate in KeyInfo', async () => {

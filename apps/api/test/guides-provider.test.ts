@@ -21,6 +21,7 @@ import {
   type VoucherDocument,
 } from '../src/providers/billing/index.ts';
 import { startFakeNubefact, type FakeNubefact } from './support/fake-nubefact.ts';
+import { validateUbl } from './support/ubl-xsd.ts';
 
 const TODAY = '2026-05-15';
 const DSIG = 'http://www.w3.org/2000/09/xmldsig#';
@@ -187,6 +188,16 @@ describe('sandbox: dispatch guides', () => {
     expect(sender.getElementsByTagNameNS(CBC, 'ID')[0]!.textContent).toBe('20100070970');
   });
 
+  it('both guides validate against the official UBL 2.1 DespatchAdvice schema', async () => {
+    for (const [payload, number] of [
+      [senderPayload, 41],
+      [carrierPayload, 42],
+    ] as const) {
+      const { xml } = await provider.emitGuide(guide(payload, number));
+      expect(validateUbl(xml!), `${payload.type} ${payload.serie}-${number}`).toMatchObject({ valid: true, errors: [] });
+    }
+  });
+
   it('stays pendiente without QR until the delay passes, then is accepted with SUNAT’s QR link', async () => {
     const ref = { type: '09' as const, series: 'TTT1', number: 7 };
     const first = await provider.emitGuide(guide(senderPayload, 7));
@@ -284,6 +295,13 @@ describe('sandbox: retention and perception vouchers', () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
   beforeEach(() => {
     provider = sandboxBillingProvider({ issuer: DEMO_ISSUER, store: memorySandboxStore(), certificateDir: dir });
+  });
+
+  it('both vouchers validate against SUNAT’s UBL 2.0 Retention and Perception schemas', async () => {
+    const retention = await provider.emitRetention(voucher('retention', retentionPayload, 9));
+    expect(validateUbl(retention.xml!)).toMatchObject({ valid: true, errors: [] });
+    const perception = await provider.emitPerception(voucher('perception', perceptionPayload, 9));
+    expect(validateUbl(perception.xml!)).toMatchObject({ valid: true, errors: [] });
   });
 
   it('builds a signed Retention with the withheld amounts per document and in total', async () => {

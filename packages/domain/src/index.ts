@@ -33,3 +33,4 @@ export * from './answers.ts';
 export * from './public-tracking.ts';
 export * from './notifications.ts';
 export * from './reconciliation.ts';
+export * from './credit/index.ts';
