@@ -12,6 +12,7 @@ import {
   type UnbilledShipment,
 } from '@tramo/domain';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { validateUbl } from './support/ubl-xsd.ts';
 import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
@@ -189,6 +190,7 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
       expect(xml).toContain('<cbc:PayableAmount currencyID="PEN">0.00</cbc:PayableAmount>');
       expect(xml).toContain('<cbc:PaymentMeansID>Credito</cbc:PaymentMeansID><cbc:Amount currencyID="PEN">708.00</cbc:Amount>');
       expect(xml.match(/<cbc:PaymentMeansID>Cuota00\d<\/cbc:PaymentMeansID>/g)).toHaveLength(2);
+      expect(validateUbl(xml)).toMatchObject({ valid: true, errors: [] });
     });
 
     it("the credit-note form's picker lists the customer's accepted documents with what is left to credit", async () => {
@@ -345,6 +347,21 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
       expect(xml).toContain('<cac:DeliveryTerms><cbc:ID>01</cbc:ID><cbc:Amount currencyID="PEN">888.80</cbc:Amount>');
       // 4 % of the reference value (S/ 888.80 > the S/ 750.00 charged), in whole soles.
       expect(xml).toMatch(/<cbc:PaymentPercent>4(\.00)?<\/cbc:PaymentPercent><cbc:Amount currencyID="PEN">36.00<\/cbc:Amount>/);
+    });
+
+    it("the detracción factura's XML and its credit note's validate against the UBL 2.1 XSD, with cac:Delivery and three cac:DeliveryTerms per line", async () => {
+      const res = await emit({ ...detraccion(TRIP), serie: 'F712' });
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(validateUbl(xml)).toMatchObject({ valid: true, errors: [], schema: '2.1/maindoc/UBL-Invoice-2.1.xsd' });
+      for (const line of xml.split('<cac:InvoiceLine>').slice(1)) {
+        expect(line.match(/<cac:Delivery>/g)).toHaveLength(1);
+        expect(line.match(/<cac:DeliveryTerms>/g)).toHaveLength(3);
+      }
+      const note = await emit(creditNote('F712', res.json().numero, '100'));
+      expect(note.statusCode).toBe(201);
+      const noteXml = (await t.call('GET', `/api/billing/documents/${note.json().id}/xml`, { token: agent })).body;
+      expect(validateUbl(noteXml)).toMatchObject({ valid: true, errors: [], schema: '2.1/maindoc/UBL-CreditNote-2.1.xsd' });
     });
 
     it('operation 1004 with cac:Delivery and three cac:DeliveryTerms on every line', async () => {
