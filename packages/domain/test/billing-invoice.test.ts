@@ -46,7 +46,6 @@ const creditNote = (extras: Record<string, unknown> = {}, over: Partial<Payload>
     ...over,
   });
 
-/** A factura of 1,000.00 + IGV = 1,180.00 with its detracción of 47.00. */
 /** A trip whose service reference value (S/ 300.00) stays below the facturas' totals here. */
 const TRIP = {
   ubigeo_origen: '150101',
@@ -59,6 +58,7 @@ const TRIP = {
   val_ref_carga_util: '300.00',
 };
 
+/** A factura of 1,000.00 + IGV = 1,180.00 with its detracción of 47.00. */
 const withDetraction = (extras: Record<string, unknown> = {}, over: Partial<Payload> = {}): Payload =>
   factura({
     items: [{ description: 'Flete Lima → Arequipa', unit: 'ZZ', quantity: 1, unitValue: 1000, igvType: '10' }],
@@ -225,9 +225,9 @@ describe("every rule of spec section 5 and its 'Corrige:' line", () => {
     expect(problems(boleta({ items: big }))).toEqual([]);
   });
 
-  it('credit note: reason 01–10, modified type 01 or 03, series, number > 0 unless reason 10', () => {
+  it('credit note: reason 01–10 or 13, modified type 01 or 03, series, number > 0 unless reason 10', () => {
     expect(problems(creditNote({ tipo_de_nota_de_credito: '' }))).toEqual([INVOICE_MESSAGES.creditNote.reason]);
-    expect(problems(creditNote({ tipo_de_nota_de_credito: '13' }))).toEqual([INVOICE_MESSAGES.creditNote.reason]);
+    expect(problems(creditNote({ tipo_de_nota_de_credito: '14' }))).toEqual([INVOICE_MESSAGES.creditNote.reason]);
     expect(problems(creditNote({ documento_que_se_modifica_tipo: '07' }))).toEqual([INVOICE_MESSAGES.creditNote.modifiedType]);
     expect(problems(creditNote({ documento_que_se_modifica_serie: '' }))).toEqual([INVOICE_MESSAGES.creditNote.modifiedSeries]);
     expect(problems(creditNote({ documento_que_se_modifica_numero: 0 }))).toEqual([INVOICE_MESSAGES.creditNote.modifiedNumber]);
@@ -235,6 +235,29 @@ describe("every rule of spec section 5 and its 'Corrige:' line", () => {
     expect(problems(creditNote({ documento_que_se_modifica_numero: 0, tipo_de_nota_de_credito: '10' }))).toEqual([]);
     const check = checkInvoice(creditNote({ tipo_de_nota_de_credito: 6 }), ctx);
     expect(check.ok && check.draft.creditNote).toEqual({ modifiedType: '01', modifiedSeries: 'FFF1', modifiedNumber: 12, reason: '06' });
+  });
+
+  it('reason 13 adjusts a credit factura: S/ 0 lines and new instalments due after the issue date', () => {
+    const zero = [{ description: 'Ajuste de cuotas', unit: 'ZZ', quantity: 1, unitValue: 0, igvType: '10' }];
+    const cuotas = { type: 'credito', installments: [{ fecha_de_pago: '2026-07-15', importe: '500.00' }] };
+    const adjustment = (extras: Record<string, unknown> = {}, over: Partial<Payload> = {}) =>
+      creditNote({ tipo_de_nota_de_credito: '13', ...extras }, { items: zero, payment: cuotas, ...over });
+    expect(problems(adjustment())).toEqual([]);
+    const check = checkInvoice(adjustment(), ctx);
+    expect(check.ok && [check.draft.totals.totalCents, check.draft.payment.instalments.length]).toEqual([0, 1]);
+    expect(problems(adjustment({}, { items: [{ ...zero[0]!, unitValue: 10 }] }))).toEqual([INVOICE_MESSAGES.creditNote.adjustmentZero(1)]);
+    expect(problems(adjustment({}, { payment: { type: 'contado' } }))).toEqual([INVOICE_MESSAGES.creditNote.adjustmentInstalments]);
+    expect(
+      problems(
+        adjustment(
+          { documento_que_se_modifica_tipo: '03', documento_que_se_modifica_serie: 'BBB1' },
+          { serie: 'BBB1', customer: { doc_type: 1, doc_number: '70606878', name: 'Ana' } },
+        ),
+      ),
+    ).toEqual([INVOICE_MESSAGES.creditNote.adjustmentOnlyFactura]);
+    expect(problems(adjustment({}, { payment: { type: 'credito', installments: [{ fecha_de_pago: TODAY, importe: 500 }] } }))).toEqual([
+      INSTALMENT_MESSAGES.dueDateBeforeIssue(1),
+    ]);
   });
 
   it('a credit note of a factura needs the RUC; other documents take no credit-note fields', () => {
