@@ -35,7 +35,8 @@ export async function creditableDocuments(
        and (${!query.customerDocNumber} or d.customer_doc_number = ${query.customerDocNumber ?? ''})
        and (${q === ''}
             or (${numberMatch !== null} and d.series = ${numberMatch?.[1]?.toUpperCase() ?? ''} and d.number = ${Number(numberMatch?.[2] ?? 0)})
-            or d.customer_name ilike ${like} or d.customer_doc_number like ${like})
+            or d.customer_name ilike ${like} or d.customer_doc_number like ${like}
+            or (d.series || '-' || lpad(d.number::text, 8, '0')) ilike ${like})
      order by d.issue_date desc, d.id desc
      limit ${LIMIT}`);
   return (result.rows as Record<string, unknown>[]).map((r) => {

@@ -67,7 +67,7 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
           <TextInput
             label="Monto de la detracción"
             inputMode="decimal"
-            description={`4 % de ${referenceCents !== null && referenceCents > totalCents ? 'el valor referencial' : 'el total'}, redondeado: ${formatMoney(expected / 100)}`}
+            description={`4 % ${referenceCents !== null && referenceCents > totalCents ? 'del valor referencial' : 'del total'}, redondeado: ${formatMoney(expected / 100)}`}
             {...form.register('detraction.amount')}
           />
           <TextInput
