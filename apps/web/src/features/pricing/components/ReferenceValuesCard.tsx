@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Alert, Button, Group, Paper, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
 import { checkRouteReference, routeReferenceInputSchema } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
@@ -9,9 +9,18 @@ import { usePutReferenceValues, useReferenceValues } from '../api/reference-valu
 /**
  * The chosen route's reference values for the freight detracción (valor referencial, SUNAT 3124-3126):
  * the service per TM and the loads of the vehicle that runs it. 'Facturar envíos' fills a 1004
- * factura's three values from them. Admins change them; agents read them.
+ * factura's three values from them. Admins change them; agents read them. Memoised: the tier
+ * editor above re-renders the page on every keystroke.
  */
-export function ReferenceValuesCard({ originId, destinationId, canEdit }: { originId: number; destinationId: number; canEdit: boolean }) {
+export const ReferenceValuesCard = memo(function ReferenceValuesCard({
+  originId,
+  destinationId,
+  canEdit,
+}: {
+  originId: number;
+  destinationId: number;
+  canEdit: boolean;
+}) {
   const list = useReferenceValues();
   const put = usePutReferenceValues();
   const saved = list.data?.find((r) => r.originBranchId === originId && r.destinationBranchId === destinationId) ?? null;
@@ -104,4 +113,4 @@ export function ReferenceValuesCard({ originId, destinationId, canEdit }: { orig
       )}
     </Paper>
   );
-}
+});
