@@ -261,7 +261,7 @@ describe('sandbox provider', () => {
   it('each signed document validates against the official UBL 2.1 schema (Invoice, CreditNote)', async () => {
     for (const document of [facturaWithDetraction(), boleta(), creditNote()]) {
       const { xml } = await provider.emit(document);
-      expect(validateUbl(xml!), `${document.type} ${document.serie}-${document.number}`).toMatchObject({ valid: true, errors: [] });
+      expect(validateUbl(xml!), `${document.type} ${document.series}-${document.number}`).toMatchObject({ valid: true, errors: [] });
     }
     const { xml } = await provider.emit(boleta(5));
     const broken = validateUbl(xml!.replace(/<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/, '<cbc:IssueDate>15/05/2026</cbc:IssueDate>'));
