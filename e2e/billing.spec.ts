@@ -105,6 +105,11 @@ test('billing a corporate customer’s shipments: one factura, detracción pre-f
   await expect(page.getByLabel('Operación sujeta a detracción (transporte de carga)')).toBeChecked();
   await expect(page.getByLabel('Porcentaje (%)')).toHaveValue('4');
   await expect(page.getByLabel('Monto de la detracción')).toHaveValue(/^\d+\.00$/);
+  // The trip (operation 1004) comes from the shipments' branches and the route's reference values.
+  await expect(page.getByLabel('Ubigeo de origen')).toHaveValue(/^\d{6}$/);
+  await expect(page.getByLabel('Dirección de destino')).not.toHaveValue('');
+  await expect(page.getByLabel('Detalle del viaje')).toHaveValue(/^Transporte de carga por carretera: /);
+  await expect(page.getByLabel('Valor referencial del servicio')).toHaveValue(/^\d+\.\d{2}$/);
   // Only the account and the payment means are left to the user.
   await page.getByRole('button', { name: 'Crear Documento' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Corrige:' })).toContainText('Detracción: ingresa la cuenta de detracciones');
@@ -135,8 +140,8 @@ test('billing a corporate customer’s shipments: one factura, detracción pre-f
   await drawer.getByRole('button', { name: 'Emitir nota de crédito' }).click();
   await expect(page.getByRole('combobox', { name: 'Tipo de comprobante' })).toHaveValue('07 · Nota de crédito');
   await expect(page.getByLabel('Serie', { exact: true })).toHaveValue('FFF1');
-  await expect(page.getByLabel('Serie del documento')).toHaveValue('FFF1');
-  await expect(page.getByLabel('Número del documento')).toHaveValue(String(Number(number.split('-')[1])));
+  // The modified document is picked from the register: this factura, with what is left to credit.
+  await expect(page.getByRole('combobox', { name: 'Documento que se modifica' })).toHaveValue(new RegExp(`^${number} · Factura`));
   await page.getByRole('combobox', { name: 'Motivo' }).click();
   await page.getByRole('option', { name: '01 · Anulación de la operación' }).click();
   await page.getByRole('button', { name: 'Crear Documento' }).click();

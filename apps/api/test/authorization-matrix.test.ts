@@ -63,6 +63,9 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/lookup/ruc/{n}': { roles: STAFF },
   'GET /api/weight-factors/quote': { roles: STAFF },
   'GET /api/weight-factors/summary': { roles: STAFF },
+  // Route reference values of the freight detracción (issue 32): staff read them to bill, admins set them.
+  'GET /api/pricing/reference-values': { roles: STAFF },
+  'PUT /api/pricing/reference-values': { roles: ADMIN },
   'GET /api/weight-factors': { roles: STAFF },
   'POST /api/weight-factors': { roles: STAFF },
   'PUT /api/weight-factors/{id}/tiers': { roles: STAFF },
@@ -113,6 +116,8 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/billing/documents/{id}/pdf': { roles: STAFF, scope: 'document' },
   'GET /api/billing/documents/{id}/xml': { roles: STAFF, scope: 'document' },
   'GET /api/billing/unbilled-shipments': { roles: STAFF },
+  // The credit-note form's picker of the document it modifies (issue 32).
+  'GET /api/billing/creditable': { roles: STAFF },
   // Guides and vouchers (issue 15): as billing; the provider operations act on a branch's document.
   'POST /api/guides/create-emit': { roles: STAFF },
   'POST /api/guides/consult': { roles: STAFF },

@@ -7,7 +7,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { ExclusiveCanonicalization, SignedXml } from 'xml-crypto';
-import { checkInvoice, type InvoicePayloadInput } from '@tramo/domain';
+import { checkInvoice, SUNAT_HINTS, type FreightTrip, type InvoicePayloadInput } from '@tramo/domain';
 import {
   BillingProviderError,
   DEMO_ISSUER,
@@ -246,6 +246,7 @@ describe('sandbox provider', () => {
   });
 
   it('builds a CreditNote that references the factura it modifies', async () => {
+    await provider.emit(facturaWithDetraction(12));
     const result = await provider.emit(creditNote());
     const doc = parseXml(result.xml!);
     expect(doc.documentElement.localName).toBe('CreditNote');
@@ -406,6 +407,73 @@ describe('sandbox provider', () => {
     expect(rejected).toMatchObject({ status: 'rechazado', sunatCode: '2800' });
     await expect(provider.void({ type: '01', series: 'FFF1', number: 21 }, 'x')).rejects.toMatchObject({ kind: 'rejected' });
     await expect(provider.emit(facturaWithDetraction(22))).rejects.toMatchObject({ kind: 'network' });
+  });
+});
+
+describe('the sandbox refuses what SUNAT refuses, with the code and how to fix it', () => {
+  let dir: string;
+  let failures: SandboxFailures;
+  let provider: BillingProvider;
+  const now = new Date('2026-05-15T15:42:05Z');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'tramo-billing-rules-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+  beforeEach(() => {
+    failures = {};
+    provider = sandboxBillingProvider({ issuer: DEMO_ISSUER, store: memorySandboxStore(), certificateDir: dir, clock: () => now, failures });
+  });
+
+  const expectRejected = async (doc: BillingDocument, code: string) => {
+    const result = await provider.emit(doc);
+    expect(result).toMatchObject({ status: 'rechazado', sunatCode: code });
+    expect(result.sunatDescription).toContain(`(SUNAT ${code}). Cómo corregirlo: ${SUNAT_HINTS[code]}`);
+  };
+  const withTrip = (number: number, trip: FreightTrip | null): BillingDocument => {
+    const doc = facturaWithDetraction(number);
+    return { ...doc, detraction: { ...doc.detraction!, trip } };
+  };
+  const note = (number: number, modifiedNumber: number): BillingDocument => {
+    const doc = creditNote(number);
+    return { ...doc, creditNote: { ...doc.creditNote!, modifiedNumber } };
+  };
+
+  it('1001: a series that is not 4 characters', async () => {
+    await expectRejected({ ...facturaWithDetraction(1), series: 'F1' }, '1001');
+  });
+
+  it('3116, 3124, 3125, 3126: a 1004 factura without its trip or a reference value', async () => {
+    const trip = facturaWithDetraction().detraction!.trip!;
+    await expectRejected(withTrip(2, null), '3116');
+    await expectRejected(withTrip(3, { ...trip, serviceReferenceCents: 0 }), '3124');
+    await expectRejected(withTrip(4, { ...trip, effectiveLoadReferenceCents: 0 }), '3125');
+    await expectRejected(withTrip(5, { ...trip, nominalLoadReferenceCents: 0 }), '3126');
+  });
+
+  it('3265, 3267: instalments off by a céntimo, or due on the issue date', async () => {
+    const doc = facturaWithDetraction(6);
+    const [first, second] = doc.payment.instalments;
+    await expectRejected(
+      { ...doc, payment: { ...doc.payment, instalments: [first!, { ...second!, importeCents: second!.importeCents + 1 }] } },
+      '3265',
+    );
+    await expectRejected(
+      { ...facturaWithDetraction(7), payment: { ...doc.payment, instalments: [{ ...first!, fecha_de_pago: TODAY }, second!] } },
+      '3267',
+    );
+  });
+
+  it('2119, 2120, 2121: a credit note against a document SUNAT lacks, voided or rejected; 2800 as injected', async () => {
+    await expectRejected(note(1, 999), '2119');
+    await provider.emit(facturaWithDetraction(20));
+    await provider.void({ type: '01', series: 'FFF1', number: 20 }, 'Error en el servicio');
+    await expectRejected(note(2, 20), '2120');
+    failures.emit = ['sunat-rejects'];
+    expect(await provider.emit(facturaWithDetraction(21))).toMatchObject({ status: 'rechazado', sunatCode: '2800' });
+    await expectRejected(note(3, 21), '2121');
+    await provider.emit(facturaWithDetraction(22));
+    expect(await provider.emit(note(4, 22))).toMatchObject({ status: 'aceptado', sunatCode: '0' });
   });
 });
 
@@ -650,6 +718,32 @@ describe('Nubefact provider against a fake Nubefact', () => {
     const auth = (await wrong.consult({ type: '01', series: 'FFF1', number: 1 }).catch((e: unknown) => e)) as BillingProviderError;
     expect(auth.kind).toBe('auth');
     expect(`${auth.message} ${JSON.stringify(auth.raw)}`).not.toContain('not-the-token');
+  });
+
+  it('3116: the fake refuses a 1004 factura without the eight trip fields; the error explains how to fix it', async () => {
+    const doc = facturaWithDetraction();
+    const err = (await provider.emit({ ...doc, detraction: { ...doc.detraction!, trip: null } }).catch((e: unknown) => e)) as BillingProviderError;
+    expect(err).toMatchObject({ kind: 'rejected', providerCode: '20' });
+    expect(last().violations).toEqual(
+      expect.arrayContaining(['ubigeo_origen: 6 dígitos', 'ubigeo_destino: 6 dígitos', expect.stringMatching(/^val_ref_carga_util/)]),
+    );
+    expect(last().violations).toHaveLength(8);
+    expect(err.message).toContain(`Cómo corregirlo: ${SUNAT_HINTS['3116']}`);
+    expect(err.message).toContain(SUNAT_HINTS['3126']);
+  });
+
+  it("a SUNAT rejection in Nubefact's answer reads with the same explanation as the sandbox's", async () => {
+    fake.failNext({
+      kind: 'sunat-rejects',
+      code: '3265',
+      description: 'El monto total de las cuotas no coincide con el monto neto pendiente de pago',
+    });
+    const result = await provider.emit(facturaWithDetraction());
+    expect(result).toMatchObject({ status: 'rechazado', sunatCode: '3265' });
+    expect(result.sunatDescription).toBe(
+      `El monto total de las cuotas no coincide con el monto neto pendiente de pago (SUNAT 3265). Cómo corregirlo: ${SUNAT_HINTS['3265']}`,
+    );
+    noViolations();
   });
 
   it('the fake itself refuses a request that breaks the contract', async () => {

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { CREDIT_NOTE_MESSAGES, FREIGHT_TRIP_MESSAGES, INSTALMENT_MESSAGES, INVOICE_MESSAGES, SERIES_MESSAGES, limaDay } from '@tramo/domain';
+import {
+  CREDIT_NOTE_MESSAGES,
+  FREIGHT_TRIP_MESSAGES,
+  INSTALMENT_MESSAGES,
+  INVOICE_MESSAGES,
+  SERIES_MESSAGES,
+  invoiceFromShipments,
+  invoicePayloadFromForm,
+  limaDay,
+  type UnbilledShipment,
+} from '@tramo/domain';
+import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { validateUbl } from './support/ubl-xsd.ts';
 import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
@@ -49,13 +61,17 @@ const creditNote = (serie: string, numero: number, unitValue: string, over: Reco
 describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
   let t: TestContext;
   let agent: string;
+  let admin: string;
   let billing: Awaited<ReturnType<typeof sandboxBilling>>;
 
   beforeAll(async () => {
     billing = await sandboxBilling('sunat-rules');
-    t = await startTestApp(engine, { providers: { billing: billing.provider } });
+    t = await startTestApp(engine, {
+      providers: { billing: billing.provider },
+      seed: (db, ids) => seedLimaPrices(db, ids, ['Arequipa'], { liviano: [[1, 1000, '150']] }),
+    });
     billing.followClock(t.clock.now);
-    agent = await t.login('AGENTE1');
+    [agent, admin] = await Promise.all([t.login('AGENTE1'), t.login('ADMIN')]);
   });
   afterAll(async () => {
     await t?.close();
@@ -133,6 +149,71 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
     });
   });
 
+  describe('reason 13: a note that adjusts the instalments of a credit factura', () => {
+    const adjustment = (serie: string, numero: number, installments: { fecha_de_pago: string; importe: string }[], unitValue = '0') =>
+      creditNote(serie, numero, unitValue, {
+        items: [{ description: 'Ajuste de cuotas y fechas de pago', unit: 'ZZ', quantity: 1, unitValue, igvType: '10' }],
+        extras: {
+          documento_que_se_modifica_tipo: '01',
+          documento_que_se_modifica_serie: serie,
+          documento_que_se_modifica_numero: numero,
+          tipo_de_nota_de_credito: '13',
+        },
+        payment: { type: 'credito', installments },
+      });
+
+    it('13: a note for S/ 0 with the new instalments of what the factura owes is issued; other amounts and contado facturas are refused', async () => {
+      const original = await emit(
+        factura({ serie: 'F735', payment: { type: 'credito', installments: [{ fecha_de_pago: dayAfter(today, 30), importe: '708.00' }] } }),
+      );
+      expect(original.statusCode).toBe(201);
+      const numero = original.json().numero as number;
+      const split = [
+        { fecha_de_pago: dayAfter(today, 45), importe: '354.00' },
+        { fecha_de_pago: dayAfter(today, 75), importe: '354.00' },
+      ];
+      await expectRefused(adjustment('F735', numero, split, '100'), INVOICE_MESSAGES.creditNote.adjustmentZero(1));
+      await expectRefused(
+        adjustment('F735', numero, [{ fecha_de_pago: dayAfter(today, 45), importe: '700.00' }]),
+        CREDIT_NOTE_MESSAGES.adjustmentSum('700.00', '708.00', `F735-${String(numero).padStart(8, '0')}`),
+      );
+      const cash = (await emit(factura({ serie: 'F736' }))).json();
+      await expectRefused(
+        adjustment('F736', cash.numero, split),
+        CREDIT_NOTE_MESSAGES.adjustmentNotCredit(`F736-${String(cash.numero).padStart(8, '0')}`),
+      );
+
+      const res = await emit(adjustment('F735', numero, split));
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(xml).toContain('<cbc:ResponseCode>13</cbc:ResponseCode>');
+      expect(xml).toContain('<cbc:PayableAmount currencyID="PEN">0.00</cbc:PayableAmount>');
+      expect(xml).toContain('<cbc:PaymentMeansID>Credito</cbc:PaymentMeansID><cbc:Amount currencyID="PEN">708.00</cbc:Amount>');
+      expect(xml.match(/<cbc:PaymentMeansID>Cuota00\d<\/cbc:PaymentMeansID>/g)).toHaveLength(2);
+      expect(validateUbl(xml)).toMatchObject({ valid: true, errors: [] });
+    });
+
+    it("the credit-note form's picker lists the customer's accepted documents with what is left to credit", async () => {
+      const original = (await emit(factura({ serie: 'F737' }))).json();
+      expect((await emit(creditNote('F737', original.numero, '100'))).statusCode).toBe(201);
+      const picked = await t.call('GET', `/api/billing/creditable?customerDocNumber=${COMPANY.doc_number}&q=F737-${original.numero}`, {
+        token: agent,
+      });
+      expect(picked.statusCode).toBe(200);
+      expect(picked.json()).toEqual([
+        expect.objectContaining({ id: original.id, type: '01', series: 'F737', total: 708, creditable: 590, paymentForm: 'contado' }),
+      ]);
+      const all = (await t.call('GET', `/api/billing/creditable?customerDocNumber=${COMPANY.doc_number}`, { token: agent })).json() as {
+        series: string;
+      }[];
+      // Neither the voided F720 nor the rejected F724 is offered.
+      expect(all.map((d) => d.series)).toEqual(expect.arrayContaining(['F737', 'F735']));
+      expect(all.map((d) => d.series)).not.toContain('F720');
+      expect(all.map((d) => d.series)).not.toContain('F724');
+      expect((await t.call('GET', '/api/billing/creditable?q=SUPERMERCADOS', { token: agent })).json().length).toBeGreaterThan(0);
+    });
+  });
+
   describe('rows 3 and 4: instalments', () => {
     const credit = (installments: { fecha_de_pago: string; importe: string }[]) =>
       factura({ serie: 'F730', payment: { type: 'credito', installments } });
@@ -204,6 +285,83 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
       expect(res.statusCode).toBe(422);
       expect(res.json().problems).toEqual(expect.arrayContaining([FREIGHT_TRIP_MESSAGES.originUbigeo, FREIGHT_TRIP_MESSAGES.nominalLoadReference]));
       expect(res.json().problems).not.toContain(FREIGHT_TRIP_MESSAGES.destinationUbigeo);
+    });
+
+    it('3116, 3124-3126: a detracción factura without any trip is refused, naming all eight parts', async () => {
+      await expectRefused(detraccion(null as unknown as Record<string, unknown>), FREIGHT_TRIP_MESSAGES.originUbigeo);
+      const res = await emit({ ...detraccion({}), serie: 'F711' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().problems).toEqual(
+        expect.arrayContaining([
+          FREIGHT_TRIP_MESSAGES.originUbigeo,
+          FREIGHT_TRIP_MESSAGES.originAddress,
+          FREIGHT_TRIP_MESSAGES.destinationUbigeo,
+          FREIGHT_TRIP_MESSAGES.destinationAddress,
+          FREIGHT_TRIP_MESSAGES.detail,
+          FREIGHT_TRIP_MESSAGES.serviceReference,
+          FREIGHT_TRIP_MESSAGES.effectiveLoadReference,
+          FREIGHT_TRIP_MESSAGES.nominalLoadReference,
+        ]),
+      );
+    });
+
+    it("'Facturar envíos' fills the trip from the shipments' branches and the route's reference values, and the factura is issued", async () => {
+      const lima = t.branchIds.get('Lima')!;
+      const arequipa = t.branchIds.get('Arequipa')!;
+      const route = { originBranchId: lima, destinationBranchId: arequipa };
+      const values = { ...route, servicePerTm: '111.10', effectiveLoadTm: 5, nominalLoadTm: '8' };
+      expect((await t.call('PUT', '/api/pricing/reference-values', { token: agent, body: values })).statusCode).toBe(403);
+      const bad = await t.call('PUT', '/api/pricing/reference-values', { token: admin, body: { ...values, effectiveLoadTm: 9 } });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().error).toContain('La carga efectiva no puede superar la carga útil nominal');
+      const put = await t.call('PUT', '/api/pricing/reference-values', { token: admin, body: values });
+      expect(put.statusCode).toBe(200);
+      expect(put.json()).toMatchObject({ originName: 'Lima', destinationName: 'Arequipa', service: 888.8, effectiveLoad: 555.5, nominalLoad: 888.8 });
+      expect((await t.call('GET', '/api/pricing/reference-values', { token: agent })).json()).toHaveLength(1);
+
+      const customer = await t.call('POST', '/api/customers', {
+        token: agent,
+        body: { doc_type: 6, doc_number: '20601030013', firstName: 'AGROINDUSTRIAS DEL SUR S.A.C.', address: 'Av. Los Incas 250, Arequipa' },
+      });
+      expect(customer.statusCode).toBe(201);
+      for (let i = 0; i < 2; i++) {
+        const s = await t.call('POST', '/api/shipments', { token: agent, body: shipmentBody(route, { senderCustomerId: customer.json().id }) });
+        expect(s.statusCode).toBe(201);
+      }
+      const unbilled = (
+        await t.call('GET', `/api/billing/unbilled-shipments?customerId=${customer.json().id}`, { token: agent })
+      ).json() as UnbilledShipment[];
+      expect(unbilled[0]).toMatchObject({ originUbigeo: '150101', destinationUbigeo: '040101', reference: { service: 888.8 } });
+      const c = customer.json();
+      const form = invoiceFromShipments(
+        { id: c.id, doc_type: 6, doc_number: c.doc_number, name: 'AGROINDUSTRIAS DEL SUR S.A.C.', address: c.address },
+        unbilled,
+        today,
+      );
+      expect(form.detraction.trip).toMatchObject({ originUbigeo: '150101', serviceReference: '888.80', effectiveLoadReference: '555.50' });
+      form.detraction = { ...form.detraction, bankAccount: '00-051-123456', paymentMeans: '1' };
+      const res = await emit(invoicePayloadFromForm(form));
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(xml).toContain('listID="1004"');
+      expect(xml).toContain('<cac:DeliveryTerms><cbc:ID>01</cbc:ID><cbc:Amount currencyID="PEN">888.80</cbc:Amount>');
+      // 4 % of the reference value (S/ 888.80 > the S/ 750.00 charged), in whole soles.
+      expect(xml).toMatch(/<cbc:PaymentPercent>4(\.00)?<\/cbc:PaymentPercent><cbc:Amount currencyID="PEN">36.00<\/cbc:Amount>/);
+    });
+
+    it("the detracción factura's XML and its credit note's validate against the UBL 2.1 XSD, with cac:Delivery and three cac:DeliveryTerms per line", async () => {
+      const res = await emit({ ...detraccion(TRIP), serie: 'F712' });
+      expect(res.statusCode).toBe(201);
+      const xml = (await t.call('GET', `/api/billing/documents/${res.json().id}/xml`, { token: agent })).body;
+      expect(validateUbl(xml)).toMatchObject({ valid: true, errors: [], schema: '2.1/maindoc/UBL-Invoice-2.1.xsd' });
+      for (const line of xml.split('<cac:InvoiceLine>').slice(1)) {
+        expect(line.match(/<cac:Delivery>/g)).toHaveLength(1);
+        expect(line.match(/<cac:DeliveryTerms>/g)).toHaveLength(3);
+      }
+      const note = await emit(creditNote('F712', res.json().numero, '100'));
+      expect(note.statusCode).toBe(201);
+      const noteXml = (await t.call('GET', `/api/billing/documents/${note.json().id}/xml`, { token: agent })).body;
+      expect(validateUbl(noteXml)).toMatchObject({ valid: true, errors: [], schema: '2.1/maindoc/UBL-CreditNote-2.1.xsd' });
     });
 
     it('operation 1004 with cac:Delivery and three cac:DeliveryTerms on every line', async () => {

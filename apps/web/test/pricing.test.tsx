@@ -46,6 +46,8 @@ function server(answers: Record<string, () => Answer>) {
 const base = {
   'GET /api/branches': (): Answer => [200, branches],
   'GET /api/weight-factors/summary': (): Answer => [200, []],
+  // The route's reference values card (issue 32) reads its list too.
+  'GET /api/pricing/reference-values': (): Answer => [200, []],
 };
 
 const renderPage = () => renderRoutes([{ path: '/factor-peso', element: <FactorPesoPage /> }], '/factor-peso');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkInvoice, FREIGHT_TRIP_MESSAGES, INVOICE_MESSAGES, invoiceProblems, type InvoiceContext } from '../src/index.ts';
+import {
+  checkInvoice,
+  checkRouteReference,
+  FREIGHT_TRIP_MESSAGES,
+  INVOICE_MESSAGES,
+  invoiceProblems,
+  ROUTE_REFERENCE_MESSAGES,
+  routeReferenceValues,
+  type InvoiceContext,
+} from '../src/index.ts';
 
 const TODAY = '2026-05-15';
 const ctx: InvoiceContext = { today: TODAY };
@@ -73,6 +82,37 @@ describe('the freight trip of a detracción factura (operation 1004)', () => {
       FREIGHT_TRIP_MESSAGES.nominalLoadReference,
       INVOICE_MESSAGES.detraction.amountExpected('47.00'),
     ]);
+  });
+
+  it('refuses a detracción factura without any trip, naming all eight parts', () => {
+    expect(invoiceProblems(freightFactura(null, { detraccion_total: 47 }), ctx)).toEqual([
+      FREIGHT_TRIP_MESSAGES.originUbigeo,
+      FREIGHT_TRIP_MESSAGES.originAddress,
+      FREIGHT_TRIP_MESSAGES.destinationUbigeo,
+      FREIGHT_TRIP_MESSAGES.destinationAddress,
+      FREIGHT_TRIP_MESSAGES.detail,
+      FREIGHT_TRIP_MESSAGES.serviceReference,
+      FREIGHT_TRIP_MESSAGES.effectiveLoadReference,
+      FREIGHT_TRIP_MESSAGES.nominalLoadReference,
+    ]);
+  });
+
+  it("computes a route's reference values from its per-TM value and loads, and checks its configuration", () => {
+    expect(routeReferenceValues({ servicePerTmCents: 11_110, effectiveLoadTm: '5.00', nominalLoadTm: '8.00' })).toEqual({
+      serviceCents: 88_880,
+      effectiveLoadCents: 55_550,
+      nominalLoadCents: 88_880,
+    });
+    expect(routeReferenceValues({ servicePerTmCents: 11_110, effectiveLoadTm: '0', nominalLoadTm: '8' })).toBeNull();
+    const check = checkRouteReference({ originBranchId: 1, destinationBranchId: 1, servicePerTm: '0', effectiveLoadTm: 9, nominalLoadTm: '8.001' });
+    expect(check).toEqual({
+      ok: false,
+      problems: [ROUTE_REFERENCE_MESSAGES.sameBranch, ROUTE_REFERENCE_MESSAGES.servicePerTm, ROUTE_REFERENCE_MESSAGES.nominalLoad],
+    });
+    expect(checkRouteReference({ originBranchId: 1, destinationBranchId: 2, servicePerTm: 111.1, effectiveLoadTm: 9, nominalLoadTm: 8 })).toEqual({
+      ok: false,
+      problems: [ROUTE_REFERENCE_MESSAGES.effectiveAboveNominal],
+    });
   });
 
   it("refuses a detracción reference value other than the trip's service reference", () => {

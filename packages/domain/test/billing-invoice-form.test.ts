@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkInvoice,
+  FREIGHT_TRIP_MESSAGES,
+  invoiceProblems,
+  tripFromShipments,
   creditNoteFrom,
   emptyInvoiceForm,
   formCustomer,
@@ -26,6 +29,11 @@ const shipment = (id: number, price: number, code = `TMT-${String(id).padStart(6
   destinationName: 'Arequipa',
   status: 'Creado',
   price,
+  originUbigeo: '150101',
+  originAddress: 'Av. Javier Prado Este 1450, San Isidro',
+  destinationUbigeo: '040101',
+  destinationAddress: 'Av. Ejército 710, Cayma',
+  reference: { service: 888.8, effectiveLoad: 555.5, nominalLoad: 888.8 },
 });
 
 describe('the issuing form', () => {
@@ -97,7 +105,24 @@ describe('billing a customer’s shipments', () => {
   it('pre-fills the freight detracción above S/ 400: 027, 4 %, whole soles; the user adds account and means', () => {
     const v = invoiceFromShipments(corporate, [shipment(1, 236), shipment(2, 236)], TODAY);
     expect(previewTotals(v.items).totalCents).toBe(47200);
-    expect(v.detraction).toEqual({ enabled: true, percent: '4', amount: '19.00', bankAccount: '', paymentMeans: '' });
+    // 4 % of the route's service reference value (S/ 888.80 > 472.00), in whole soles.
+    expect(v.detraction).toEqual({
+      enabled: true,
+      percent: '4',
+      amount: '36.00',
+      bankAccount: '',
+      paymentMeans: '',
+      trip: {
+        originUbigeo: '150101',
+        originAddress: 'Av. Javier Prado Este 1450, San Isidro',
+        destinationUbigeo: '040101',
+        destinationAddress: 'Av. Ejército 710, Cayma',
+        detail: 'Transporte de carga por carretera: Lima → Arequipa (2 envíos)',
+        serviceReference: '888.80',
+        effectiveLoadReference: '555.50',
+        nominalLoadReference: '888.80',
+      },
+    });
     const incomplete = checkInvoice(invoicePayloadFromForm(v), { today: TODAY, customer: formCustomer(v) });
     expect(incomplete.ok).toBe(false);
     const done = checkInvoice(invoicePayloadFromForm({ ...v, detraction: { ...v.detraction, bankAccount: '00012345678', paymentMeans: '1' } }), {
@@ -105,7 +130,37 @@ describe('billing a customer’s shipments', () => {
       customer: formCustomer(v),
     });
     expect(done.ok).toBe(true);
-    if (done.ok) expect(done.draft.detraction?.amountCents).toBe(1900);
+    if (done.ok) expect(done.draft.detraction?.amountCents).toBe(3600);
+  });
+
+  it("pre-fills the trip of shipments on two routes: the first one's branches, each route's reference values once", () => {
+    const cusco = {
+      ...shipment(3, 300),
+      destinationName: 'Cusco',
+      destinationUbigeo: '080101',
+      reference: { service: 100, effectiveLoad: 50, nominalLoad: 100 },
+    };
+    const trip = tripFromShipments([shipment(1, 236), cusco, shipment(2, 236)]);
+    expect(trip).toMatchObject({
+      originUbigeo: '150101',
+      destinationUbigeo: '040101',
+      detail: 'Transporte de carga por carretera: Lima → Arequipa (2 envíos); Lima → Cusco (1 envío)',
+      serviceReference: '988.80',
+      effectiveLoadReference: '605.50',
+      nominalLoadReference: '988.80',
+    });
+    // A route without configured values leaves them for the user to type.
+    expect(tripFromShipments([shipment(1, 236), { ...cusco, reference: null }]).serviceReference).toBe('');
+    // Without any trip the factura is refused naming each part (SUNAT 3116, 3124-3126).
+    const v = invoiceFromShipments(corporate, [{ ...shipment(1, 500), originUbigeo: null, reference: null }], TODAY);
+    const problems = invoiceProblems(
+      invoicePayloadFromForm({ ...v, detraction: { ...v.detraction, bankAccount: '00012345678', paymentMeans: '1' } }),
+      {
+        today: TODAY,
+        customer: formCustomer(v),
+      },
+    );
+    expect(problems).toEqual(expect.arrayContaining([FREIGHT_TRIP_MESSAGES.originUbigeo, FREIGHT_TRIP_MESSAGES.serviceReference]));
   });
 
   it('keeps exactly S/ 400.00 without detracción (the rule is "more than")', () => {

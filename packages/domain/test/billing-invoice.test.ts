@@ -46,6 +46,18 @@ const creditNote = (extras: Record<string, unknown> = {}, over: Partial<Payload>
     ...over,
   });
 
+/** A trip whose service reference value (S/ 300.00) stays below the facturas' totals here. */
+const TRIP = {
+  ubigeo_origen: '150101',
+  direccion_origen: 'Av. Javier Prado Este 1450, San Isidro',
+  ubigeo_destino: '040101',
+  direccion_destino: 'Av. Ejército 710, Cayma',
+  detalle_viaje: 'Transporte de carga por carretera: Lima → Arequipa',
+  val_ref_serv_trans: '300.00',
+  val_ref_carga_efec: '250.00',
+  val_ref_carga_util: '300.00',
+};
+
 /** A factura of 1,000.00 + IGV = 1,180.00 with its detracción of 47.00. */
 const withDetraction = (extras: Record<string, unknown> = {}, over: Partial<Payload> = {}): Payload =>
   factura({
@@ -56,6 +68,7 @@ const withDetraction = (extras: Record<string, unknown> = {}, over: Partial<Payl
       detraccion_total: 47,
       cuenta_detraccion: '00-101-123456',
       medio_de_pago_detraccion: 1,
+      viaje: TRIP,
       ...extras,
     },
     ...over,
@@ -212,9 +225,9 @@ describe("every rule of spec section 5 and its 'Corrige:' line", () => {
     expect(problems(boleta({ items: big }))).toEqual([]);
   });
 
-  it('credit note: reason 01–10, modified type 01 or 03, series, number > 0 unless reason 10', () => {
+  it('credit note: reason 01–10 or 13, modified type 01 or 03, series, number > 0 unless reason 10', () => {
     expect(problems(creditNote({ tipo_de_nota_de_credito: '' }))).toEqual([INVOICE_MESSAGES.creditNote.reason]);
-    expect(problems(creditNote({ tipo_de_nota_de_credito: '13' }))).toEqual([INVOICE_MESSAGES.creditNote.reason]);
+    expect(problems(creditNote({ tipo_de_nota_de_credito: '14' }))).toEqual([INVOICE_MESSAGES.creditNote.reason]);
     expect(problems(creditNote({ documento_que_se_modifica_tipo: '07' }))).toEqual([INVOICE_MESSAGES.creditNote.modifiedType]);
     expect(problems(creditNote({ documento_que_se_modifica_serie: '' }))).toEqual([INVOICE_MESSAGES.creditNote.modifiedSeries]);
     expect(problems(creditNote({ documento_que_se_modifica_numero: 0 }))).toEqual([INVOICE_MESSAGES.creditNote.modifiedNumber]);
@@ -222,6 +235,29 @@ describe("every rule of spec section 5 and its 'Corrige:' line", () => {
     expect(problems(creditNote({ documento_que_se_modifica_numero: 0, tipo_de_nota_de_credito: '10' }))).toEqual([]);
     const check = checkInvoice(creditNote({ tipo_de_nota_de_credito: 6 }), ctx);
     expect(check.ok && check.draft.creditNote).toEqual({ modifiedType: '01', modifiedSeries: 'FFF1', modifiedNumber: 12, reason: '06' });
+  });
+
+  it('reason 13 adjusts a credit factura: S/ 0 lines and new instalments due after the issue date', () => {
+    const zero = [{ description: 'Ajuste de cuotas', unit: 'ZZ', quantity: 1, unitValue: 0, igvType: '10' }];
+    const cuotas = { type: 'credito', installments: [{ fecha_de_pago: '2026-07-15', importe: '500.00' }] };
+    const adjustment = (extras: Record<string, unknown> = {}, over: Partial<Payload> = {}) =>
+      creditNote({ tipo_de_nota_de_credito: '13', ...extras }, { items: zero, payment: cuotas, ...over });
+    expect(problems(adjustment())).toEqual([]);
+    const check = checkInvoice(adjustment(), ctx);
+    expect(check.ok && [check.draft.totals.totalCents, check.draft.payment.instalments.length]).toEqual([0, 1]);
+    expect(problems(adjustment({}, { items: [{ ...zero[0]!, unitValue: 10 }] }))).toEqual([INVOICE_MESSAGES.creditNote.adjustmentZero(1)]);
+    expect(problems(adjustment({}, { payment: { type: 'contado' } }))).toEqual([INVOICE_MESSAGES.creditNote.adjustmentInstalments]);
+    expect(
+      problems(
+        adjustment(
+          { documento_que_se_modifica_tipo: '03', documento_que_se_modifica_serie: 'BBB1' },
+          { serie: 'BBB1', customer: { doc_type: 1, doc_number: '70606878', name: 'Ana' } },
+        ),
+      ),
+    ).toEqual([INVOICE_MESSAGES.creditNote.adjustmentOnlyFactura]);
+    expect(problems(adjustment({}, { payment: { type: 'credito', installments: [{ fecha_de_pago: TODAY, importe: 500 }] } }))).toEqual([
+      INSTALMENT_MESSAGES.dueDateBeforeIssue(1),
+    ]);
   });
 
   it('a credit note of a factura needs the RUC; other documents take no credit-note fields', () => {
@@ -260,7 +296,7 @@ describe("every rule of spec section 5 and its 'Corrige:' line", () => {
     expect(problems(withDetraction({ detraccion_tipo: '037' }))).toEqual([INVOICE_MESSAGES.detraction.serviceCode]);
     expect(problems(withDetraction({ valor_referencial: -1 }))).toEqual([INVOICE_MESSAGES.detraction.referenceValue]);
     // reference value 1,500.00 > total 1,180.00 → 4 % = 60.00
-    expect(problems(withDetraction({ valor_referencial: 1500, detraccion_total: 60 }))).toEqual([]);
+    expect(problems(withDetraction({ valor_referencial: 1500, detraccion_total: 60, viaje: { ...TRIP, val_ref_serv_trans: 1500 } }))).toEqual([]);
     expect(problems(withDetraction({}, { items: [{ description: 'Flete', unit: 'ZZ', quantity: 1, unitValue: 300, igvType: '10' }] }))).toEqual([
       INVOICE_MESSAGES.detraction.threshold,
       INVOICE_MESSAGES.detraction.amountExpected('14.00'),

@@ -1,6 +1,6 @@
 import { PRODUCT_TYPES, type ProductType } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
-import { weightFactorTables, weightFactorTiers } from '../db/schema.ts';
+import { routeReferenceValues, weightFactorTables, weightFactorTiers } from '../db/schema.ts';
 
 /** Approximate road distances (km) between the demo branches; longer routes cost more per kg. */
 const ROAD_KM: Record<string, number> = {
@@ -77,4 +77,26 @@ export async function seedPricing(db: Db, branchIds: Map<string, number>): Promi
   await db
     .insert(weightFactorTiers)
     .values(plan.flatMap((p, i) => tiersFor(p.km, p.productType, p.directionPercent).map((t) => ({ ...t, tableId: tables[i]!.id }))));
+  // Both directions of every road get reference values for the freight detracción: S/ 0.11 per
+  // TM-km, and the two-axle truck (C2) that runs a parcel route, 8 TM of nominal payload, 5 TM
+  // carried on average.
+  const roads = Object.entries(ROAD_KM).flatMap(([pair, km]) => {
+    const [a, b] = pair.split('|') as [string, string];
+    return branchIds.has(a) && branchIds.has(b)
+      ? [
+          { origin: a, destination: b, km },
+          { origin: b, destination: a, km },
+        ]
+      : [];
+  });
+  if (roads.length === 0) return;
+  await db.insert(routeReferenceValues).values(
+    roads.map((r) => ({
+      originBranchId: branchIds.get(r.origin)!,
+      destinationBranchId: branchIds.get(r.destination)!,
+      servicePerTm: (Math.round(r.km * 11) / 100).toFixed(2),
+      effectiveLoadTm: '5.00',
+      nominalLoadTm: '8.00',
+    })),
+  );
 }

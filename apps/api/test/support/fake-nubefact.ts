@@ -18,7 +18,9 @@ export type FakeFailure =
   /** A Nubefact error `{errors, codigo}` with an HTTP status (default 400). */
   | { kind: 'error'; codigo: number; status?: number; errors?: string }
   /** A bare HTTP status without a JSON body (a proxy's 502, say). */
-  | { kind: 'status'; status: number };
+  | { kind: 'status'; status: number }
+  /** The document is taken and SUNAT rejects it: `aceptada_por_sunat: false` with SUNAT's code and words. */
+  | { kind: 'sunat-rejects'; code: string; description: string };
 
 export interface RecordedRequest {
   path: string;
@@ -36,6 +38,8 @@ interface StoredDocument {
   voidRequested: boolean;
   voided: boolean;
   ticket: string | null;
+  /** SUNAT rejected it (a `sunat-rejects` failure): answered so on every consult. */
+  rejection?: { code: string; description: string };
 }
 
 export interface FakeNubefact {
@@ -275,7 +279,8 @@ function checkInvoice(b: Record<string, unknown>): string[] {
       sum += cents(c.importe);
     });
     const pending = cents(b.total) - (b.detraccion === true ? cents(b.detraccion_total) : 0);
-    need(near(sum, pending), 'venta_al_credito: la suma de cuotas debe ser el total menos la detracción');
+    // A note of reason 13 (total 0) carries the modified factura's new instalments instead.
+    if (b.tipo_de_nota_de_credito !== 13) need(near(sum, pending), 'venta_al_credito: la suma de cuotas debe ser el total menos la detracción');
     need(b.fecha_de_vencimiento !== '', 'fecha_de_vencimiento obligatoria en una venta al crédito');
   }
   return v;
@@ -658,10 +663,14 @@ export async function startFakeNubefact(token = `tok-${randomUUID()}`): Promise<
       enlace_del_pdf: `${base}.pdf`,
       enlace_del_xml: `${base}.xml`,
       enlace_del_cdr: d.accepted ? `${base}.cdr` : '',
-      aceptada_por_sunat: d.accepted,
-      sunat_description: d.accepted ? `La ${tipoSunat === '03' ? 'Boleta' : 'Factura'} numero ${b.serie}-${b.numero}, ha sido aceptada` : null,
+      aceptada_por_sunat: d.accepted && !d.rejection,
+      sunat_description: d.rejection
+        ? d.rejection.description
+        : d.accepted
+          ? `La ${tipoSunat === '03' ? 'Boleta' : 'Factura'} numero ${b.serie}-${b.numero}, ha sido aceptada`
+          : null,
       sunat_note: null,
-      sunat_responsecode: d.accepted ? '0' : null,
+      sunat_responsecode: d.rejection ? d.rejection.code : d.accepted ? '0' : null,
       sunat_soap_error: '',
       cadena_para_codigo_qr: `20600000001|${tipoSunat}|${b.serie}|${String(b.numero).padStart(6, '0')}|${b.total_igv}|${b.total}|${dd}/${mm}/${yyyy}|${b.cliente_tipo_de_documento}|${b.cliente_numero_de_documento}|${d.hash}|`,
       codigo_hash: d.hash,
@@ -810,6 +819,12 @@ export async function startFakeNubefact(token = `tok-${randomUUID()}`): Promise<
       if (failure.kind === 'status') {
         res.writeHead(failure.status, { 'Content-Type': 'text/html' });
         return res.end('<html><body>Bad Gateway</body></html>');
+      }
+      if (failure.kind === 'sunat-rejects') {
+        handle(b, null);
+        const stored = documents.get(keyOf(b));
+        if (stored) stored.rejection = { code: failure.code, description: failure.description };
+        return handle({ ...b, operacion: 'consultar_comprobante' }, res);
       }
       return error(res, failure.codigo, failure.errors ?? `error ${failure.codigo}`, failure.status ?? 400);
     });

@@ -96,7 +96,7 @@ export const INVOICE_UNIT_LABELS: Record<InvoiceUnit, string> = {
 };
 
 /** Catalogue 09, the reasons of a credit note. */
-export const CREDIT_NOTE_REASONS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10'] as const;
+export const CREDIT_NOTE_REASONS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '13'] as const;
 export type CreditNoteReason = (typeof CREDIT_NOTE_REASONS)[number];
 
 export const CREDIT_NOTE_REASON_LABELS: Record<CreditNoteReason, string> = {
@@ -110,7 +110,11 @@ export const CREDIT_NOTE_REASON_LABELS: Record<CreditNoteReason, string> = {
   '08': 'Bonificación',
   '09': 'Disminución en el valor',
   '10': 'Otros conceptos',
+  '13': 'Ajustes – montos y/o fechas de pago',
 };
+
+/** Reason 13: the note changes only a credit factura's instalments (amounts and due dates), for S/ 0. */
+export const INSTALMENT_ADJUSTMENT_REASON = '13';
 
 /** Catalogue 59 codes the spec allows for paying a detracción. */
 export const DETRACTION_PAYMENT_MEANS = [1, 2, 8, 9] as const;

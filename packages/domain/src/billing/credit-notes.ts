@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { centsToString, type Cents } from '../money.ts';
 import { formatDocumentNumber } from './series.ts';
 
@@ -17,6 +18,10 @@ export interface ModifiedDocument {
   customerDocType: string;
   customerDocNumber: string;
   totalCents: Cents;
+  /** 'contado' or 'credito' (reason 13 adjusts only a credit factura). */
+  paymentForm?: string | null;
+  /** Its detracción, which the instalments never include. */
+  detractionCents?: Cents;
 }
 
 export interface CreditNoteAgainst {
@@ -25,6 +30,10 @@ export interface CreditNoteAgainst {
   customerDocType: number;
   customerDocNumber: string;
   totalCents: Cents;
+  /** Catalogue 09; '13' adjusts the instalments. */
+  reason?: string;
+  /** Reason 13: the sum of the note's new instalments. */
+  instalmentsCents?: Cents;
 }
 
 export const CREDIT_NOTE_MESSAGES = {
@@ -35,6 +44,9 @@ export const CREDIT_NOTE_MESSAGES = {
     `Nota de crédito: el documento ${number} todavía no fue aceptado por SUNAT; consúltalo y emite la nota cuando esté aceptado.`,
   otherCustomer: (number: string) => `Nota de crédito: el cliente debe ser el mismo del documento ${number}.`,
   exceeds: (number: string, left: string) => `Nota de crédito: el total supera lo que queda por acreditar del documento ${number} (S/ ${left}).`,
+  adjustmentNotCredit: (number: string) => `Nota de crédito 13: el documento ${number} no es una factura al crédito; no tiene cuotas que ajustar.`,
+  adjustmentSum: (sum: string, owed: string, number: string) =>
+    `Nota de crédito 13: la suma de las nuevas cuotas (S/ ${sum}) debe ser igual a lo que queda por pagar del documento ${number} (S/ ${owed}) (SUNAT 3265).`,
 } as const;
 
 /** Every rule the modified document breaks for this note, as 'Corrige:' lines (empty: the note may be issued). */
@@ -49,6 +61,40 @@ export function creditNoteAgainstProblems(note: CreditNoteAgainst, modified: Mod
     problems.push(CREDIT_NOTE_MESSAGES.otherCustomer(number));
   }
   const leftCents = modified.totalCents - creditedCents;
+  if (note.reason === '13') {
+    // The new instalments replace what the factura still owes: its total less its detracción and what earlier notes credited.
+    if (modified.paymentForm !== 'credito') problems.push(CREDIT_NOTE_MESSAGES.adjustmentNotCredit(number));
+    else {
+      const owed = Math.max(0, leftCents - (modified.detractionCents ?? 0));
+      const sum = note.instalmentsCents ?? 0;
+      if (sum !== owed) problems.push(CREDIT_NOTE_MESSAGES.adjustmentSum(centsToString(sum), centsToString(owed), number));
+    }
+    return problems;
+  }
   if (note.totalCents > leftCents) problems.push(CREDIT_NOTE_MESSAGES.exceeds(number, centsToString(Math.max(0, leftCents))));
   return problems;
 }
+
+/** `GET /billing/creditable?q=&customerDocNumber=`: the query of the credit-note form's document picker. */
+export const creditableQuerySchema = z.object({
+  q: z.string().trim().max(60, 'Búsqueda demasiado larga').optional(),
+  customerDocNumber: z.string().trim().max(15).optional(),
+});
+
+/** An accepted factura or boleta a credit note may modify, with what is left to credit. */
+export const creditableDocumentSchema = z.object({
+  id: z.number().int(),
+  type: z.enum(['01', '03']),
+  series: z.string(),
+  number: z.number().int(),
+  issueDate: z.string(),
+  customerId: z.number().int().nullable(),
+  customerDocType: z.string(),
+  customerDocNumber: z.string(),
+  customerName: z.string(),
+  total: z.number(),
+  /** Total less what live notes already credited (S/). */
+  creditable: z.number(),
+  paymentForm: z.string().nullable(),
+});
+export type CreditableDocument = z.infer<typeof creditableDocumentSchema>;

@@ -201,6 +201,13 @@ export const unbilledShipmentSchema = z.object({
   destinationName: z.string(),
   status: z.string(),
   price: money,
+  /** The branches' ubigeo and address: the trip of a freight detracción factura (origin, destination). */
+  originUbigeo: z.string().nullable().optional(),
+  originAddress: z.string().nullable().optional(),
+  destinationUbigeo: z.string().nullable().optional(),
+  destinationAddress: z.string().nullable().optional(),
+  /** The route's reference values (S/), when the route has them configured. */
+  reference: z.object({ service: money, effectiveLoad: money, nominalLoad: money }).nullable().optional(),
 });
 export type UnbilledShipment = z.infer<typeof unbilledShipmentSchema>;
 

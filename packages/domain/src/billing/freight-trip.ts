@@ -68,11 +68,12 @@ function referenceCents(value: string | number | null | undefined): Cents | null
 const text = (value: string) => value !== '' && value.length <= FREIGHT_TRIP_TEXT_MAX;
 
 /**
- * Every rule a trip that was sent breaks, as 'Corrige:' lines, or the checked trip. A detracción
- * without one still passes (null) until the invoice form and 'Facturar envíos' can fill it.
+ * Every rule the trip of a freight detracción factura breaks, as 'Corrige:' lines, or the checked
+ * trip. A detracción factura without any trip is refused too: every missing part is named (SUNAT
+ * answers 3116 and 3124 to 3126 to the same factura).
  */
-export function checkFreightTrip(input: z.output<typeof freightTripSchema> | null | undefined, problems: string[]): FreightTrip | null {
-  if (!input) return null;
+export function checkFreightTrip(sent: z.output<typeof freightTripSchema> | null | undefined, problems: string[]): FreightTrip | null {
+  const input = sent ?? freightTripSchema.parse({});
   const before = problems.length;
   if (!UBIGEO.test(input.ubigeo_origen)) problems.push(FREIGHT_TRIP_MESSAGES.originUbigeo);
   if (!text(input.direccion_origen)) problems.push(FREIGHT_TRIP_MESSAGES.originAddress);
@@ -106,3 +107,91 @@ export function freightTripText(trip: FreightTrip): string {
     `carga útil nominal S/ ${centsToString(trip.nominalLoadReferenceCents)}.`
   );
 }
+
+/**
+ * A route's reference values (valor referencial, D.S. 010-2006-MTC and its updated tables): the
+ * value of the transport service per TM on the route, and the loads of the vehicle that usually
+ * runs it, in TM: the effective load (carga efectiva, what it actually carries) and the nominal
+ * payload (carga útil nominal of its vehicle configuration). See docs/sunat-rules.md.
+ */
+export interface RouteReferenceConfig {
+  servicePerTmCents: Cents;
+  /** Decimal text, TM, up to 2 decimals. */
+  effectiveLoadTm: string;
+  nominalLoadTm: string;
+}
+
+/** The three reference values a 1004 factura declares, in céntimos. */
+export interface TripReferenceValues {
+  serviceCents: Cents;
+  effectiveLoadCents: Cents;
+  nominalLoadCents: Cents;
+}
+
+/**
+ * The route's three reference values: per TM × effective load, per TM × nominal payload, and the
+ * service's, which is the greater of the two (the detracción's base is never below it), each rounded
+ * half up to the céntimo. Null when the configuration is incomplete.
+ */
+export function routeReferenceValues(config: RouteReferenceConfig): TripReferenceValues | null {
+  const effective = parseDecimal(config.effectiveLoadTm);
+  const nominal = parseDecimal(config.nominalLoadTm);
+  if (!effective || !nominal || !effective.gt(0) || !nominal.gt(0) || config.servicePerTmCents <= 0) return null;
+  const effectiveLoadCents = bigToCents(effective.times(config.servicePerTmCents).div(100));
+  const nominalLoadCents = bigToCents(nominal.times(config.servicePerTmCents).div(100));
+  return { serviceCents: Math.max(effectiveLoadCents, nominalLoadCents), effectiveLoadCents, nominalLoadCents };
+}
+
+export const ROUTE_REFERENCE_MESSAGES = {
+  servicePerTm: 'El valor referencial por TM debe ser un importe mayor que 0, con hasta 2 decimales.',
+  effectiveLoad: 'La carga efectiva (TM) debe ser mayor que 0, con hasta 2 decimales.',
+  nominalLoad: 'La carga útil nominal (TM) debe ser mayor que 0, con hasta 2 decimales.',
+  effectiveAboveNominal: 'La carga efectiva no puede superar la carga útil nominal del vehículo.',
+  sameBranch: 'El origen y el destino de la ruta deben ser sucursales distintas.',
+} as const;
+
+/** `PUT /pricing/reference-values`: one route's configuration (amounts and loads as decimals). */
+export const routeReferenceInputSchema = z.object({
+  originBranchId: z.number().int().positive(),
+  destinationBranchId: z.number().int().positive(),
+  servicePerTm: z.union([z.number(), z.string()]),
+  effectiveLoadTm: z.union([z.number(), z.string()]),
+  nominalLoadTm: z.union([z.number(), z.string()]),
+});
+export type RouteReferenceInput = z.input<typeof routeReferenceInputSchema>;
+
+/** The problems of a route's configuration, or the configuration to store. */
+export function checkRouteReference(
+  input: z.output<typeof routeReferenceInputSchema>,
+): { ok: true; config: RouteReferenceConfig } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  const decimal2 = (v: string | number) => {
+    const parsed = parseDecimal(v);
+    return parsed && parsed.gt(0) && decimalPlaces(parsed) <= 2 ? parsed : null;
+  };
+  const perTm = decimal2(input.servicePerTm);
+  const effective = decimal2(input.effectiveLoadTm);
+  const nominal = decimal2(input.nominalLoadTm);
+  if (input.originBranchId === input.destinationBranchId) problems.push(ROUTE_REFERENCE_MESSAGES.sameBranch);
+  if (!perTm) problems.push(ROUTE_REFERENCE_MESSAGES.servicePerTm);
+  if (!effective) problems.push(ROUTE_REFERENCE_MESSAGES.effectiveLoad);
+  if (!nominal) problems.push(ROUTE_REFERENCE_MESSAGES.nominalLoad);
+  if (effective && nominal && effective.gt(nominal)) problems.push(ROUTE_REFERENCE_MESSAGES.effectiveAboveNominal);
+  if (problems.length > 0 || !perTm || !effective || !nominal) return { ok: false, problems };
+  return { ok: true, config: { servicePerTmCents: bigToCents(perTm), effectiveLoadTm: effective.toFixed(2), nominalLoadTm: nominal.toFixed(2) } };
+}
+
+/** `GET /pricing/reference-values`: every configured route with its three computed reference values (S/). */
+export const routeReferenceAnswerSchema = z.object({
+  originBranchId: z.number().int(),
+  destinationBranchId: z.number().int(),
+  originName: z.string(),
+  destinationName: z.string(),
+  servicePerTm: z.number(),
+  effectiveLoadTm: z.number(),
+  nominalLoadTm: z.number(),
+  service: z.number(),
+  effectiveLoad: z.number(),
+  nominalLoad: z.number(),
+});
+export type RouteReferenceAnswer = z.infer<typeof routeReferenceAnswerSchema>;

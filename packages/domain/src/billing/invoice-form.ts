@@ -5,6 +5,7 @@ import { IGV_PERCENT, isIgvType, type IgvType, type InvoiceDocumentType, type Mo
 import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies } from './detraction.ts';
 import { shipmentLineDescription, type DocumentDetail, type UnbilledShipment } from './documents.ts';
 import type { BillingCustomer, InvoicePayloadInput } from './invoice.ts';
+import { FREIGHT_TRIP_TEXT_MAX } from './freight-trip.ts';
 import { isContingency, suggestedSeries } from './series.ts';
 
 /*
@@ -36,12 +37,35 @@ export interface InvoiceFormValues {
   items: InvoiceFormItem[];
   guides: { type: string; serie: string; numero: string }[];
   creditNote: { modifiedType: string; modifiedSeries: string; modifiedNumber: string; reason: string };
-  detraction: { enabled: boolean; percent: string; amount: string; bankAccount: string; paymentMeans: string };
+  detraction: { enabled: boolean; percent: string; amount: string; bankAccount: string; paymentMeans: string; trip: InvoiceFormTrip };
   instalments: { dueDate: string; amount: string }[];
   /** Shipments this document bills (one line each). */
   shipmentIds: number[];
   observations: string;
 }
+
+/** The trip of a freight detracción factura, as the form holds it (SUNAT.md "Detracción"). */
+export interface InvoiceFormTrip {
+  originUbigeo: string;
+  originAddress: string;
+  destinationUbigeo: string;
+  destinationAddress: string;
+  detail: string;
+  serviceReference: string;
+  effectiveLoadReference: string;
+  nominalLoadReference: string;
+}
+
+export const emptyInvoiceTrip = (): InvoiceFormTrip => ({
+  originUbigeo: '',
+  originAddress: '',
+  destinationUbigeo: '',
+  destinationAddress: '',
+  detail: '',
+  serviceReference: '',
+  effectiveLoadReference: '',
+  nominalLoadReference: '',
+});
 
 export const emptyInvoiceItem = (): InvoiceFormItem => ({
   code: '',
@@ -65,7 +89,7 @@ export function emptyInvoiceForm(today: string): InvoiceFormValues {
     items: [emptyInvoiceItem()],
     guides: [],
     creditNote: { modifiedType: '', modifiedSeries: '', modifiedNumber: '', reason: '' },
-    detraction: { enabled: false, percent: '', amount: '', bankAccount: '', paymentMeans: '' },
+    detraction: { enabled: false, percent: '', amount: '', bankAccount: '', paymentMeans: '', trip: emptyInvoiceTrip() },
     instalments: [],
     shipmentIds: [],
     observations: '',
@@ -138,6 +162,17 @@ export function invoicePayloadFromForm(values: InvoiceFormValues, uniqueCode: st
             detraccion_total: blankToNull(d.amount),
             medio_de_pago_detraccion: blankToNull(d.paymentMeans),
             cuenta_detraccion: blankToNull(d.bankAccount),
+            valor_referencial: blankToNull(d.trip.serviceReference),
+            viaje: {
+              ubigeo_origen: d.trip.originUbigeo,
+              direccion_origen: d.trip.originAddress,
+              ubigeo_destino: d.trip.destinationUbigeo,
+              direccion_destino: d.trip.destinationAddress,
+              detalle_viaje: d.trip.detail,
+              val_ref_serv_trans: blankToNull(d.trip.serviceReference),
+              val_ref_carga_efec: blankToNull(d.trip.effectiveLoadReference),
+              val_ref_carga_util: blankToNull(d.trip.nominalLoadReference),
+            },
           }
         : {}),
       codigo_unico: uniqueCode,
@@ -185,16 +220,55 @@ export function unitValueOfPrice(priceCents: Cents): string {
 
 /**
  * The detracción block a factura of this total needs, pre-filled (SPOT 027, 4 %, the amount in
- * whole soles); the user adds the bank account and the payment means. Null when none applies.
+ * whole soles on the greater of the total and the trip's service reference value); the user adds
+ * the bank account and the payment means. Null when none applies.
  */
-export function detractionPrefill(type: InvoiceDocumentType, totalCents: Cents): InvoiceFormValues['detraction'] | null {
+export function detractionPrefill(
+  type: InvoiceDocumentType,
+  totalCents: Cents,
+  trip: InvoiceFormTrip = emptyInvoiceTrip(),
+): InvoiceFormValues['detraction'] | null {
   if (!detractionApplies(type, totalCents)) return null;
   return {
     enabled: true,
     percent: String(DETRACTION_FREIGHT.percent),
-    amount: centsToString(detractionAmountCents(totalCents)),
+    amount: centsToString(detractionAmountCents(totalCents, typedCents(trip.serviceReference))),
     bankAccount: '',
     paymentMeans: '',
+    trip,
+  };
+}
+
+/** Nubefact limits the trip's addresses and detail to 100 characters. */
+const clip = (text: string) => (text.length <= FREIGHT_TRIP_TEXT_MAX ? text : `${text.slice(0, FREIGHT_TRIP_TEXT_MAX - 1)}…`);
+
+/**
+ * The trip of a factura billing these shipments: origin and destination from the first shipment's
+ * branches (ubigeo and address), the detail naming every route, and the reference values of the
+ * routes (each route's once: one truck trip per route), left blank when a route has none configured.
+ */
+export function tripFromShipments(shipments: readonly UnbilledShipment[]): InvoiceFormTrip {
+  const first = shipments[0];
+  if (!first) return emptyInvoiceTrip();
+  const routes = new Map<string, { count: number; shipment: UnbilledShipment }>();
+  for (const s of shipments) {
+    const key = `${s.originName} → ${s.destinationName}`;
+    const seen = routes.get(key);
+    routes.set(key, { count: (seen?.count ?? 0) + 1, shipment: seen?.shipment ?? s });
+  }
+  const detail = [...routes].map(([route, { count }]) => `${route} (${count === 1 ? '1 envío' : `${count} envíos`})`).join('; ');
+  const references = [...routes.values()].map((r) => r.shipment.reference ?? null);
+  const sum = (pick: (r: NonNullable<UnbilledShipment['reference']>) => number) =>
+    references.every((r) => r !== null) ? centsToString(references.reduce((acc, r) => acc + toCents(pick(r!)), 0)) : '';
+  return {
+    originUbigeo: first.originUbigeo ?? '',
+    originAddress: clip(first.originAddress ?? ''),
+    destinationUbigeo: first.destinationUbigeo ?? '',
+    destinationAddress: clip(first.destinationAddress ?? ''),
+    detail: clip(`Transporte de carga por carretera: ${detail}`),
+    serviceReference: sum((r) => r.service),
+    effectiveLoadReference: sum((r) => r.effectiveLoad),
+    nominalLoadReference: sum((r) => r.nominalLoad),
   };
 }
 
@@ -240,7 +314,7 @@ export function invoiceFromShipments(customer: FormCustomerSource, shipments: re
     type,
     serie: suggestedSeries(type, { contingency: false }),
     items,
-    detraction: detractionPrefill(type, totals.totalCents) ?? base.detraction,
+    detraction: detractionPrefill(type, totals.totalCents, tripFromShipments(shipments)) ?? base.detraction,
     shipmentIds: shipments.map((s) => s.id),
   };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CUSTOMER_MESSAGES, documentError, rucError } from '../customers.ts';
 import { isIsoDay } from '../dates.ts';
 import { optionalText as cleanOptionalText } from '../primitives.ts';
-import { centsToString, type Cents } from '../money.ts';
+import { centsToString, sumCents, type Cents } from '../money.ts';
 import {
   bigToCents,
   decimalPlaces,
@@ -18,6 +18,7 @@ import {
 } from './amounts.ts';
 import {
   IGV_PERCENT,
+  INSTALMENT_ADJUSTMENT_REASON,
   isBillingDocType,
   isCreditNoteReason,
   isDetractionPaymentMeans,
@@ -96,7 +97,11 @@ export const INVOICE_MESSAGES = {
   creditNoteNeedsRuc: 'Una nota de crédito de una factura requiere el RUC del cliente (11 dígitos).',
   boletaWithoutDocument: 'Una boleta de más de S/ 700.00 requiere el documento del cliente.',
   creditNote: {
-    reason: 'Nota de crédito: elige el motivo (01 a 10).',
+    reason: 'Nota de crédito: elige el motivo (01 a 10, o 13).',
+    /** Reason 13 (SUNAT catalogue 09): an adjustment of a credit factura's instalments, for S/ 0. */
+    adjustmentOnlyFactura: 'Nota de crédito 13: solo ajusta las cuotas de una factura al crédito (documento 01).',
+    adjustmentZero: (n: number) => `Nota de crédito 13: el ítem ${n} debe ir con valor 0 (la nota solo corrige montos y fechas de pago).`,
+    adjustmentInstalments: 'Nota de crédito 13: indica las nuevas cuotas con su fecha de pago (forma de pago crédito).',
     modifiedType: 'Nota de crédito: el documento que se modifica debe ser una factura (01) o una boleta (03).',
     modifiedSeries: 'Nota de crédito: indica la serie del documento que se modifica.',
     modifiedNumber: 'Nota de crédito: el número del documento que se modifica debe ser mayor que 0.',
@@ -299,7 +304,7 @@ function amountField(value: string | number | null | undefined, decimals: number
   return allowZero || parsed.gt(0) ? parsed : null;
 }
 
-function checkLine(item: InvoicePayload['items'][number], n: number, problems: string[]): InvoiceLine | null {
+function checkLine(item: InvoicePayload['items'][number], n: number, problems: string[], adjustment = false): InvoiceLine | null {
   const before = problems.length;
   if (item.description === '') problems.push(INVOICE_MESSAGES.item.description(n));
   else if (item.description.length > ITEM_DESCRIPTION_MAX_LENGTH) problems.push(INVOICE_MESSAGES.item.descriptionLong(n));
@@ -308,7 +313,10 @@ function checkLine(item: InvoicePayload['items'][number], n: number, problems: s
   if (!quantity || !quantity.gt(0)) problems.push(INVOICE_MESSAGES.item.quantity(n));
   else if (decimalPlaces(quantity) > QUANTITY_DECIMALS) problems.push(INVOICE_MESSAGES.item.quantityDecimals(n));
   const unitValue = parseDecimal(item.unitValue);
-  if (!unitValue || !unitValue.gt(0)) problems.push(INVOICE_MESSAGES.item.unitValue(n));
+  // A reason-13 note carries its lines at 0: it changes the instalments, not the amounts.
+  if (adjustment) {
+    if (!unitValue || !unitValue.eq(0)) problems.push(INVOICE_MESSAGES.creditNote.adjustmentZero(n));
+  } else if (!unitValue || !unitValue.gt(0)) problems.push(INVOICE_MESSAGES.item.unitValue(n));
   else if (decimalPlaces(unitValue) > UNIT_VALUE_DECIMALS) problems.push(INVOICE_MESSAGES.item.unitValueDecimals(n));
   const igvType = item.igvType;
   if (!isIgvType(igvType)) problems.push(INVOICE_MESSAGES.item.igvType(n));
@@ -393,6 +401,8 @@ function checkCreditNote(p: InvoicePayload, problems: string[]): CreditNoteData 
   if (!isCreditNoteReason(reason)) problems.push(INVOICE_MESSAGES.creditNote.reason);
   const modifiedType = x.documento_que_se_modifica_tipo?.padStart(2, '0');
   if (modifiedType !== '01' && modifiedType !== '03') problems.push(INVOICE_MESSAGES.creditNote.modifiedType);
+  else if (reason === INSTALMENT_ADJUSTMENT_REASON && modifiedType !== '01') problems.push(INVOICE_MESSAGES.creditNote.adjustmentOnlyFactura);
+  if (reason === INSTALMENT_ADJUSTMENT_REASON && p.payment.type !== 'credito') problems.push(INVOICE_MESSAGES.creditNote.adjustmentInstalments);
   const modifiedSeries = x.documento_que_se_modifica_serie ?? '';
   if (modifiedSeries === '') problems.push(INVOICE_MESSAGES.creditNote.modifiedSeries);
   const raw = x.documento_que_se_modifica_numero;
@@ -479,7 +489,11 @@ function checkPayment(p: InvoicePayload, issueDate: string, pendingCents: Cents 
     const importe = amountField(c.importe, MONEY_DECIMALS, false);
     return { cuota: i + 1, fecha_de_pago: c.fecha_de_pago, importeCents: importe ? bigToCents(importe) : 0 };
   });
-  if (pendingCents !== null) problems.push(...instalmentProblems(instalments, issueDate, pendingCents));
+  // A reason-13 note's instalments are the modified factura's new ones: their sum is checked against
+  // what that factura still owes, which only the register knows (creditNoteAgainstProblems).
+  const adjustment = p.type === '07' && p.extras.tipo_de_nota_de_credito?.padStart(2, '0') === INSTALMENT_ADJUSTMENT_REASON;
+  const owed = adjustment ? sumCents(instalments.map((c) => c.importeCents)) : pendingCents;
+  if (owed !== null) problems.push(...instalmentProblems(instalments, issueDate, owed));
   return { form, conditions, instalments, dueDate: lastDueDate(instalments) };
 }
 
@@ -526,7 +540,8 @@ export function checkInvoice(input: unknown, ctx: InvoiceContext): InvoiceCheck 
   }
 
   if (p.items.length === 0) problems.push(INVOICE_MESSAGES.itemsRequired);
-  const lines = p.items.map((item, i) => checkLine(item, i + 1, problems));
+  const adjustment = type === '07' && p.extras.tipo_de_nota_de_credito?.padStart(2, '0') === INSTALMENT_ADJUSTMENT_REASON;
+  const lines = p.items.map((item, i) => checkLine(item, i + 1, problems, adjustment));
   const complete = lines.every((l): l is InvoiceLine => l !== null);
   const totals = complete && lines.length > 0 ? documentTotals(lines) : null;
   if (totals && totals.totalCents > MAX_AMOUNT_CENTS) problems.push(INVOICE_MESSAGES.totalTooLarge);

@@ -43,3 +43,33 @@ export const weightFactorTiers = pgTable(
   },
   (t) => [index('weight_factor_tiers_table_idx').on(t.tableId, t.fromKg)],
 );
+
+/**
+ * A route's reference values for the freight detracción (valor referencial, D.S. 010-2006-MTC):
+ * the service per TM and the loads of the vehicle that runs it (see packages/domain freight-trip.ts).
+ * 'Facturar envíos' fills a 1004 factura's three reference values from these.
+ */
+export const routeReferenceValues = pgTable(
+  'route_reference_values',
+  {
+    originBranchId: integer('origin_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    destinationBranchId: integer('destination_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'restrict' }),
+    servicePerTm: numeric('service_per_tm', { precision: 12, scale: 2 }).notNull(),
+    effectiveLoadTm: numeric('effective_load_tm', { precision: 8, scale: 2 }).notNull(),
+    nominalLoadTm: numeric('nominal_load_tm', { precision: 8, scale: 2 }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('route_reference_values_route_uq').on(t.originBranchId, t.destinationBranchId),
+    check('route_reference_values_route_ck', sql`${t.originBranchId} <> ${t.destinationBranchId}`),
+    check(
+      'route_reference_values_amounts_ck',
+      sql`${t.servicePerTm} > 0 and ${t.effectiveLoadTm} > 0 and ${t.nominalLoadTm} >= ${t.effectiveLoadTm}`,
+    ),
+  ],
+);

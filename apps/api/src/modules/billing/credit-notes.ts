@@ -1,4 +1,4 @@
-import { creditNoteAgainstProblems, formatDocumentNumber, toCents, type InvoiceDraft } from '@tramo/domain';
+import { creditNoteAgainstProblems, formatDocumentNumber, sumCents, toCents, type InvoiceDraft } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import * as repo from './repository.ts';
 
@@ -16,6 +16,12 @@ export class CreditNoteRefused extends Error {
   }
 }
 
+/** The modified document's payment form and detracción, as it was issued (its stored draft). */
+function issuedTerms(document: unknown): { paymentForm: string | null; detractionCents: number } {
+  const d = document as { payment?: { form?: string }; detraction?: { amountCents?: number } | null } | null;
+  return { paymentForm: d?.payment?.form ?? null, detractionCents: d?.detraction?.amountCents ?? 0 };
+}
+
 async function problemsOf(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Promise<string[]> {
   const note = draft.creditNote;
   if (!note) return [];
@@ -28,6 +34,8 @@ async function problemsOf(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Prom
       customerDocType: draft.customer.docType,
       customerDocNumber: draft.customer.docNumber,
       totalCents: draft.totals.totalCents,
+      reason: note.reason,
+      instalmentsCents: sumCents(draft.payment.instalments.map((c) => c.importeCents)),
     },
     modified && {
       series: modified.series,
@@ -36,6 +44,7 @@ async function problemsOf(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Prom
       customerDocType: modified.customerDocType,
       customerDocNumber: modified.customerDocNumber,
       totalCents: toCents(modified.total),
+      ...issuedTerms(modified.document),
     },
     credited,
   );

@@ -5,8 +5,10 @@ import {
   centsToString,
   formatDocumentNumber,
   NUMBERED_PAGE_ROWS,
+  routeReferenceValues,
   scopeOf,
   sunatQrText,
+  toCents,
   type DocumentDetail,
   type DocumentEventKind,
   type DocumentFilters,
@@ -299,5 +301,30 @@ export async function unbilledShipments(ctx: ServiceContext, user: SessionUser, 
     destinationName: r.destinationName,
     status: r.status,
     price: money(r.price),
+    originUbigeo: r.originUbigeo,
+    originAddress: r.originAddress,
+    destinationUbigeo: r.destinationUbigeo,
+    destinationAddress: r.destinationAddress,
+    reference: referenceOf(r.reference),
   }));
+}
+
+/** A route's three reference values (S/) from its configuration, or null (none configured). */
+function referenceOf(
+  raw: { service_per_tm: string; effective_load_tm: string; nominal_load_tm: string } | string | null,
+): UnbilledShipment['reference'] {
+  // PGlite and PostgreSQL may hand json back as text or parsed.
+  const r = typeof raw === 'string' ? (JSON.parse(raw) as Exclude<typeof raw, string>) : raw;
+  if (!r) return null;
+  const values = routeReferenceValues({
+    servicePerTmCents: toCents(r.service_per_tm),
+    effectiveLoadTm: r.effective_load_tm,
+    nominalLoadTm: r.nominal_load_tm,
+  });
+  if (!values) return null;
+  return {
+    service: centsToNumber(values.serviceCents),
+    effectiveLoad: centsToNumber(values.effectiveLoadCents),
+    nominalLoad: centsToNumber(values.nominalLoadCents),
+  };
 }

@@ -167,6 +167,24 @@ const branchNames = {
   destinationName: sql<string>`(select name from branches b where b.id = ${shipments.destinationBranchId})`,
 };
 
+/**
+ * What a freight detracción factura's trip takes from a shipment: its branches' ubigeo and address
+ * and its route's reference values (the pricing module's table), null where not configured. The
+ * route's columns are named with their table: drizzle writes them bare, which inside the subquery
+ * would be the reference table's own.
+ */
+const tripOfShipment = {
+  originUbigeo: sql<string | null>`(select ubigeo from branches b where b.id = ${shipments.originBranchId})`,
+  originAddress: sql<string | null>`(select address from branches b where b.id = ${shipments.originBranchId})`,
+  destinationUbigeo: sql<string | null>`(select ubigeo from branches b where b.id = ${shipments.destinationBranchId})`,
+  destinationAddress: sql<string | null>`(select address from branches b where b.id = ${shipments.destinationBranchId})`,
+  reference: sql<{
+    service_per_tm: string;
+    effective_load_tm: string;
+    nominal_load_tm: string;
+  } | null>`(select json_build_object('service_per_tm', r.service_per_tm::text, 'effective_load_tm', r.effective_load_tm::text, 'nominal_load_tm', r.nominal_load_tm::text) from route_reference_values r where r.origin_branch_id = shipments.origin_branch_id and r.destination_branch_id = shipments.destination_branch_id)`,
+};
+
 /** A sender's shipments that may be billed: not Anulado and on no live document. */
 export async function unbilledShipments(db: Db, customerId: number, scope: Scope) {
   return db
@@ -177,6 +195,7 @@ export async function unbilledShipments(db: Db, customerId: number, scope: Scope
       status: shipments.status,
       price: shipments.quotedPrice,
       ...branchNames,
+      ...tripOfShipment,
     })
     .from(shipments)
     .where(

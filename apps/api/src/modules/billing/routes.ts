@@ -18,6 +18,7 @@ import { guard } from '../../plugins/auth.ts';
 import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { issueReceipt } from './counter-receipt.ts';
+import creditableRoutes from './creditable.ts';
 import { createAndEmit } from './issuing.ts';
 import { voidDocument, voidStatus } from './lifecycle.ts';
 import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipments } from './rendering.ts';
@@ -39,6 +40,7 @@ export default async function billingRoutes(app: App) {
   const tags = ['billing'];
   // DESIGN.md section 5a: billing is for admins and agents; agents act on their branch's documents.
   const staff = guard(app, { roles: ['admin', 'agent'] });
+  await app.register(creditableRoutes);
 
   app.post(
     '/billing/create-emit',

@@ -14,6 +14,7 @@ import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { quoteRoute } from './quote.ts';
+import referenceValueRoutes from './reference-values.ts';
 import tariffRoutes from './tariff-routes.ts';
 import { createWeightFactor, listWeightFactors, replaceTiers, weightFactorSummary } from './service.ts';
 
@@ -34,6 +35,7 @@ export default async function pricingRoutes(app: App) {
   // DESIGN.md section 4: pricing (Factor Peso) is staff work; couriers neither read nor quote.
   const staff = guard(app, { roles: ['admin', 'agent'] });
   await app.register(tariffRoutes);
+  await app.register(referenceValueRoutes);
 
   // Static paths first: /quote and /summary must never be read as an id.
   app.get(

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { centsToNumber, documentKey, formatDocumentNumber, type FreightTrip, type IgvType, type InvoiceDocumentType } from '@tramo/domain';
+import {
+  centsToNumber,
+  documentKey,
+  explainProviderError,
+  explainSunatAnswer,
+  formatDocumentNumber,
+  type FreightTrip,
+  type IgvType,
+  type InvoiceDocumentType,
+} from '@tramo/domain';
 import {
   BillingProviderError,
   type BillingDocument,
@@ -219,7 +228,9 @@ export function nubefactBillingProvider(options: NubefactOptions): BillingProvid
     const known = NUBEFACT_ERRORS[codigo];
     const base = known?.message ?? NUBEFACT_MESSAGES.unknownCode(codigo);
     // Rejections carry Nubefact's explanation (which field, which rule); the user needs it.
-    const message = !known || known.kind === 'rejected' ? `${base}: ${detail}` : base;
+    // The rule it points at (a SUNAT code in the text, or the field its error 20 names) comes with
+    // the same explanation of how to fix it as the sandbox gives (sunat-hints.ts).
+    const message = !known || known.kind === 'rejected' ? explainProviderError(`${base}: ${detail}`) : base;
     return new BillingProviderError(known?.kind ?? 'internal', message, status, String(codigo), { errors: detail, codigo });
   }
 
@@ -264,7 +275,10 @@ export function nubefactBillingProvider(options: NubefactOptions): BillingProvid
       hash: a.codigo_hash,
       qrText: a.cadena_para_codigo_qr,
       sunatCode,
-      sunatDescription: a.sunat_description ?? a.sunat_soap_error ?? a.sunat_note,
+      sunatDescription:
+        status === 'rechazado'
+          ? explainSunatAnswer(sunatCode, a.sunat_description ?? a.sunat_soap_error ?? a.sunat_note)
+          : (a.sunat_description ?? a.sunat_soap_error ?? a.sunat_note),
       links: { pdf: a.enlace_del_pdf ?? (a.enlace ? `${a.enlace}.pdf` : null), xml: a.enlace_del_xml, cdr: a.enlace_del_cdr },
       xml: null,
       raw: body as Json,

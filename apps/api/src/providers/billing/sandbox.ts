@@ -23,6 +23,7 @@ import {
   type VoidResult,
   type VoucherDocument,
 } from './types.ts';
+import { modifiedKey, rejectionOf, sunatRejection, type ModifiedState } from './sandbox-rules.ts';
 import { buildUbl } from './ubl.ts';
 import { buildDespatchAdvice, buildVoucherUbl } from './ubl-guides.ts';
 
@@ -144,7 +145,8 @@ const isVoucher = (type: SunatDocumentType) => type === '20' || type === '40';
 /** Where SUNAT's GRE QR points (the guide's public consultation). */
 export const GRE_QR_BASE = 'https://e-factura.sunat.gob.pe/v1/contribuyente/gre/comprobantes/descargaqr';
 
-const REJECTION = { code: '2800', description: 'El dato ingresado en el tipo de documento de identidad del receptor no está permitido.' };
+/** The rejection `sunat-rejects` injects: SUNAT's words and, after them, how to fix it (sunat-hints.ts). */
+const REJECTION = rejectionOf('2800');
 
 /** Facturas and their notes are sent one by one and answered at once; boletas and theirs go in the daily summary. */
 function viaDailySummary(doc: BillingDocument): boolean {
@@ -174,6 +176,18 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
     const record = await store.get(documentKey(ref.type, ref.series, ref.number));
     if (!record) throw new BillingProviderError('not_found', SANDBOX_MESSAGES.notFound(displayId(ref)), 404);
     return record;
+  }
+
+  /** What the sandbox holds of the document a credit note modifies (null: not a note). */
+  async function modifiedState(doc: BillingDocument): Promise<ModifiedState | null> {
+    const key = modifiedKey(doc);
+    if (!key) return null;
+    const modified = await store.get(key);
+    if (!modified) return 'missing';
+    if (modified.rejection) return 'rejected';
+    // A comunicación de baja already sent counts: SUNAT refuses notes to a document being voided.
+    if (modified.voidRequestedAt !== null) return 'voided';
+    return 'ok';
   }
 
   function statusOf(r: SandboxRecord, now: Date): ProviderStatus {
@@ -363,6 +377,8 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       }
       const signed = signUbl(buildUbl(doc, issuer), await key());
       const now = clock();
+      // SUNAT checks the document against what it holds (a note's modified document) and its rules.
+      const refusal = sunatRejection(doc, await modifiedState(doc));
       const record: SandboxRecord = {
         key: docKey,
         type: doc.type,
@@ -387,7 +403,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
         xml: signed.xml,
         receivedAt: now.toISOString(),
         acceptedAt: new Date(now.getTime() + (viaDailySummary(doc) ? boletaDelayMs : 0)).toISOString(),
-        rejection: failure === 'sunat-rejects' ? REJECTION : null,
+        rejection: failure === 'sunat-rejects' ? REJECTION : refusal,
         voidRequestedAt: null,
         voidedAt: null,
         voidReason: null,

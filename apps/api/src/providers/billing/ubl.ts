@@ -117,8 +117,8 @@ function paymentTerms(doc: BillingDocument): string[] {
       ]),
     );
   }
-  // A credit note declares its payment form only for reason 13 (which Tramo does not issue).
-  if (doc.type === '07') return terms;
+  // A credit note declares its payment form only for reason 13: the modified factura's new instalments.
+  if (doc.type === '07' && doc.creditNote?.reason !== '13') return terms;
   if (doc.payment.form === 'contado') {
     terms.push(node('cac:PaymentTerms', [leaf('cbc:ID', 'FormaPago'), leaf('cbc:PaymentMeansID', 'Contado')]));
     return terms;

@@ -14,6 +14,7 @@ import { LIST_FAILED, useRouteTable, type RouteKey } from './api/get-route-table
 import { useReplaceTiers } from './api/replace-tiers.ts';
 import { ConfigCard } from './components/ConfigCard.tsx';
 import { PreviewCard } from './components/PreviewCard.tsx';
+import { ReferenceValuesCard } from './components/ReferenceValuesCard.tsx';
 import { SummaryCard } from './components/SummaryCard.tsx';
 import { toRows, toTiers, type TierRow } from './components/tierRows.ts';
 
@@ -202,6 +203,7 @@ function FactorPesoEditor({ branches }: { branches: Branch[] }) {
           <PreviewCard tiers={tiers} />
         </Grid.Col>
       </Grid>
+      <ReferenceValuesCard originId={originId} destinationId={destinationId} canEdit={canManageArea(user, 'settings')} />
     </>
   );
 }

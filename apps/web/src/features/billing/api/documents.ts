@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DocumentDetail, DocumentFilters, DocumentStatus, DocumentPage, UnbilledShipment, VoidStatus } from '@tramo/domain';
+import type { CreditableDocument, DocumentDetail, DocumentFilters, DocumentStatus, DocumentPage, UnbilledShipment, VoidStatus } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 
 /** How often an open pending document is consulted again (each consult is audited). */
@@ -43,6 +43,15 @@ export const useUnbilledShipments = (customerId: number | null) =>
     queryKey: [...billingKey, 'unbilled', customerId],
     queryFn: ({ signal }) => api.get<UnbilledShipment[]>('/billing/unbilled-shipments', { customerId }, signal),
     enabled: customerId !== null,
+  });
+
+/** The accepted facturas and boletas a credit note may modify (the customer's, or matching the search), with what is left to credit. */
+export const useCreditableDocuments = (customerDocNumber: string, search: string) =>
+  useQuery({
+    queryKey: [...billingKey, 'creditable', customerDocNumber, search],
+    queryFn: ({ signal }) =>
+      api.get<CreditableDocument[]>('/billing/creditable', { customerDocNumber: customerDocNumber || undefined, q: search || undefined }, signal),
+    placeholderData: keepPreviousData,
   });
 
 /** Everything billing shows is stale after an issue, a consult or a void (register, detail, unbilled shipments). */

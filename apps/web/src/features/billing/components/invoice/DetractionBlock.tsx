@@ -1,18 +1,34 @@
 import { Checkbox, Group, Paper, Select, SimpleGrid, Text, TextInput, Title } from '@mantine/core';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
-import { centsToString, DETRACTION_FREIGHT, detractionAmountCents, detractionApplies, previewTotals, type InvoiceFormValues } from '@tramo/domain';
+import {
+  centsToString,
+  DETRACTION_FREIGHT,
+  detractionAmountCents,
+  detractionApplies,
+  FREIGHT_TRIP_TEXT_MAX,
+  previewTotals,
+  typedCents,
+  type InvoiceFormValues,
+} from '@tramo/domain';
 import { formatMoney } from '../../../../lib/format.ts';
 import { MEANS_OPTIONS } from './options.ts';
 
 /**
  * The SPOT block of a freight factura above S/ 400: service 027 and 4 % are fixed, the amount is
- * 4 % of the total rounded to whole soles; the user adds the Banco de la Nación account and means.
+ * 4 % of the greater of the total and the service's reference value, rounded to whole soles; the
+ * user adds the Banco de la Nación account and means, and the trip (operation 1004): origin and
+ * destination ubigeo and address, the detail and the three reference values ('Facturar envíos'
+ * fills them from the shipments' branches and the route; they can be typed or adjusted here).
  */
 export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
-  const [type, items, enabled] = useWatch({ control: form.control, name: ['type', 'items', 'detraction.enabled'] });
+  const [type, items, enabled, serviceReference] = useWatch({
+    control: form.control,
+    name: ['type', 'items', 'detraction.enabled', 'detraction.trip.serviceReference'],
+  });
   const totalCents = previewTotals(items ?? []).totalCents;
   const applies = detractionApplies(type, totalCents);
-  const expected = detractionAmountCents(totalCents);
+  const referenceCents = typedCents(serviceReference ?? '');
+  const expected = detractionAmountCents(totalCents, referenceCents);
 
   return (
     <Paper withBorder p="md">
@@ -51,7 +67,7 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
           <TextInput
             label="Monto de la detracción"
             inputMode="decimal"
-            description={`4 % del total, redondeado: ${formatMoney(expected / 100)}`}
+            description={`4 % ${referenceCents !== null && referenceCents > totalCents ? 'del valor referencial' : 'del total'}, redondeado: ${formatMoney(expected / 100)}`}
             {...form.register('detraction.amount')}
           />
           <TextInput
@@ -75,6 +91,40 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
             )}
           />
         </SimpleGrid>
+      )}
+      {enabled && (
+        <>
+          <Text size="sm" fw={600} mt="md" mb={4}>
+            Viaje (operación 1004)
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
+            <TextInput label="Ubigeo de origen" inputMode="numeric" maxLength={6} {...form.register('detraction.trip.originUbigeo')} />
+            <TextInput label="Dirección de origen" maxLength={FREIGHT_TRIP_TEXT_MAX} {...form.register('detraction.trip.originAddress')} />
+            <TextInput label="Ubigeo de destino" inputMode="numeric" maxLength={6} {...form.register('detraction.trip.destinationUbigeo')} />
+            <TextInput label="Dirección de destino" maxLength={FREIGHT_TRIP_TEXT_MAX} {...form.register('detraction.trip.destinationAddress')} />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mt="sm">
+            <TextInput label="Detalle del viaje" maxLength={FREIGHT_TRIP_TEXT_MAX} {...form.register('detraction.trip.detail')} />
+            <TextInput
+              label="Valor referencial del servicio"
+              inputMode="decimal"
+              {...form.register('detraction.trip.serviceReference', {
+                onChange: (e: { target: { value: string } }) =>
+                  form.setValue('detraction.amount', centsToString(detractionAmountCents(totalCents, typedCents(e.target.value)))),
+              })}
+            />
+            <TextInput
+              label="Valor referencial de la carga efectiva"
+              inputMode="decimal"
+              {...form.register('detraction.trip.effectiveLoadReference')}
+            />
+            <TextInput
+              label="Valor referencial de la carga útil nominal"
+              inputMode="decimal"
+              {...form.register('detraction.trip.nominalLoadReference')}
+            />
+          </SimpleGrid>
+        </>
       )}
     </Paper>
   );
