@@ -31,7 +31,7 @@ async function labelPdf(page: Page, width: '58' | '80', name: string) {
 test('pago en destino: Lima registers it, Arequipa cannot deliver unpaid, collects with a boleta, then delivers', async ({ page, request }) => {
   test.setTimeout(180_000);
   fs.mkdirSync(SHOTS, { recursive: true });
-  const recipientLast = unique('Ccori');
+  const recipientLast = 'Flores Ccori';
 
   // Lima's counter: the new-shipment form, the recipient pays at the destination.
   await loginAndWait(page, 'AGENTE1');
@@ -52,7 +52,8 @@ test('pago en destino: Lima registers it, Arequipa cannot deliver unpaid, collec
   await whoPays.getByText('En destino').click();
   await expect(whoPays.getByRole('radio', { name: 'Destinatario' })).toBeChecked();
   await expect(whoPays).toContainText('por cobrar al entregar');
-  await page.screenshot({ path: `${SHOTS}/form.png`, fullPage: true });
+  await whoPays.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/form.png` });
   await page.getByRole('button', { name: 'Crear envío' }).click();
   const code = (await page.getByTestId('created-code').textContent())!.trim();
   expect(code).toMatch(/^TMT-\d{6}$/);
@@ -127,9 +128,9 @@ test('pago en destino: Lima registers it, Arequipa cannot deliver unpaid, collec
   await form.getByLabel('Clave secreta').fill('clave-7');
   await form.getByRole('button', { name: 'Confirmar entrega' }).click();
   await expect(form.getByText(refusal)).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/entregas-unpaid.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/entregas-unpaid.png` });
   await page.setViewportSize({ width: 1024, height: 768 });
-  await page.screenshot({ path: `${SHOTS}/entregas-unpaid-1024.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/entregas-unpaid-1024.png` });
   await page.setViewportSize({ width: 1366, height: 768 });
 
   // 'Cobrar': the payment modal, to the recipient who pays; a boleta in AGENTE2's session.

@@ -1,6 +1,6 @@
 import { Paper, Title } from '@mantine/core';
 import { ShipmentFinder } from '../tracking/index.ts';
-import { CollectFreight, owesFreight } from './components/CollectFreight.tsx';
+import { CollectFreight } from './components/CollectFreight.tsx';
 import { DeliveredBox } from './components/DeliveredBox.tsx';
 import { DeliveryForm } from './components/DeliveryForm.tsx';
 import { ProofRuleSwitch } from './components/ProofRuleSwitch.tsx';
@@ -29,7 +29,7 @@ export default function DeliveriesPage() {
           ) : (
             <>
               {/* Pago en destino: 'Cobrar' first; the form stays, and the API refuses it until the money is in. */}
-              {owesFreight(shipment) && <CollectFreight shipment={shipment} />}
+              {shipment.paymentMoment === 'destino' && <CollectFreight key={shipment.id} shipment={shipment} />}
               <DeliveryForm key={shipment.id} shipment={shipment} />
             </>
           )}

@@ -11,7 +11,8 @@ import { PaymentModal, useShipmentsDueAtDestination } from '../../payments/index
 export const owesFreight = (s: Shipment) => s.paymentMoment === 'destino' && s.freightPaid === false && !s.deliveredInfo;
 
 /**
- * Entregas' 'Cobrar' (issue 33): the same payment modal as /pagos, on the destination's row of this
+ * Entregas' 'Cobrar' (issue 33), mounted for every pago en destino shipment not yet delivered (the
+ * receipt it opens outlives the alert): the same payment modal as /pagos, on the destination's row of this
  * shipment (so the receipt goes to whoever pays: the recipient or the third party); once paid, the
  * shipment refetches and the delivery form is free to go on.
  */
@@ -36,19 +37,21 @@ export function CollectFreight({ shipment }: { shipment: Shipment }) {
   const arrived = shipment.status === 'En agencia';
   return (
     <>
-      <Alert color="orange" variant="light" mb="sm" title="Pago en destino" data-testid="collect-freight">
-        <Group justify="space-between" align="center" wrap="nowrap" gap="sm">
-          <Text size="sm">
-            {WHO_PAYS_MESSAGES.deliverAfterPayment(toCents(shipment.quotedPrice))}
-            {!arrived && ` ${WHO_PAYS_MESSAGES.collectWhenArrived}`}
-          </Text>
-          {arrived && row && (
-            <Button color="orange" onClick={() => setCollecting(true)}>
-              Cobrar
-            </Button>
-          )}
-        </Group>
-      </Alert>
+      {owesFreight(shipment) && (
+        <Alert color="orange" variant="light" mb="sm" title="Pago en destino" data-testid="collect-freight">
+          <Group justify="space-between" align="center" wrap="nowrap" gap="sm">
+            <Text size="sm">
+              {WHO_PAYS_MESSAGES.deliverAfterPayment(toCents(shipment.quotedPrice))}
+              {!arrived && ` ${WHO_PAYS_MESSAGES.collectWhenArrived}`}
+            </Text>
+            {arrived && row && (
+              <Button color="orange" onClick={() => setCollecting(true)}>
+                Cobrar
+              </Button>
+            )}
+          </Group>
+        </Alert>
+      )}
       {collecting && row && <PaymentModal opened shipment={row} choices={[]} onClose={() => setCollecting(false)} onPaid={paid} />}
       <PdfViewer request={receipt} onClose={() => setReceipt(null)} />
     </>
