@@ -97,9 +97,9 @@ function statusFor(ageDays: number, r: number): ShipmentStatus {
 const DESTINATION_MAX_CENTS = 50_000;
 
 /**
- * Whether a demo shipment is pago en destino (issue 33): about a third of those to a branch with
- * its own counter agent (who collects it), within the default maximum, to a recipient with a DNI
- * (the boleta the destination issues).
+ * Whether a demo shipment is pago en destino (issue 33): about half of those to a branch with its
+ * own counter agent (who collects it), within the default maximum, to a recipient with a DNI (the
+ * boleta the destination issues); most of the few cancelled ones, so that every state has some.
  */
 function destinationCollects(
   who: ReturnType<typeof random>,
@@ -107,10 +107,11 @@ function destinationCollects(
   priceCents: number,
   recipientDoc: string,
   staff: readonly { role: string; branchId: number | null }[],
+  status: ShipmentStatus,
 ): boolean {
   const roll = who.next();
   const counter = staff.some((u) => u.role === 'agent' && u.branchId === destination);
-  return counter && priceCents <= DESTINATION_MAX_CENTS && recipientDoc.length === 8 && roll < 0.35;
+  return counter && priceCents <= DESTINATION_MAX_CENTS && recipientDoc.length === 8 && roll < (status === 'Anulado' ? 0.9 : 0.5);
 }
 
 /**
@@ -204,9 +205,9 @@ export async function seedShipments(db: Db, branchIds: Map<string, number>): Pro
         notes: '',
       };
     }
-    const destino = destinationCollects(who, destination, sumCents(cents), recipientDoc, staff);
+    const destino = destinationCollects(who, destination, sumCents(cents), recipientDoc, staff, status);
     let finalStatus = status;
-    if (destino && status === 'En tránsito' && who.next() < 0.6) {
+    if (destino && status === 'En tránsito' && who.next() < 0.5) {
       finalStatus = 'En agencia';
       // Arrived and waiting at the destination's counter for the recipient and the freight.
       const arrivedAt = at(who.int(20, 40) * HOUR);
