@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiToken, giveFleetDocuments, loginAndWait, logout, unique } from './support.ts';
+import { apiToken, createShipment, giveFleetDocuments, loginAndWait, logout, unique } from './support.ts';
 
 const SHOTS = process.env.WHO_PAYS_SHOTS ?? 'test-results/who-pays';
 
@@ -186,4 +186,32 @@ test('the public page says what the recipient pays at the destination', async ({
   await digits.press('Enter');
   await expect(page.locator('article.card')).toContainText(`Pago en destino: S/ ${shipment.quotedPrice.toFixed(2)}`);
   await page.screenshot({ path: `${SHOTS}/public-360.png`, fullPage: true });
+});
+
+test('the origin changes who pays from the detail while the shipment waits at the counter: a third party at the destination', async ({
+  page,
+  request,
+}) => {
+  const shipment = await createShipment(request);
+  await loginAndWait(page, 'AGENTE1');
+  await page.goto(`/shipments/${shipment.id}`);
+  const box = page.getByTestId('who-pays-box');
+  await expect(box).toContainText('Remitente');
+  await expect(box).toContainText('Contado en origen');
+  await box.getByRole('button', { name: 'Cambiar' }).click();
+  const modal = page.getByRole('dialog', { name: `Pago del flete · ${shipment.code}` });
+  await modal.getByText('Tercero').click();
+  await modal.getByText('En destino').click();
+  await modal.getByRole('button', { name: 'Guardar' }).click();
+  await expect(modal.getByText('Indica el documento y el nombre del tercero que paga.').first()).toBeVisible();
+  await modal.getByLabel(/Documento del tercero/).fill('20123456786');
+  await modal.getByLabel(/Nombre del tercero/).fill('Importaciones Sur SAC');
+  await page.screenshot({ path: `${SHOTS}/cambiar-modal.png` });
+  await modal.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Pago del flete actualizado.')).toBeVisible();
+  await expect(box).toContainText('Importaciones Sur SAC');
+  await expect(box).toContainText('RUC 20123456786');
+  await expect(box).toContainText('Pago en destino');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.screenshot({ path: `${SHOTS}/detail-tercero-1024.png`, fullPage: true });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PAYMENT_MOMENT_LABELS, PAYER_LABELS, toCents, whoPaysChangeSchema } from '@tramo/domain';
 import { ApiError, errorMessage } from '../../../lib/api.ts';
 import { formatMoney } from '../../../lib/format.ts';
@@ -9,12 +9,13 @@ import { useChangeWhoPays } from '../api/who-pays.ts';
 import type { Shipment } from '../types.ts';
 import { DEFAULT_WHO_PAYS, WhoPaysFields, type WhoPaysField, type WhoPaysValues } from './WhoPaysFields.tsx';
 
-/** The person who pays, as the receipt will name them. */
-function payerText(s: Shipment): string {
-  if (s.payer === 'tercero')
-    return `${s.payerName ?? '—'}${s.payerDocNumber ? ` (${s.payerDocType === 6 ? 'RUC' : 'DNI'} ${s.payerDocNumber})` : ''}`;
-  if (s.payer === 'destinatario') return `${s.recipientName} (${s.recipientDoc})`;
-  return s.senderName;
+/** The person who pays, as the receipt will name them: the name, and the document below it. */
+function payerParty(s: Shipment): { name: string; doc: string | null } {
+  if (s.payer === 'tercero') {
+    return { name: s.payerName ?? '—', doc: s.payerDocNumber ? `${s.payerDocType === 6 ? 'RUC' : 'DNI'} ${s.payerDocNumber}` : null };
+  }
+  if (s.payer === 'destinatario') return { name: s.recipientName, doc: s.recipientDoc };
+  return { name: s.senderName, doc: null };
 }
 
 const valuesOf = (s: Shipment): WhoPaysValues => ({
@@ -53,8 +54,10 @@ function ChangeWhoPaysModal({ shipment, onClose }: { shipment: Shipment; onClose
         },
         onError: (err) => {
           const message = errorMessage(err, 'No se pudo cambiar quién paga.');
-          if (err instanceof ApiError) setErrors(err.fields as Partial<Record<WhoPaysField, string>>);
-          setFailure(message);
+          // A refusal about one of the fields shows under it; anything else (already loaded, paid) above the buttons.
+          const fields = err instanceof ApiError ? (err.fields as Partial<Record<WhoPaysField, string>>) : {};
+          setErrors(fields);
+          if (Object.keys(fields).length === 0) setFailure(message);
           notify.error(message);
         },
       },
@@ -103,30 +106,35 @@ export function WhoPaysBox({ shipment: s, canChange }: { shipment: Shipment; can
   const [changing, setChanging] = useState(false);
   const open = s.status !== 'Anulado' && s.status !== 'Devuelto';
   const due = open && !s.freightPaid ? s.quotedPrice : 0;
+  const party = payerParty(s);
   return (
     <Paper withBorder p="md" data-testid="who-pays-box">
-      <Group justify="space-between" mb="xs">
+      <Group justify="space-between" mb="xs" wrap="nowrap" gap="xs">
         <Title order={2} size="h5">
           Pago del flete
         </Title>
         {canChange && s.status === 'Creado' && !s.freightPaid && (
-          <Button size="compact-sm" variant="subtle" onClick={() => setChanging(true)}>
+          <Button size="compact-sm" variant="subtle" style={{ flexShrink: 0 }} onClick={() => setChanging(true)}>
             Cambiar
           </Button>
         )}
       </Group>
-      <SimpleGrid cols={2} spacing="sm" verticalSpacing="sm">
+      {/* Two columns on the counter's screen; one in the narrow side column of a 1024 px tablet. */}
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="sm" verticalSpacing="sm">
         <Field label="Quién paga">{PAYER_LABELS[s.payer]}</Field>
         <Field label="Momento de pago">
-          {s.paymentMoment === 'destino' ? (
-            <Badge color="orange" variant="light" tt="none">
-              {PAYMENT_MOMENT_LABELS.destino}
-            </Badge>
-          ) : (
-            PAYMENT_MOMENT_LABELS[s.paymentMoment]
+          <Text span size="sm" fw={s.paymentMoment === 'destino' ? 600 : undefined} c={s.paymentMoment === 'destino' ? 'orange.9' : undefined}>
+            {PAYMENT_MOMENT_LABELS[s.paymentMoment]}
+          </Text>
+        </Field>
+        <Field label="Paga">
+          {party.name}
+          {party.doc && (
+            <Text size="xs" c="dimmed">
+              {party.doc}
+            </Text>
           )}
         </Field>
-        <Field label="Paga">{payerText(s)}</Field>
         <Field label="Por cobrar">
           {s.freightPaid ? (
             <Text span size="sm" c="teal.8" fw={600}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Group, Input, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Input, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   collectionRulesOf,
@@ -130,20 +130,22 @@ export function WhoPaysFields({
 
   return (
     <Stack gap="xs" data-testid="who-pays">
-      <Group grow align="flex-start">
-        <Input.Wrapper label="Quién paga" error={errorOf('payer')}>
-          <SegmentedControl fullWidth aria-label="Quién paga" data={PAYER_OPTIONS} value={value.payer} onChange={(v) => choosePayer(v as Payer)} />
-        </Input.Wrapper>
-        <Input.Wrapper label="Momento de pago" error={errorOf('paymentMoment')}>
+      {/* One row each: three choices need their width in a modal or the form's column. */}
+      <Input.Wrapper label="Quién paga" error={errorOf('payer')}>
+        <div>
+          <SegmentedControl aria-label="Quién paga" data={PAYER_OPTIONS} value={value.payer} onChange={(v) => choosePayer(v as Payer)} />
+        </div>
+      </Input.Wrapper>
+      <Input.Wrapper label="Momento de pago" error={errorOf('paymentMoment')}>
+        <div>
           <SegmentedControl
-            fullWidth
             aria-label="Momento de pago"
             data={MOMENT_OPTIONS}
             value={value.paymentMoment}
             onChange={(v) => chooseMoment(v as PaymentMoment)}
           />
-        </Input.Wrapper>
-      </Group>
+        </div>
+      </Input.Wrapper>
       {value.paymentMoment === 'destino' && route.priceCents !== null && route.priceCents > 0 && !refusal && (
         <Text size="sm" c="orange.9" fw={600}>
           Pago en destino: {formatMoney(route.priceCents / 100)} por cobrar al entregar.
