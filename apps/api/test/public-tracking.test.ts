@@ -13,6 +13,7 @@ const KEYS = [
   'code',
   'deliveredAt',
   'destination',
+  'dueAtDestination',
   'events',
   'nextStep',
   'origin',
@@ -101,6 +102,8 @@ describe.each(engines)('public tracking (%s)', (engine) => {
       origin: { name: 'Lima' },
       destination: { name: 'Arequipa' },
       deliveredAt: null,
+      // Paid at the origin: nothing to pay at the destination, and no price shown.
+      dueAtDestination: null,
     });
     expect(body.nextStep).toContain('Arequipa');
     expect(body.events.map((e: { name: string }) => e.name)).toEqual(['Creado', 'Recibido en almacén', 'En tránsito']);
@@ -123,6 +126,17 @@ describe.each(engines)('public tracking (%s)', (engine) => {
     ]) {
       expect(res.body).not.toContain(secret);
     }
+  });
+
+  it('says what the recipient pays at the destination counter for pago en destino (issue 33), until it is paid', async () => {
+    const res = await t.call('POST', '/api/shipments', {
+      token: agentLima,
+      body: shipmentBody({ originBranchId: lima, destinationBranchId: arequipa }, { payer: 'destinatario', paymentMoment: 'destino' }),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const s = res.json() as { code: string; quotedPrice: number };
+    const body = (await track(s.code, address())).json();
+    expect(body.dueAtDestination).toBe(s.quotedPrice);
   });
 
   it("shows milestones only: a staff event is internal unless marked 'visible para el cliente' (issue #38)", async () => {

@@ -163,6 +163,8 @@ export const shipmentSchema = shipmentListRowSchema.extend({
   returnOf: shipmentLinkSchema.nullable().optional(),
   /** This shipment was returned to its origin as that one. */
   returnedAs: shipmentLinkSchema.nullable().optional(),
+  /** Its freight has a paid payment (issue 33: what pago en destino still owes, and whether delivery waits). */
+  freightPaid: z.boolean().optional(),
 });
 export type Shipment = z.infer<typeof shipmentSchema>;
 

@@ -103,6 +103,8 @@ export const publicTrackingSchema = z.object({
   deliveredAt: z.string().nullable().optional(),
   nextStep: z.string().nullable().optional(),
   events: z.array(z.object({ name: z.string(), at: z.string() })).optional(),
+  /** Pago en destino still owed (issue 33: 'Pago en destino: S/ 45.00'), soles; null when nothing is due there. */
+  dueAtDestination: z.number().nullable().optional(),
 });
 export type PublicTracking = z.infer<typeof publicTrackingSchema>;
 

@@ -25,6 +25,12 @@ const DIFFERENCES = new Map([
 ]);
 const RECEIPT_ERRORS = ['El servicio de SUNAT no respondió a tiempo; reintente el envío.', 'No se pudo conectar con el proveedor de facturación.'];
 
+/** What became of a shipment's payment at the origin counter, by a roll of the dice. */
+function counterOutcome(status: string, r: number): 'paid' | 'pending' | 'repaid' | 'voided' | null {
+  if (status === 'Anulado') return r < 0.6 ? 'voided' : null;
+  return r < 0.72 ? 'paid' : r < 0.77 ? 'pending' : r < 0.84 ? 'repaid' : null;
+}
+
 type Staff = { id: number; name: string; branchId: number | null };
 type Event = { kind: 'cobro' | 'anulacion'; at: Date; amountCents: number };
 interface PlannedPayment {
@@ -93,6 +99,11 @@ export async function seedPayments(db: Db, receipts: DemoReceiptOptions, nowMs =
       senderCustomerId: shipments.senderCustomerId,
       senderName: shipments.senderName,
       quotedPrice: shipments.quotedPrice,
+      destinationBranchId: shipments.destinationBranchId,
+      paymentMoment: shipments.paymentMoment,
+      recipientDoc: shipments.recipientDoc,
+      recipientName: shipments.recipientName,
+      deliveredInfo: shipments.deliveredInfo,
     })
     .from(shipments)
     .orderBy(shipments.createdAt, shipments.id);
@@ -115,22 +126,33 @@ export async function seedPayments(db: Db, receipts: DemoReceiptOptions, nowMs =
             ? `ch_${rnd.int(0x10000000, 0x7fffffff).toString(16)}${digits(4)}`
             : digits(8);
 
+  const agents = staffRows.filter((u) => u.role === 'agent');
+  const destinationAgent = (branchId: number) => {
+    const agent = agents.find((u) => u.branchId === branchId);
+    return agent ? staff.get(agent.id) : undefined;
+  };
   const sessions = new Map<string, PlannedSession>();
   const planned: PlannedPayment[] = [];
   for (const s of list) {
-    const created = s.createdAt.getTime();
-    const day = limaDay(s.createdAt);
+    // Pago en destino (issue 33): collected by the destination's agent when the parcel was handed over, else still owed there.
+    const atDestination = s.paymentMoment === 'destino';
+    const deliveredAt = (s.deliveredInfo as { deliveredAt?: string } | null)?.deliveredAt;
+    const collector = atDestination ? destinationAgent(s.destinationBranchId) : undefined;
+    if (atDestination && !(s.status === 'Entregado' && deliveredAt && collector)) continue;
+    // At the destination the money comes in minutes before the parcel goes out.
+    const created = atDestination ? new Date(deliveredAt!).getTime() - rnd.int(25, 60) * MINUTE : s.createdAt.getTime();
+    const day = limaDay(new Date(created));
     if (day === today && s.status === 'Creado') continue;
     const customer = s.senderCustomerId ? customerOf.get(s.senderCustomerId) : undefined;
-    if (customer?.docType === 6 && customer.docNumber.startsWith('20')) continue;
+    if (!atDestination && customer?.docType === 6 && customer.docNumber.startsWith('20')) continue;
     const r = rnd.next();
-    const outcome: 'paid' | 'pending' | 'repaid' | 'voided' | null =
-      s.status === 'Anulado' ? (r < 0.6 ? 'voided' : null) : r < 0.72 ? 'paid' : r < 0.77 ? 'pending' : r < 0.84 ? 'repaid' : null;
+    const outcome = atDestination ? 'paid' : counterOutcome(s.status, r);
     if (!outcome) continue;
 
-    const user = staff.get(s.createdBy ?? -1) ?? staff.get(admin.id)!;
-    const payer =
-      customer && (customer.docType === 1 || customer.docType === 6)
+    const user = collector ?? staff.get(s.createdBy ?? -1) ?? staff.get(admin.id)!;
+    const payer = atDestination
+      ? { customerId: null, customerDocType: 1, customerDocNumber: s.recipientDoc, customerName: s.recipientName }
+      : customer && (customer.docType === 1 || customer.docType === 6)
         ? {
             customerId: customer.id,
             customerDocType: customer.docType,
@@ -155,7 +177,7 @@ export async function seedPayments(db: Db, receipts: DemoReceiptOptions, nowMs =
           currency: 'PEN',
           providerTxId: voucher(m),
           ...payer,
-          branchId: user.branchId ?? s.originBranchId,
+          branchId: atDestination ? s.destinationBranchId : (user.branchId ?? s.originBranchId),
           userId: user.id,
           userName: user.name,
           createdAt,

@@ -93,6 +93,27 @@ function statusFor(ageDays: number, r: number): ShipmentStatus {
   return r < 0.5 ? 'Creado' : r < 0.82 ? 'En tránsito' : r < 0.92 ? 'Entregado' : 'Anulado';
 }
 
+/** Pago en destino at most this freight (the rules' default maximum, S/ 500). */
+const DESTINATION_MAX_CENTS = 50_000;
+
+/**
+ * Whether a demo shipment is pago en destino (issue 33): about half of those to a branch with its
+ * own counter agent (who collects it), within the default maximum, to a recipient with a DNI (the
+ * boleta the destination issues); most of the few cancelled ones, so that every state has some.
+ */
+function destinationCollects(
+  who: ReturnType<typeof random>,
+  destination: number,
+  priceCents: number,
+  recipientDoc: string,
+  staff: readonly { role: string; branchId: number | null }[],
+  status: ShipmentStatus,
+): boolean {
+  const roll = who.next();
+  const counter = staff.some((u) => u.role === 'agent' && u.branchId === destination);
+  return counter && priceCents <= DESTINATION_MAX_CENTS && recipientDoc.length === 8 && roll < (status === 'Anulado' ? 0.9 : 0.5);
+}
+
 /**
  * ≥ 300 demo shipments over the last 60 days between every priced branch pair, in every status,
  * with their history. Prices come from the demo price tables through the same pricing function as
@@ -123,6 +144,8 @@ export async function seedShipments(db: Db, branchIds: Map<string, number>): Pro
 
   type Planned = { row: typeof shipments.$inferInsert; events: Omit<typeof shipmentEvents.$inferInsert, 'shipmentId'>[] };
   const planned: Planned[] = [];
+  // Pago en destino (issue 33) draws from its own generator: the rest of the demo stays as it was.
+  const who = random(20241133);
   while (planned.length < DEMO_SHIPMENTS) {
     const [origin, destination] = rnd.pick(pairs);
     const createdAt = new Date(now - rnd.next() * DAYS * DAY);
@@ -182,10 +205,19 @@ export async function seedShipments(db: Db, branchIds: Map<string, number>): Pro
         notes: '',
       };
     }
+    const destino = destinationCollects(who, destination, sumCents(cents), recipientDoc, staff, status);
+    let finalStatus = status;
+    if (destino && status === 'En tránsito' && who.next() < 0.5) {
+      finalStatus = 'En agencia';
+      // Arrived and waiting at the destination's counter for the recipient and the freight.
+      const arrivedAt = at(who.int(20, 40) * HOUR);
+      events.push({ kind: 'status', name: 'En agencia', statusFrom: 'En tránsito', statusTo: 'En agencia', at: arrivedAt, ...by(handler) });
+    }
     planned.push({
       row: {
+        ...(destino ? { payer: 'destinatario', paymentMoment: 'destino' } : {}),
         code: '',
-        status,
+        status: finalStatus,
         createdAt,
         updatedAt: events.at(-1)!.at!,
         createdBy: creator.id,

@@ -9,7 +9,7 @@ import { limaDateTime } from '@tramo/domain/dates';
 import './public.css';
 
 type Answer = { ok: true; tracking: PublicTracking } | { ok: false; message: string };
-type Verified = PublicTracking & Required<Omit<PublicTracking, 'deliveredAt' | 'nextStep'>>;
+type Verified = PublicTracking & Required<Omit<PublicTracking, 'deliveredAt' | 'nextStep' | 'dueAtDestination'>>;
 
 /**
  * What opens more than the status (issue 31): the key of the label's QR or of a message's link
@@ -165,6 +165,8 @@ function trackingView(t: Verified, access: Access): HTMLElement {
     h('div', { class: 'title' }, h('h1', {}, t.code), h('span', { class: `chip ${t.tone}` }, t.status)),
     h('p', { class: 'route' }, `${t.origin.name} → ${t.destination.name}`),
     t.nextStep ? h('p', { class: 'next' }, t.nextStep) : null,
+    // Pago en destino (issue 33): what the recipient pays at the counter; exact céntimos from the API.
+    t.dueAtDestination != null ? h('p', { class: 'due' }, `Pago en destino: S/ ${t.dueAtDestination.toFixed(2)}`) : null,
     facts,
     h('h2', {}, 'Historial'),
     timeline(t.events),

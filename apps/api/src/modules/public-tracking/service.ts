@@ -12,7 +12,7 @@ import {
 } from '@tramo/domain';
 import { publicRateLimits } from '../../db/schema.ts';
 import { forbidden, notFound, tooManyRequests, unprocessable } from '../../lib/errors.ts';
-import { findEvents, findRow } from '../shipments/index.ts';
+import { findEvents, findRow, isFreightPaid } from '../shipments/index.ts';
 import { renderProofPdf } from '../deliveries/index.ts';
 import type { ServiceContext } from '../../types.ts';
 
@@ -82,6 +82,9 @@ export async function publicTracking(ctx: ServiceContext, address: string, rawCo
   const events = await findEvents(ctx.db, row.id);
   const destination = row.destinationCity ?? row.destinationName;
   const deliveredAt = (row.deliveredInfo as { deliveredAt?: string } | null)?.deliveredAt ?? null;
+  // The recipient brings the freight to the counter: the page says how much while it is still owed.
+  const owesAtDestination =
+    row.paymentMoment === 'destino' && ['Creado', 'En tránsito', 'En agencia'].includes(row.status) && !(await isFreightPaid(ctx.db, row.id));
   return {
     ...status,
     verified: true,
@@ -92,6 +95,7 @@ export async function publicTracking(ctx: ServiceContext, address: string, rawCo
     registeredAt: row.createdAt.toISOString(),
     deliveredAt: row.status === 'Entregado' ? deliveredAt : null,
     nextStep: nextStep(row.status, destination),
+    dueAtDestination: owesAtDestination ? Number(row.quotedPrice) : null,
     events: events.flatMap((e) => {
       const name = publicEventName({ kind: e.kind, name: e.name, statusTo: e.statusTo, visibleToCustomer: e.visibleToCustomer });
       return name === null ? [] : [{ name, at: e.at.toISOString() }];

@@ -11,7 +11,9 @@ import {
   type ShipmentLine,
   type ShipmentStatus,
 } from '@tramo/domain';
+import { and, eq } from 'drizzle-orm';
 import { readBoth, type Db, type Tx } from '../../db/client.ts';
+import { payments } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../types.ts';
 import { findEvents, findReturnLinks, findRow, type EventRow, type ShipmentKey, type ShipmentRow } from './rows.ts';
@@ -84,19 +86,34 @@ export function shipmentKey(idOrCode: string): ShipmentKey {
   return { code };
 }
 
+/** A payment of the shipment's freight is 'paid' (the detail's amount due, Entregas' 'Cobrar'). */
+export async function isFreightPaid(db: Db | Tx, shipmentId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.shipmentId, shipmentId), eq(payments.status, 'paid')))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function loadDto(db: Db | Tx, actor: SessionUser, key: ShipmentKey) {
   const row = await findRow(db, key);
   if (!row) throw notFound(SHIPMENT_MESSAGES.notFound);
-  const [events, links] = await readBoth(
+  const [[events, links], freightPaid] = await readBoth(
     db,
-    () => findEvents(db, row.id),
-    () => findReturnLinks(db, row.id),
+    () =>
+      readBoth(
+        db,
+        () => findEvents(db, row.id),
+        () => findReturnLinks(db, row.id),
+      ),
+    () => isFreightPaid(db, row.id),
   );
-  return { ...toShipmentDto(row, actor, events), ...links };
+  return { ...toShipmentDto(row, actor, events), ...links, freightPaid };
 }
 
 /** What audit rows keep of a shipment: everything but the secret. */
-export function snapshot(dto: ShipmentDto & { returnOf?: unknown; returnedAs?: unknown }) {
-  const { canManage: _m, canEdit: _e, checkpoints: _c, returnOf: _ro, returnedAs: _ra, ...rest } = dto;
+export function snapshot(dto: ShipmentDto & { returnOf?: unknown; returnedAs?: unknown; freightPaid?: boolean }) {
+  const { canManage: _m, canEdit: _e, checkpoints: _c, returnOf: _ro, returnedAs: _ra, freightPaid: _p, ...rest } = dto;
   return rest;
 }

@@ -13,7 +13,7 @@ export {
   foldDailyCountsInBackground,
   type DayStatusCount,
 } from './daily-counts.ts';
-export { shipmentKey, toShipmentDto, type ShipmentDto } from './dto.ts';
+export { isFreightPaid, shipmentKey, toShipmentDto, type ShipmentDto } from './dto.ts';
 export { addShipmentEvent, recordShipmentEvent, type KnownShipment, type ShipmentEventInput } from './events.ts';
 export { findEvents, findRow } from './rows.ts';
 export { branchScope, filterConditions, searchMatchesFloor, textSearch } from './search.ts';

@@ -34,6 +34,7 @@ import {
   useDeleteCheckpoint,
   useShipment,
   PriceBreakdown,
+  WhoPaysBox,
   type Shipment,
   type ShipmentEvent,
 } from '../../features/shipments/index.ts';
@@ -271,6 +272,7 @@ export default function ShipmentDetailPage() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
+            <WhoPaysBox shipment={s} canChange={canChange} />
             <ShipmentTransportBox shipmentId={s.id} />
             <PublicTrackingBox code={s.code} />
             <ShipmentIncidents shipmentId={s.id} />

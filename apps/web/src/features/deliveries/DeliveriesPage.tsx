@@ -1,5 +1,6 @@
 import { Paper, Title } from '@mantine/core';
 import { ShipmentFinder } from '../tracking/index.ts';
+import { CollectFreight } from './components/CollectFreight.tsx';
 import { DeliveredBox } from './components/DeliveredBox.tsx';
 import { DeliveryForm } from './components/DeliveryForm.tsx';
 import { ProofRuleSwitch } from './components/ProofRuleSwitch.tsx';
@@ -26,7 +27,11 @@ export default function DeliveriesPage() {
           {shipment.deliveredInfo ? (
             <DeliveredBox shipment={shipment} info={shipment.deliveredInfo} />
           ) : (
-            <DeliveryForm key={shipment.id} shipment={shipment} />
+            <>
+              {/* Pago en destino: 'Cobrar' first; the form stays, and the API refuses it until the money is in. */}
+              {shipment.paymentMoment === 'destino' && <CollectFreight key={shipment.id} shipment={shipment} />}
+              <DeliveryForm key={shipment.id} shipment={shipment} />
+            </>
           )}
         </Paper>
       )}

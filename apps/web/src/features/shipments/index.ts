@@ -17,3 +17,4 @@ export { useShipmentSearch } from './api/search-shipments.ts';
 export { useDeleteCheckpoint } from './api/delete-checkpoint.ts';
 export type { Shipment, ShipmentEvent } from './types.ts';
 export { PriceBreakdown } from './components/PriceBreakdown.tsx';
+export { WhoPaysBox } from './components/WhoPaysBox.tsx';

@@ -63,6 +63,15 @@ function LabelContent({ shipment, width, clause }: { shipment: Shipment; width: 
           </div>
         </div>
       </div>
+      {/* Pago en destino (issue 33): the destination counter collects this before handing the parcel over. */}
+      {shipment.paymentMoment === 'destino' && !shipment.freightPaid && (
+        <div
+          data-testid="label-due"
+          style={{ border: '1.5px solid #000', fontWeight: 700, fontSize: small ? 11 : 13, textAlign: 'center', margin: '1mm 0', padding: '0.5mm' }}
+        >
+          PAGO EN DESTINO {formatMoney(shipment.quotedPrice)}
+        </div>
+      )}
       {clause && <div style={{ fontSize: small ? 7 : 8, marginTop: '1mm', borderTop: '1px dashed #000', paddingTop: '1mm' }}>{clause}</div>}
     </div>
   );

@@ -27,6 +27,7 @@ import { emptyShipmentForm, formFromShipment, recipientDocInput, type ShipmentFo
 import { useShipmentQuote } from './useShipmentQuote.ts';
 import { WeightLines } from './WeightLines.tsx';
 import { TariffSection, useTariffBreakdown } from './TariffSection.tsx';
+import { WhoPaysSection } from './WhoPaysSection.tsx';
 
 const SERVER_FIELDS = [
   'senderName',
@@ -39,6 +40,9 @@ const SERVER_FIELDS = [
   'destinationBranchId',
   'description',
   'secretCode',
+  'payer',
+  'paymentMoment',
+  'payerDocNumber',
 ] as const;
 
 /** The new-shipment form, and the same form pre-filled to edit a shipment still in Creado. */
@@ -290,6 +294,9 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
               </Group>
             </Paper>
             <TariffSection control={form.control} breakdown={breakdown} />
+            {!editing && (
+              <WhoPaysSection form={form} total={ready ? (breakdown.quote?.total ?? quote.totalPrice) : null} weightKg={quote.totalWeightKg} />
+            )}
             <Paper withBorder p="md">
               <Stack gap="xs">
                 <Textarea

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Table, Text, type TableProps, type TableTdProps } from '@mantine/core';
+import { Badge, Group, Table, Text, type TableProps, type TableTdProps } from '@mantine/core';
 import { Link } from 'react-router';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { StatusChip } from '../../../components/ui/StatusChip.tsx';
@@ -57,7 +57,22 @@ const COLUMNS: Record<ShipmentSearchColumn, Column<ShipmentSearchRow>> & Record<
   recipientDoc: { header: 'DNI/RUC', cell: (s) => s.recipientDoc },
   weight: { header: 'Peso', cell: (s) => formatWeight(s.weightKg), td: AMOUNT, right: true },
   price: { header: 'Precio', cell: (s) => formatMoney(s.quotedPrice), td: AMOUNT, right: true },
-  status: { header: 'Estado', cell: (s) => <StatusChip status={s.status} />, td: NOWRAP },
+  status: {
+    header: 'Estado',
+    // The list's full row says who collects at the destination (issue 33); the narrow search row has no such field.
+    cell: (s) =>
+      'paymentMoment' in s && s.paymentMoment === 'destino' ? (
+        <Group gap={4} wrap="nowrap">
+          <StatusChip status={s.status} />
+          <Badge size="sm" color="orange" variant="light" tt="none">
+            Paga destino
+          </Badge>
+        </Group>
+      ) : (
+        <StatusChip status={s.status} />
+      ),
+    td: NOWRAP,
+  },
 };
 
 export interface ShipmentsTableProps<R extends ShipmentSearchRow> extends Omit<TableProps, 'children'> {

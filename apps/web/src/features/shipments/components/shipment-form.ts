@@ -1,5 +1,6 @@
 import { toCents, type ChargeBasis, type ProductType } from '@tramo/domain';
 import type { Shipment } from '../types.ts';
+import { DEFAULT_WHO_PAYS, type WhoPaysValues } from './WhoPaysFields.tsx';
 
 export interface LineValues {
   productType: ProductType;
@@ -14,8 +15,8 @@ export interface LineValues {
   articleId?: number | null;
 }
 
-/** The form's own shape; the domain schema turns it into the API payload. */
-export interface ShipmentFormValues {
+/** The form's own shape; the domain schema turns it into the API payload. Who pays: issue 33 (new shipments only). */
+export interface ShipmentFormValues extends WhoPaysValues {
   senderName: string;
   senderCustomerId: number | null;
   recipientDoc: string;
@@ -63,6 +64,7 @@ export function emptyShipmentForm(originBranchId: number | null): ShipmentFormVa
     declaredValue: '',
     insured: false,
     surcharges: [],
+    ...DEFAULT_WHO_PAYS,
   };
 }
 
@@ -96,6 +98,8 @@ export function formFromShipment(s: Shipment): ShipmentFormValues {
     declaredValue: s.declaredValue ?? '',
     insured: s.insured ?? false,
     surcharges: s.surcharges ?? [],
+    // Not edited here (the detail's 'Cambiar' does it): the update payload leaves these out.
+    ...DEFAULT_WHO_PAYS,
   };
 }
 
