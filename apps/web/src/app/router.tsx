@@ -30,6 +30,7 @@ const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasP
 const NotificacionesPage = page(() => import('../features/notifications/NotificacionesPage.tsx'));
 const ConciliacionPage = page(() => import('../features/reconciliation/ConciliacionPage.tsx'));
 const CompanyPage = page(() => import('../features/company/CompanyPage.tsx'));
+const ReglasCobroPage = page(() => import('../features/who-pays/ReglasCobroPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -91,6 +92,7 @@ export const routes: RouteObject[] = [
           guarded('/notificaciones', NotificacionesPage),
           guarded('/conciliacion', ConciliacionPage),
           guarded('/configuracion/empresa', CompanyPage),
+          guarded('/configuracion/reglas-de-cobro', ReglasCobroPage),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },
         ],
