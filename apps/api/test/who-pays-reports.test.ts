@@ -145,7 +145,10 @@ describe.each(engines)('who pays in the money views (%s)', (engine) => {
     expect((await deliver(collected.shipmentId)).statusCode).toBe(200);
     const refused = await t.call('POST', `/api/payments/manual/${collected.paymentId}/cancel`, { token: agentArequipa, body: { motivo: 'Error' } });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ error: 'El envío ya se entregó: un pago en destino cobrado no se anula.', code: 'DESTINATION_PAID_DELIVERED' });
+    expect(refused.json()).toMatchObject({
+      error: 'El envío ya se entregó: un pago en destino cobrado no se anula.',
+      code: 'DESTINATION_PAID_DELIVERED',
+    });
     await expect(rows(sql`update payments set status = 'canceled' where id = ${collected.paymentId}`)).rejects.toSatisfy((err: unknown) => {
       const cause = (err as { cause?: { code?: string; message?: string } }).cause ?? (err as { code?: string; message?: string });
       return cause.code === 'TR409' && (cause.message ?? '').startsWith('tramo.void_of_delivered_destination_payment:');
@@ -159,7 +162,10 @@ describe.each(engines)('who pays in the money views (%s)', (engine) => {
   it('makes a shipment returned before its destination collected the sender’s to pay at origin; the return leg charges S/ 0.00', async () => {
     const s = await destino('Ferretería Retorno EIRL');
     await travel([s.id]);
-    const res = await t.call('POST', `/api/shipments/${s.id}/return`, { token: agentArequipa, body: { reason: 'Destinatario ausente', secretCode: 'clave-8' } });
+    const res = await t.call('POST', `/api/shipments/${s.id}/return`, {
+      token: agentArequipa,
+      body: { reason: 'Destinatario ausente', secretCode: 'clave-8' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const { original, returnShipment } = res.json();
     expect(original).toMatchObject({ status: 'Devuelto', payer: 'remitente', paymentMoment: 'origen' });
@@ -167,7 +173,10 @@ describe.each(engines)('who pays in the money views (%s)', (engine) => {
     const [audit] = await rows(
       sql`select before, after from audit_log where entity = 'shipment' and entity_id = ${String(s.id)} and action = 'who-pays'`,
     );
-    expect(audit).toMatchObject({ before: { payer: 'destinatario', paymentMoment: 'destino' }, after: { payer: 'remitente', paymentMoment: 'origen' } });
+    expect(audit).toMatchObject({
+      before: { payer: 'destinatario', paymentMoment: 'destino' },
+      after: { payer: 'remitente', paymentMoment: 'origen' },
+    });
     // Arequipa no longer waits for it; the sender owes it at Lima.
     const dest = await get('/api/payments/receivables/destination', agentArequipa);
     expect(dest.items.map((i: { id: number }) => i.id)).not.toContain(s.id);

@@ -309,7 +309,8 @@ export async function cancelPayment(ctx: ServiceContext, user: SessionUser, id: 
   if (before.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
   // Pago en destino collected and the parcel handed over: the money stays (issue 33; trigger 0071 holds it too).
   const shipment = await repo.findShipment(ctx.db, before.shipmentId);
-  const delivered = shipment && destinationVoidRefusal({ paymentMoment: shipment.paymentMoment, shipmentStatus: shipment.status, paymentStatus: before.status });
+  const delivered =
+    shipment && destinationVoidRefusal({ paymentMoment: shipment.paymentMoment, shipmentStatus: shipment.status, paymentStatus: before.status });
   if (delivered) throw conflict(delivered, undefined, 'DESTINATION_PAID_DELIVERED');
   // A receipt SUNAT accepted, or still holds (a boleta waits for the daily summary), is voided with
   // its payment at once: billing takes the void of a pending one too ('anulación pendiente', then

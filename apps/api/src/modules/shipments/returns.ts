@@ -118,13 +118,21 @@ export async function returnToOrigin(
     if (after !== whoPays) {
       const columns = whoPaysColumns({ ...after, payerDocType: null, payerDocNumber: null, payerName: null, payerCustomerId: null });
       await updateShipmentRow(tx, original.id, { ...columns, updatedAt: now });
-      await addShipmentEvent(tx, actor, now, original.id, { kind: 'edit', name: 'Pago: Remitente — Contado en origen (devuelto antes de cobrarse en destino)' });
+      await addShipmentEvent(tx, actor, now, original.id, {
+        kind: 'edit',
+        name: 'Pago: Remitente — Contado en origen (devuelto antes de cobrarse en destino)',
+      });
       await audit(tx, {
         userId: actor.id,
         entity: 'shipment',
         entityId: original.id,
         action: 'who-pays',
-        before: { payer: original.payer, paymentMoment: original.paymentMoment, payerDocNumber: original.payerDocNumber, payerName: original.payerName },
+        before: {
+          payer: original.payer,
+          paymentMoment: original.paymentMoment,
+          payerDocNumber: original.payerDocNumber,
+          payerName: original.payerName,
+        },
         after: { ...columns, reason: 'return' },
       });
     }

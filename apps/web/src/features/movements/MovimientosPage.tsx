@@ -29,7 +29,19 @@ import { MovementsTable } from './components/MovementsTable.tsx';
 /** Spec section 9: filter changes reload after 400 ms, from page 1. */
 const FILTER_DEBOUNCE_MS = 400;
 // Past the numbered pages, `after`/`before` hold the cursor the list answered for 'Siguiente' or 'Anterior'.
-const DEFAULTS = { dateFrom: '', dateTo: '', branchId: '', soldBranchId: '', userId: '', method: '', status: '', page: '1', size: '20', after: '', before: '' };
+const DEFAULTS = {
+  dateFrom: '',
+  dateTo: '',
+  branchId: '',
+  soldBranchId: '',
+  userId: '',
+  method: '',
+  status: '',
+  page: '1',
+  size: '20',
+  after: '',
+  before: '',
+};
 const FIRST_PAGE = { page: null, after: null, before: null };
 const FILTER_KEYS = ['dateFrom', 'dateTo', 'branchId', 'soldBranchId', 'userId', 'method', 'status'] as const;
 const METHOD_FILTER = MOVEMENT_FILTER_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_NAMES[m] }));
