@@ -11,6 +11,7 @@ const shoot = async (page: Page, name: string) => {
   if (!SHOTS) return;
   for (const width of [1366, 1024]) {
     await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1366, height: 768 });
@@ -98,7 +99,13 @@ test("Arequipa sees 'Por cobrar en destino' on the Panel and in Cuentas por cobr
   const agent = await auth(page);
   const paid = await page.request.post('/api/payments/manual', {
     headers: { authorization: `Bearer ${agent.token}` },
-    data: { shipmentId: toCollect.id, customerName: 'María Flores Ccori', customerDocNumber: '45879612', amount: toCollect.quotedPrice, methodCode: 'cash' },
+    data: {
+      shipmentId: toCollect.id,
+      customerName: 'María Flores Ccori',
+      customerDocNumber: '45879612',
+      amount: toCollect.quotedPrice,
+      methodCode: 'cash',
+    },
   });
   expect(paid.status(), await paid.text()).toBe(201);
 

@@ -13,34 +13,34 @@ export function DestinationDueCard() {
   const d = due.data;
   return (
     <Paper withBorder p="sm" aria-label={`Contador ${WHO_PAYS_MONEY_MESSAGES.destinationDue}`}>
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-            {WHO_PAYS_MONEY_MESSAGES.destinationDue}
-            {d?.branchName ? ` · ${d.branchName}` : ''}
-          </Text>
-          {d === undefined ? (
-            <Skeleton height={30} mt={4} width={120} />
-          ) : (
-            <Group gap="xs" align="baseline" wrap="nowrap">
-              <Text fz={26} fw={700} c={d.count > 0 ? 'grape.8' : 'dark'} data-testid="counter-destination-due">
-                {formatNumber(d.count)}
-              </Text>
-              <Text size="sm" ff="monospace" fw={600}>
-                {formatMoney(d.amount)}
-              </Text>
-            </Group>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {WHO_PAYS_MONEY_MESSAGES.destinationDue}
+        {d?.branchName ? ` · ${d.branchName}` : ''}
+      </Text>
+      {d === undefined ? (
+        <Skeleton height={30} mt={4} width={120} />
+      ) : (
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap="xs" align="baseline" wrap="nowrap">
+            <Text fz={26} fw={700} c={d.count > 0 ? 'grape.8' : 'dark'} data-testid="counter-destination-due">
+              {formatNumber(d.count)}
+            </Text>
+            <Text size="sm" ff="monospace" fw={600}>
+              {formatMoney(d.amount)}
+            </Text>
+          </Group>
+          {d.count > 0 && (
+            <Button component={Link} to="/pagos" variant="light" color="grape" size="xs" style={{ flexShrink: 0 }}>
+              Cobrar
+            </Button>
           )}
-        </div>
-        {d !== undefined && d.count > 0 && (
-          <Button component={Link} to="/pagos" variant="light" color="grape" size="xs">
-            Cobrar
-          </Button>
-        )}
-      </Group>
+        </Group>
+      )}
       {d !== undefined && d.count > 0 && (
         <Text size="xs" mt={4} c="dark.4">
-          {d.waitingCount === 1 ? '1 ya en agencia' : `${formatNumber(d.waitingCount)} ya en agencia`}; el resto en camino.
+          {d.waitingCount === d.count
+            ? 'Ya en agencia.'
+            : `${formatNumber(d.waitingCount)} en agencia, ${formatNumber(d.count - d.waitingCount)} en camino.`}
         </Text>
       )}
     </Paper>

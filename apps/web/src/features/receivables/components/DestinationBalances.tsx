@@ -39,7 +39,7 @@ export function DestinationBalances() {
               <Table.Th ta="right">Envíos</Table.Th>
               <Table.Th ta="right">Saldo</Table.Th>
               <Table.Th ta="right">En agencia</Table.Th>
-              <Table.Th ta="right">Por cobrar ya</Table.Th>
+              <Table.Th ta="right">Saldo en agencia</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
