@@ -95,7 +95,7 @@ export default function MovimientosPage() {
         <DateField label="Hasta" value={url.dateTo} onChange={(d) => filter({ dateTo: d ?? '' })} />
         <BranchSelect
           size="xs"
-          w={140}
+          w={130}
           label="Sucursal"
           placeholder={anyBranch ? 'Todas' : 'Sin sucursal'}
           clearable={anyBranch}
@@ -108,7 +108,7 @@ export default function MovimientosPage() {
         {/* Issue 33: pago en destino is collected by another branch than the one that sold it. */}
         <BranchSelect
           size="xs"
-          w={150}
+          w={140}
           label="Sucursal de venta"
           placeholder="Todas"
           clearable
@@ -117,7 +117,7 @@ export default function MovimientosPage() {
         />
         <TextInput
           size="xs"
-          w={100}
+          w={90}
           label="ID usuario"
           inputMode="numeric"
           maxLength={9}
@@ -126,7 +126,7 @@ export default function MovimientosPage() {
         />
         <Select
           size="xs"
-          w={170}
+          w={160}
           label="Método"
           placeholder="Todos"
           clearable
@@ -136,7 +136,7 @@ export default function MovimientosPage() {
         />
         <Select
           size="xs"
-          w={130}
+          w={120}
           label="Estado"
           placeholder="Todos"
           clearable
