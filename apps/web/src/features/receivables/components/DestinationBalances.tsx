@@ -21,7 +21,7 @@ export function DestinationBalances() {
       </Title>
       <Text size="sm" c="dark.4" mb="xs">
         Fletes con pago en destino aún sin cobrar, por sucursal de destino. Los cobra esa sucursal en{' '}
-        <Anchor component={Link} to="/pagos" size="sm">
+        <Anchor component={Link} to="/pagos" size="sm" underline="always">
           Pagos
         </Anchor>{' '}
         cuando el envío llega.
