@@ -51,8 +51,8 @@ test('movements: filters reload the list and its totals; an invalid range asks n
   await expect(page.getByRole('heading', { name: 'Movimientos', level: 1 })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: code })).toBeVisible();
   // An agent is held to their branch: shown, read-only.
-  await expect(page.getByRole('combobox', { name: 'Sucursal' })).not.toHaveValue('');
-  await expect(page.getByRole('combobox', { name: 'Sucursal' })).toHaveAttribute('readonly', '');
+  await expect(page.getByRole('combobox', { name: 'Sucursal', exact: true })).not.toHaveValue('');
+  await expect(page.getByRole('combobox', { name: 'Sucursal', exact: true })).toHaveAttribute('readonly', '');
   const totals = page.getByRole('region', { name: 'Totales del filtro' });
   await expect(totals).toContainText('Pagado');
   await expect(totals).toContainText('Efectivo');

@@ -165,6 +165,8 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/payments/receivables/destination': { roles: STAFF },
   'GET /api/settings/who-pays': { roles: STAFF },
   'PUT /api/settings/who-pays': { roles: ADMIN },
+  'GET /api/receivables/destination-branches': { roles: STAFF },
+  'GET /api/dashboard/destination-due': { roles: STAFF },
   // Issue 34: the full quote and the tariff catalogues (kept by the counter, as Factor Peso); settings are the admin's.
   'POST /api/quotes': { roles: STAFF },
   'GET /api/tariffs/settings': { roles: STAFF },

@@ -19,6 +19,7 @@ export * from './tariffs.ts';
 export * from './tariff-fields.ts';
 export * from './who-pays.ts';
 export * from './who-pays-rules.ts';
+export * from './who-pays-money.ts';
 export * from './fleet-documents.ts';
 export * from './company.ts';
 export * from './customers.ts';

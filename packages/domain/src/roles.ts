@@ -29,6 +29,7 @@ export const MENU = [
   { label: 'Crédito', path: '/credito', roles: ['admin'] },
   { label: 'Conciliación', path: '/conciliacion', roles: ['admin'] },
   { label: 'Empresa', path: '/configuracion/empresa', roles: ['admin'] },
+  { label: 'Reglas de cobro', path: '/configuracion/reglas-de-cobro', roles: ['admin'] },
 ] as const satisfies readonly { label: string; path: string; roles: readonly Role[] }[];
 
 export type MenuEntry = (typeof MENU)[number];

@@ -31,6 +31,7 @@ const NotificacionesPage = page(() => import('../features/notifications/Notifica
 const ConciliacionPage = page(() => import('../features/reconciliation/ConciliacionPage.tsx'));
 const CompanyPage = page(() => import('../features/company/CompanyPage.tsx'));
 const CreditoPage = page(() => import('../features/credit/CreditoPage.tsx'));
+const ReglasCobroPage = page(() => import('../features/who-pays/ReglasCobroPage.tsx'));
 
 function render(Component: LazyExoticComponent<ComponentType>) {
   return (
@@ -93,6 +94,7 @@ export const routes: RouteObject[] = [
           guarded('/credito', CreditoPage),
           guarded('/conciliacion', ConciliacionPage),
           guarded('/configuracion/empresa', CompanyPage),
+          guarded('/configuracion/reglas-de-cobro', ReglasCobroPage),
           { path: 'forbidden', element: render(ForbiddenPage) },
           { path: '*', element: render(NotFoundPage) },
         ],

@@ -161,6 +161,10 @@ export const movementRowSchema = z.object({
   providerTxId: z.string().nullable(),
   evidenceUrl: z.string().nullable(),
   notes: z.string().nullable(),
+  /** Issue 33: the branch that sold the shipment (its origin) beside the one that collected (branchId), and when it was to be paid. */
+  soldBranchId: z.number().nullable(),
+  soldBranchName: z.string().nullable(),
+  paymentMoment: z.enum(PAYMENT_MOMENTS).nullable(),
 });
 export type MovementRow = z.infer<typeof movementRowSchema>;
 
@@ -225,6 +229,8 @@ export const cashMovementSchema = z.object({
   amount: money,
   /** A void of a payment taken in an earlier, closed session. */
   adjustment: z.boolean(),
+  /** The freight of a pago en destino shipment (issue 33). */
+  destino: z.boolean(),
 });
 
 const closingSchema = z.object({
@@ -249,6 +255,8 @@ export const cashSessionSchema = z.object({
   status: z.enum(['open', 'closed']),
   /** Live for an open session (counted = expected); as closed for a closed one. */
   closing: closingSchema,
+  /** Issue 33: the session's pago en destino collections still paid (count and amount), shown apart; already in the lines above. */
+  destination: totalLine,
   movements: z.array(cashMovementSchema),
 });
 export type CashSession = z.infer<typeof cashSessionSchema>;

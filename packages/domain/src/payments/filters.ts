@@ -21,7 +21,10 @@ export const invalidRange = (from?: string | null, to?: string | null): boolean 
 export const movementFilterFields = z.object({
   dateFrom: day,
   dateTo: day,
+  /** The branch that collected (the payment's). */
   branchId: recordIdFilter(),
+  /** The branch that sold (the shipment's origin; issue 33). */
+  soldBranchId: recordIdFilter(),
   userId: recordIdFilter(PAYMENT_MESSAGES.userId),
   method: z.preprocess(blankToUndefined, z.enum(PAYMENT_METHODS, { error: PAYMENT_MESSAGES.method }).optional()),
   status: z.preprocess(blankToUndefined, z.enum(PAYMENT_STATUSES).optional()),

@@ -1,6 +1,7 @@
-import { answers, dashboardQuerySchema, dashboardSchema } from '@tramo/domain';
+import { answers, dashboardQuerySchema, dashboardSchema, destinationDueSchema } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { currentUser, type App } from '../../types.ts';
+import { destinationDue } from '../payments/index.ts';
 import { dashboard } from './service.ts';
 
 export default async function dashboardRoutes(app: App) {
@@ -18,5 +19,17 @@ export default async function dashboardRoutes(app: App) {
       preHandler: anyUser,
     },
     async (request) => dashboard(app, currentUser(request), request.query),
+  );
+  app.get(
+    '/dashboard/destination-due',
+    {
+      schema: {
+        tags: ['dashboard'],
+        response: answers({ 200: destinationDueSchema }),
+        summary: 'Panel: por cobrar en destino en la sucursal del agente (administrador: todas), En agencia y En tránsito',
+      },
+      preHandler: guard(app, { roles: ['admin', 'agent'] }),
+    },
+    async (request) => destinationDue(app, currentUser(request)),
   );
 }

@@ -67,6 +67,8 @@ async function sessionAnswer(ctx: ServiceContext, s: NonNullable<Awaited<ReturnT
   const stored = s.closing as StoredClosing | null;
   const live = closingSummary(s.floatCents, entries, { cashCents: 0 });
   const counted = stored ?? { cashCents: live.lines[0]!.expectedCents, byMethod: {} };
+  // Pago en destino collected here (issue 33): charges of this session whose payment still stands.
+  const destino = moves.filter((m) => m.m.kind === 'cobro' && m.paymentMoment === 'destino' && m.paymentStatus === 'paid');
   return {
     id: s.id,
     userId: s.userId,
@@ -78,6 +80,7 @@ async function sessionAnswer(ctx: ServiceContext, s: NonNullable<Awaited<ReturnT
     float: centsToNumber(s.floatCents),
     status: s.closedAt ? 'closed' : 'open',
     closing: closingAnswer(closingSummary(s.floatCents, entries, counted)),
+    destination: { count: destino.length, amount: centsToNumber(destino.reduce((c, m) => c + m.m.amountCents, 0)) },
     movements: moves.map((m) => ({
       id: m.m.id,
       kind: m.m.kind as 'cobro' | 'anulacion',
@@ -87,6 +90,7 @@ async function sessionAnswer(ctx: ServiceContext, s: NonNullable<Awaited<ReturnT
       methodCode: m.m.method as PaymentMethod,
       amount: centsToNumber(m.m.amountCents),
       adjustment: m.m.kind === 'anulacion' && m.paymentSessionId !== s.id,
+      destino: m.paymentMoment === 'destino',
     })),
   };
 }

@@ -2,3 +2,4 @@
 export { default as paymentRoutes } from './routes.ts';
 export { recoverPaymentsInBackground } from './sweep.ts';
 export { freightPaid } from './queries/payments.ts';
+export { destinationDue } from './receivables.ts';

@@ -1,4 +1,5 @@
 import {
+  destinationVoidRefusal,
   limaDay,
   PAYMENT_MESSAGES,
   receiptItemFor,
@@ -221,6 +222,11 @@ export async function cancelPayment(ctx: ServiceContext, user: SessionUser, id: 
   const v = await visiblePayment(ctx, user, id);
   const before = v.p;
   if (before.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
+  // Pago en destino collected and the parcel handed over: the money stays (issue 33; trigger 0071 holds it too).
+  const shipment = await repo.findShipment(ctx.db, before.shipmentId);
+  const delivered =
+    shipment && destinationVoidRefusal({ paymentMoment: shipment.paymentMoment, shipmentStatus: shipment.status, paymentStatus: before.status });
+  if (delivered) throw conflict(delivered, undefined, 'DESTINATION_PAID_DELIVERED');
   // A receipt SUNAT accepted, or still holds (a boleta waits for the daily summary), is voided with
   // its payment at once: billing takes the void of a pending one too ('anulación pendiente', then
   // 'anulado'), so a same-day void never waits on SUNAT (issue 31). One already voided stays so.

@@ -27,6 +27,7 @@ import * as repo from './queries/movements.ts';
 function checkBranchFilter(user: SessionUser, filters: MovementFilters) {
   const scope = scopeOf(user);
   if (filters.branchId !== undefined && !inScope(scope, filters.branchId)) throw forbidden(PAYMENT_MESSAGES.branchForbidden);
+  // The branch that sold is any branch: an agent sees what her branch collected, whoever sold it.
 }
 
 function toMovement(r: repo.MovementSqlRow): MovementRow {
@@ -61,6 +62,9 @@ function toMovement(r: repo.MovementSqlRow): MovementRow {
     providerTxId: r.provider_tx_id,
     evidenceUrl: null,
     notes: r.cancel_reason,
+    soldBranchId: num(r.sold_branch_id),
+    soldBranchName: r.sold_branch_name,
+    paymentMoment: r.payment_moment,
   };
 }
 

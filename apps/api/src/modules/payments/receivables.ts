@@ -5,6 +5,8 @@ import {
   PAYMENT_MESSAGES,
   scopeOf,
   toCents,
+  type DestinationDue,
+  type DestinationReceivables,
   type Payer,
   type PaymentMoment,
   type PaymentStatus,
@@ -99,4 +101,33 @@ export async function receivables(ctx: ServiceContext, user: SessionUser, q: str
   }));
   const totalOpen = rows.reduce((s, r) => s + toCents(r.open_amount), 0);
   return { items, total: items.length, totalOpen: centsToNumber(totalOpen) };
+}
+
+/** Cuentas por cobrar → 'Por cobrar en destino': the balance per destination branch (issue 33), read from the replica like the rest. */
+export async function destinationReceivables(ctx: ServiceContext, user: SessionUser): Promise<DestinationReceivables> {
+  const rows = await repo.destinationReceivables(ctx.readDb, scopeOf(user));
+  const items = rows.map((r) => ({
+    branchId: Number(r.branch_id),
+    branchName: r.branch_name,
+    shipmentsCount: Number(r.n),
+    openAmount: centsToNumber(toCents(r.open_amount)),
+    waitingCount: Number(r.waiting_n),
+    waitingAmount: centsToNumber(toCents(r.waiting_amount)),
+  }));
+  return {
+    items,
+    shipmentsCount: items.reduce((n, r) => n + r.shipmentsCount, 0),
+    totalOpen: centsToNumber(rows.reduce((c, r) => c + toCents(r.open_amount), 0)),
+  };
+}
+
+/** The Panel's 'Por cobrar en destino': what /pagos lists to collect at the agent's branch (an admin: every branch). */
+export async function destinationDue(ctx: ServiceContext, user: SessionUser): Promise<DestinationDue> {
+  const rows = await repo.destinationReceivables(ctx.readDb, scopeOf(user));
+  return {
+    branchName: user.role === 'admin' ? null : (rows[0]?.branch_name ?? user.branchName ?? null),
+    count: rows.reduce((n, r) => n + Number(r.due_n), 0),
+    amount: centsToNumber(rows.reduce((c, r) => c + toCents(r.due_amount), 0)),
+    waitingCount: rows.reduce((n, r) => n + Number(r.waiting_n), 0),
+  };
 }

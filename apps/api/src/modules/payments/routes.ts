@@ -10,6 +10,7 @@ import {
   currentCashSessionSchema,
   dailyReportSchema,
   dayQuerySchema,
+  destinationReceivablesSchema,
   keysetChecks,
   keysetCursorFields,
   manualPaymentPageSchema,
@@ -36,7 +37,7 @@ import { dailyReport } from './daily-report.ts';
 import { createManualPayment } from './create.ts';
 import { cancelPayment, confirmManualPayment, getPayment, listManualPayments } from './lifecycle.ts';
 import { movements, movementsCsv } from './movements.ts';
-import { customerById, lookupCustomers, receivables, shipmentsToCollect } from './receivables.ts';
+import { customerById, destinationReceivables, lookupCustomers, receivables, shipmentsToCollect } from './receivables.ts';
 
 /** Create/confirm answer 201 (paid) or 202 (pending: the receipt failed, `error` says why; confirm retries). */
 const paymentAnswers = { ...answers({ 201: manualPaymentResultSchema, 202: manualPaymentResultSchema }) };
@@ -191,6 +192,19 @@ export default async function paymentRoutes(app: App) {
       preHandler: staff,
     },
     async (request) => receivables(app, currentUser(request), request.query.q),
+  );
+  app.get(
+    '/receivables/destination-branches',
+    {
+      schema: {
+        tags,
+        summary:
+          'Por cobrar en destino por sucursal de destino: envíos con pago en destino no anulados ni entregados, sin pago pagado (agentes: su sucursal)',
+        response: answers({ 200: destinationReceivablesSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => destinationReceivables(app, currentUser(request)),
   );
 
   app.get(

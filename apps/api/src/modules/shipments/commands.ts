@@ -43,7 +43,7 @@ import {
   type ShipmentRow,
 } from './rows.ts';
 import { changeShipmentStatus } from './status.ts';
-import { checkWhoPays } from './who-pays.ts';
+import { checkWhoPays } from './who-pays-check.ts';
 
 /** Both branches and the sender exist; answers the branches (their names go into the answer). */
 async function checkReferences(tx: Tx, data: NewShipment | ShipmentUpdate): Promise<{ origin: BranchRef; destination: BranchRef }> {

@@ -5,6 +5,10 @@ import {
   RETURN_MESSAGES,
   returnRefusal,
   SHIPMENT_MESSAGES,
+  whoPaysAfterReturn,
+  whoPaysColumns,
+  type PaymentMoment,
+  type Payer,
   type ShipmentLine,
   type ShipmentStatus,
 } from '@tramo/domain';
@@ -14,7 +18,17 @@ import type { SessionUser, ServiceContext } from '../../types.ts';
 import { newRow } from './commands.ts';
 import { loadDto, shipmentKey, snapshot, type ShipmentDto } from './dto.ts';
 import { addShipmentEvent } from './events.ts';
-import { customerByDoc, customerContact, findReturnLeg, findRow, insertShipment, lockRow, returnIdempotencyKey } from './rows.ts';
+import {
+  customerByDoc,
+  customerContact,
+  findReturnLeg,
+  findRow,
+  hasLiveCharge,
+  insertShipment,
+  lockRow,
+  returnIdempotencyKey,
+  updateShipmentRow,
+} from './rows.ts';
 import { changeShipmentStatus } from './status.ts';
 
 /**
@@ -23,6 +37,11 @@ import { changeShipmentStatus } from './status.ts';
  * the same lines. The return leg is not charged (price 0): the spec and DESIGN.md price a shipment
  * the customer asked for, and a parcel that could not be delivered was already paid for once; a
  * counter that wants to bill the return registers a normal shipment instead.
+ *
+ * Who pays (issue 33): an original left for pago en destino and not yet paid there becomes the
+ * sender's to pay at the origin (whoPaysAfterReturn): the recipient never got it. It then counts
+ * in the sender's Cuentas por cobrar at the origin, no longer in 'Por cobrar en destino'. The
+ * return leg itself charges S/ 0.00 and is the sender's at origin, so nothing is left to collect on it.
  *
  * The original's row lock makes a double return one: the second finds it 'Devuelto' and is refused
  * (409), unless it repeats the first request's Idempotency-Key, which answers the same return again.
@@ -94,6 +113,29 @@ export async function returnToOrigin(
       note: data.reason,
       statusTo: 'Creado',
     });
+    const whoPays = { payer: original.payer as Payer, paymentMoment: original.paymentMoment as PaymentMoment };
+    const after = whoPaysAfterReturn(whoPays, await hasLiveCharge(tx, original.id));
+    if (after !== whoPays) {
+      const columns = whoPaysColumns({ ...after, payerDocType: null, payerDocNumber: null, payerName: null, payerCustomerId: null });
+      await updateShipmentRow(tx, original.id, { ...columns, updatedAt: now });
+      await addShipmentEvent(tx, actor, now, original.id, {
+        kind: 'edit',
+        name: 'Pago: Remitente — Contado en origen (devuelto antes de cobrarse en destino)',
+      });
+      await audit(tx, {
+        userId: actor.id,
+        entity: 'shipment',
+        entityId: original.id,
+        action: 'who-pays',
+        before: {
+          payer: original.payer,
+          paymentMoment: original.paymentMoment,
+          payerDocNumber: original.payerDocNumber,
+          payerName: original.payerName,
+        },
+        after: { ...columns, reason: 'return' },
+      });
+    }
     await changeShipmentStatus(tx, actor, now, original, {
       to: 'Devuelto',
       via: 'return',

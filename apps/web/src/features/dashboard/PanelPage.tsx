@@ -24,6 +24,7 @@ import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { BranchFilter, DateRangeFilter, ShipmentsTable, StatusFilter, useShipments, type ShipmentColumn } from '../shipments/index.ts';
 import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
 import { useOpenIncidents } from './api/get-open-incidents.ts';
+import { DestinationDueCard } from './components/DestinationDueCard.tsx';
 
 const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
 
@@ -187,6 +188,7 @@ export default function PanelPage() {
               </Text>
             )}
             <OpenIncidentsCard />
+            {canManageArea(user, 'payments') && <DestinationDueCard />}
             <Paper withBorder p="sm">
               <Title order={2} size="h5" mb="xs">
                 Accesos rápidos

@@ -29,16 +29,28 @@ import { MovementsTable } from './components/MovementsTable.tsx';
 /** Spec section 9: filter changes reload after 400 ms, from page 1. */
 const FILTER_DEBOUNCE_MS = 400;
 // Past the numbered pages, `after`/`before` hold the cursor the list answered for 'Siguiente' or 'Anterior'.
-const DEFAULTS = { dateFrom: '', dateTo: '', branchId: '', userId: '', method: '', status: '', page: '1', size: '20', after: '', before: '' };
+const DEFAULTS = {
+  dateFrom: '',
+  dateTo: '',
+  branchId: '',
+  soldBranchId: '',
+  userId: '',
+  method: '',
+  status: '',
+  page: '1',
+  size: '20',
+  after: '',
+  before: '',
+};
 const FIRST_PAGE = { page: null, after: null, before: null };
-const FILTER_KEYS = ['dateFrom', 'dateTo', 'branchId', 'userId', 'method', 'status'] as const;
+const FILTER_KEYS = ['dateFrom', 'dateTo', 'branchId', 'soldBranchId', 'userId', 'method', 'status'] as const;
 const METHOD_FILTER = MOVEMENT_FILTER_METHODS.map((m) => ({ value: m, label: PAYMENT_METHOD_NAMES[m] }));
 const STATUS_FILTER = PAYMENT_STATUSES.map((s) => ({ value: s, label: PAYMENT_STATUS_LABELS[s] }));
 const ERROR_TITLE = 'Error al cargar movimientos';
 
 /**
- * /reports/movimientos: every payment movement, filtered from the address (days, branch, user,
- * method, status), paged, with the totals of the whole filtered set and its CSV. An admin sees any
+ * /reports/movimientos: every payment movement, filtered from the address (days, branch that
+ * collected, branch that sold, user, method, status), paged, with the totals of the whole filtered set and its CSV. An admin sees any
  * branch or all; anyone else is held to their own branch, shown read-only.
  */
 export default function MovimientosPage() {
@@ -56,6 +68,7 @@ export default function MovimientosPage() {
     dateFrom: url.dateFrom || undefined,
     dateTo: url.dateTo || undefined,
     branchId: branchId ? Number(branchId) : undefined,
+    soldBranchId: url.soldBranchId ? Number(url.soldBranchId) : undefined,
     userId: url.userId ? Number(url.userId) : undefined,
     method: (url.method || undefined) as MovementFilters['method'],
     status: (url.status || undefined) as MovementFilters['status'],
@@ -82,7 +95,7 @@ export default function MovimientosPage() {
         <DateField label="Hasta" value={url.dateTo} onChange={(d) => filter({ dateTo: d ?? '' })} />
         <BranchSelect
           size="xs"
-          w={180}
+          w={130}
           label="Sucursal"
           placeholder={anyBranch ? 'Todas' : 'Sin sucursal'}
           clearable={anyBranch}
@@ -92,9 +105,19 @@ export default function MovimientosPage() {
           value={branchId}
           onChange={(v) => anyBranch && filter({ branchId: v ?? '' })}
         />
+        {/* Issue 33: pago en destino is collected by another branch than the one that sold it. */}
+        <BranchSelect
+          size="xs"
+          w={140}
+          label="Sucursal de venta"
+          placeholder="Todas"
+          clearable
+          value={url.soldBranchId}
+          onChange={(v) => filter({ soldBranchId: v ?? '' })}
+        />
         <TextInput
           size="xs"
-          w={100}
+          w={90}
           label="ID usuario"
           inputMode="numeric"
           maxLength={9}
@@ -103,7 +126,7 @@ export default function MovimientosPage() {
         />
         <Select
           size="xs"
-          w={190}
+          w={160}
           label="Método"
           placeholder="Todos"
           clearable
@@ -113,7 +136,7 @@ export default function MovimientosPage() {
         />
         <Select
           size="xs"
-          w={140}
+          w={120}
           label="Estado"
           placeholder="Todos"
           clearable
@@ -143,7 +166,7 @@ export default function MovimientosPage() {
         </Alert>
       )}
       {data && <MovementTotals totals={data.totals} />}
-      {/* 16 columns scroll sideways: the region takes keyboard focus so arrows can scroll it. */}
+      {/* 17 columns scroll sideways: the region takes keyboard focus so arrows can scroll it. */}
       <Paper withBorder style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Tabla de movimientos">
         <MovementsTable rows={data?.items ?? null} loading={list.isPending && !badRange && !list.isError} dimmed={list.isPlaceholderData} />
       </Paper>

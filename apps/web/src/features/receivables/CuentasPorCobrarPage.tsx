@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { countOf, formatDateTime, formatMoney } from '../../lib/format.ts';
 import { useUrlState } from '../../lib/url-state.ts';
 import { useReceivables, type ReceivableRow } from './api/receivables.ts';
+import { DestinationBalances } from './components/DestinationBalances.tsx';
 
 const LOAD_FAILED = 'No se pudo cargar.';
 /** Where a customer's open shipments are billed: the register's 'Facturar envíos', opened for that customer. */
@@ -16,7 +17,8 @@ const billShipments = (customerId: number) => `/billing/preview?tab=comprobantes
 /**
  * /cuentas-por-cobrar: per sender customer, the shipments not Anulado without a paid payment, their
  * balance and the last one; a search by name or document (Enter or 'Buscar'). A registered
- * customer's row leads to billing those shipments.
+ * customer's row leads to billing those shipments. Pago en destino is not the sender's to pay: it
+ * has its own balance per destination branch below (issue 33).
  */
 export default function CuentasPorCobrarPage() {
   const navigate = useNavigate();
@@ -135,6 +137,7 @@ export default function CuentasPorCobrarPage() {
           </Table.Tbody>
         </Table>
       </Paper>
+      <DestinationBalances />
     </>
   );
 }

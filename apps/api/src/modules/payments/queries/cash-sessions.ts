@@ -70,6 +70,7 @@ export async function movementsOfSession(db: Db | Tx, sessionId: number) {
       shipmentCode: shipments.code,
       paymentSessionId: payments.cashSessionId,
       paymentStatus: sql<PaymentStatus>`${payments.status}`,
+      paymentMoment: shipments.paymentMoment,
     })
     .from(paymentMovements)
     .innerJoin(payments, eq(payments.id, paymentMovements.paymentId))

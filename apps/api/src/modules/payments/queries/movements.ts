@@ -19,6 +19,8 @@ export function movementWhere(f: MovementFilters, scope: Scope): SQL {
   if (scoped) parts.push(scoped);
   // Only who sees every branch narrows the report to one.
   else if (f.branchId) parts.push(sql`p.branch_id = ${f.branchId}`);
+  // The branch that sold (the shipment's origin), beside the one that collected (issue 33).
+  if (f.soldBranchId) parts.push(sql`s.origin_branch_id = ${f.soldBranchId}`);
   if (f.userId) parts.push(sql`p.user_id = ${f.userId}`);
   if (f.method) parts.push(sql`p.method = ${f.method}`);
   if (f.status) parts.push(sql`p.status = ${f.status}`);
@@ -34,10 +36,12 @@ export const movementSelect = (where: SQL, orderBy: SQL = newestFirst) => sql`
   select p.id, p.created_at, p.created_at::text as created_at_key, ${cursorOf(movementOrder)} as cursor, p.branch_id, b.name as branch_name, p.user_name, p.user_id, p.method, p.amount_cents, p.currency, p.status,
     p.customer_name, p.cancel_reason, p.provider_tx_id, s.id as shipment_id, s.code as shipment_code, s.sender_name, s.description,
     c.doc_number as sender_doc, t.plate_primary, t.plate_secondary, d1.full_name as driver1, d2.full_name as driver2,
-    case when doc.id is null then null else doc.series || '-' || lpad(doc.number::text, 8, '0') end as reference
+    case when doc.id is null then null else doc.series || '-' || lpad(doc.number::text, 8, '0') end as reference,
+    s.origin_branch_id as sold_branch_id, sb.name as sold_branch_name, s.payment_moment
   from payments p
   join shipments s on s.id = p.shipment_id
   left join branches b on b.id = p.branch_id
+  left join branches sb on sb.id = s.origin_branch_id
   left join customers c on c.id = s.sender_customer_id
   left join transport_assignments ta on ta.shipment_id = s.id
   left join transports t on t.id = ta.transport_id
@@ -75,6 +79,9 @@ export interface MovementSqlRow {
   driver1: string | null;
   driver2: string | null;
   reference: string | null;
+  sold_branch_id: number | null;
+  sold_branch_name: string | null;
+  payment_moment: 'origen' | 'destino' | 'credito' | null;
 }
 
 /** The next rows after (createdAtKey, id) in the report's order: a seek, no offset. */
@@ -115,8 +122,20 @@ export function movementGroupsQuery(db: Db, f: MovementFilters, scope: Scope) {
     .groupBy(sql`c.method`, sql`c.status`);
 }
 
+/**
+ * The same totals when the set is narrowed to the branch that sold: the counters are not keyed by
+ * the shipment's origin, so these add up the payments themselves (one branch's, within the dates).
+ */
+function soldBranchGroupsQuery(db: Db, f: MovementFilters, scope: Scope) {
+  return db.execute(sql`
+    select p.method, p.status, count(*)::bigint::text as n, coalesce(sum(p.amount_cents), 0)::bigint::text as cents
+    from payments p join shipments s on s.id = p.shipment_id
+    where ${movementWhere(f, scope)}
+    group by p.method, p.status`);
+}
+
 export async function movementGroups(db: Db, f: MovementFilters, scope: Scope) {
-  const rows = await movementGroupsQuery(db, f, scope);
+  const rows = f.soldBranchId ? (await soldBranchGroupsQuery(db, f, scope)).rows : await movementGroupsQuery(db, f, scope);
   return rows as { method: PaymentMethod; status: 'pending' | 'paid' | 'canceled'; n: string; cents: string }[];
 }
 

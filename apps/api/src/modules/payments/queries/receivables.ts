@@ -66,6 +66,8 @@ export async function receivables(db: Db, scope: Scope, q: string | undefined) {
       from shipments s
       left join customers c on c.id = s.sender_customer_id
       where s.status <> 'Anulado'
+        -- Pago en destino is the recipient's (or a third party's) to pay at the destination: its own balance below.
+        and s.payment_moment <> 'destino'
         and not exists (select 1 from payments p where p.shipment_id = s.id and p.status = 'paid')
         and ${branchScopeCondition(scope, s.originBranchId) ?? sql`true`}
     )
@@ -84,5 +86,37 @@ export async function receivables(db: Db, scope: Scope, q: string | undefined) {
     shipments_count: number;
     open_amount: string;
     last_shipment_at: Date | string;
+  }[];
+}
+
+/**
+ * 'Por cobrar en destino' per destination branch (issue 33): live pago en destino shipments bound
+ * there with no paid payment, split by where they are (registered, on the road, waiting at the
+ * agency). Agents: their branch as destination.
+ */
+export async function destinationReceivables(db: Db, scope: Scope) {
+  const rows = await db.execute(sql`
+    select s.destination_branch_id as branch_id, b.name as branch_name,
+      count(*)::int as n, coalesce(sum(s.quoted_price), 0)::text as open_amount,
+      (count(*) filter (where s.status = 'En agencia'))::int as waiting_n,
+      coalesce(sum(s.quoted_price) filter (where s.status = 'En agencia'), 0)::text as waiting_amount,
+      (count(*) filter (where s.status in ('En agencia', 'En tránsito')))::int as due_n,
+      coalesce(sum(s.quoted_price) filter (where s.status in ('En agencia', 'En tránsito')), 0)::text as due_amount
+    from shipments s
+    join branches b on b.id = s.destination_branch_id
+    where s.payment_moment = 'destino' and s.status in ('Creado', 'En tránsito', 'En agencia')
+      and not exists (select 1 from payments p where p.shipment_id = s.id and p.status = 'paid')
+      and ${branchScopeCondition(scope, s.destinationBranchId) ?? sql`true`}
+    group by s.destination_branch_id, b.name
+    order by b.name`);
+  return rows.rows as {
+    branch_id: number;
+    branch_name: string;
+    n: number;
+    open_amount: string;
+    waiting_n: number;
+    waiting_amount: string;
+    due_n: number;
+    due_amount: string;
   }[];
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Anchor, Badge, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { MovementRow, PaymentStatus } from '@tramo/domain';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
@@ -9,8 +9,11 @@ const STATUS_COLORS: Record<PaymentStatus, string> = { pending: 'yellow', paid: 
 
 const dash = (v: string | number | null | undefined): ReactNode => (v === null || v === undefined || v === '' ? '—' : v);
 
-/** Spec section 3 'Movement (report row)': the 16 columns, in the CSV's order. */
-const COLUMNS: readonly { header: string; cell(r: MovementRow): ReactNode; right?: boolean; width?: number }[] = [
+/**
+ * Spec section 3 'Movement (report row)': the 16 columns, in the CSV's order, and after 'Sucursal'
+ * (the branch that collected) the branch that sold the shipment (issue 33), which the CSV leaves out.
+ */
+const COLUMNS: readonly { header: string; title?: string; cell(r: MovementRow): ReactNode; right?: boolean; width?: number }[] = [
   {
     header: 'Fecha',
     cell: (r) => (
@@ -19,7 +22,21 @@ const COLUMNS: readonly { header: string; cell(r: MovementRow): ReactNode; right
       </Text>
     ),
   },
-  { header: 'Sucursal', cell: (r) => dash(r.branchName) },
+  { header: 'Sucursal', title: 'Sucursal que cobró', cell: (r) => dash(r.branchName) },
+  {
+    header: 'Sucursal de venta',
+    title: 'Sucursal que vendió el envío (su origen)',
+    cell: (r) => (
+      <Group gap={6} wrap="nowrap">
+        <span>{dash(r.soldBranchName)}</span>
+        {r.paymentMoment === 'destino' && (
+          <Badge size="xs" variant="light" color="grape" tt="none">
+            Pago en destino
+          </Badge>
+        )}
+      </Group>
+    ),
+  },
   { header: 'Cobrado por', cell: (r) => dash(r.collectedByName) },
   { header: 'ID usuario', cell: (r) => dash(r.collectedByUserId), right: true },
   { header: 'Método', cell: (r) => r.methodName },
@@ -84,11 +101,11 @@ const COLUMNS: readonly { header: string; cell(r: MovementRow): ReactNode; right
 /** The report's page of movements; wide, so it scrolls sideways inside its Paper. */
 export function MovementsTable({ rows, loading, dimmed }: { rows: MovementRow[] | null; loading: boolean; dimmed?: boolean }) {
   return (
-    <Table highlightOnHover verticalSpacing={6} horizontalSpacing="xs" miw={1800} style={{ opacity: dimmed ? 0.6 : 1 }}>
+    <Table highlightOnHover verticalSpacing={6} horizontalSpacing="xs" miw={1960} style={{ opacity: dimmed ? 0.6 : 1 }}>
       <Table.Thead>
         <Table.Tr>
           {COLUMNS.map((c) => (
-            <Table.Th key={c.header} ta={c.right ? 'right' : undefined} style={{ whiteSpace: 'nowrap' }}>
+            <Table.Th key={c.header} ta={c.right ? 'right' : undefined} title={c.title} style={{ whiteSpace: 'nowrap' }}>
               {c.header}
             </Table.Th>
           ))}

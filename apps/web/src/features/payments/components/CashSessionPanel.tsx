@@ -14,9 +14,20 @@ export function ClosingTable({ session }: { session: CashSession }) {
   return (
     <Table withTableBorder verticalSpacing={4} fz="sm" captionSide="bottom">
       {/* The reports' one rule: a voided payment is not among 'Pagos' (its reversal is in 'Esperado'); it is counted here. */}
-      {c.voided.count > 0 && (
+      {/* Issue 33: pago en destino collected in this session, shown apart (already among 'Pagos' above). */}
+      {(c.voided.count > 0 || session.destination.count > 0) && (
         <Table.Caption ta="left">
-          Anulados · {c.voided.count} · {formatMoney(c.voided.amount)}
+          {session.destination.count > 0 && (
+            <span data-testid="cash-destination">
+              Cobrado en destino · {session.destination.count} · {formatMoney(session.destination.amount)} (incluido en los pagos)
+            </span>
+          )}
+          {session.destination.count > 0 && c.voided.count > 0 && <br />}
+          {c.voided.count > 0 && (
+            <span>
+              Anulados · {c.voided.count} · {formatMoney(c.voided.amount)}
+            </span>
+          )}
         </Table.Caption>
       )}
       <Table.Thead>

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { receivablesAnswerSchema } from '@tramo/domain';
+import type { DestinationReceivables, receivablesAnswerSchema } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 
 export type ReceivablesAnswer = z.infer<typeof receivablesAnswerSchema>;
@@ -12,4 +12,11 @@ export const useReceivables = (q: string) =>
     queryKey: ['receivables', 'customers', { q }],
     queryFn: ({ signal }) => api.get<ReceivablesAnswer>('/receivables/customers', { q }, signal),
     placeholderData: keepPreviousData,
+  });
+
+/** 'Por cobrar en destino' per destination branch (issue 33): pago en destino not yet collected. */
+export const useDestinationReceivables = () =>
+  useQuery({
+    queryKey: ['receivables', 'destination-branches'],
+    queryFn: ({ signal }) => api.get<DestinationReceivables>('/receivables/destination-branches', undefined, signal),
   });
