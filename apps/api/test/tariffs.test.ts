@@ -109,6 +109,26 @@ describe.each(engines)('tariffs (%s)', (engine) => {
       sql`select d.total::text as total from payments p join documents d on d.id = p.document_id where p.shipment_id = ${shipment.id}`,
     );
     expect(doc.rows[0]).toEqual({ total: '71.00' });
+
+    // One SUNAT item per positive component; the customer's −5.00 is the freight items' own discount.
+    const payment = paid.json().payment as { documentId?: number | null };
+    const documentId =
+      payment.documentId ??
+      Number(
+        ((await t.database.db.execute(sql`select document_id as id from payments where shipment_id = ${shipment.id}`)).rows[0] as { id: number }).id,
+      );
+    const receipt = await t.call('GET', `/api/billing/lookup/${documentId}`, { token: agent });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    const lines = receipt.json().lines as { description: string; discount: number; taxable: number; igv: number; total: number }[];
+    const descriptions = expectedComponents.filter((c) => c.amount > 0).map((c) => c.description);
+    descriptions[0] = `Servicio de envío ${shipment.code}: ${descriptions[0]}`;
+    expect(lines.map((l) => l.description)).toEqual(descriptions);
+    // The −5.00 over the freight 40.00 + 10.00 in proportion: 4.00 and 1.00 (with IGV).
+    expect(lines.map((l) => l.total)).toEqual([36, 9, 10, 16]);
+    for (const l of lines) expect(Math.round((l.taxable + l.igv) * 100)).toBe(Math.round(l.total * 100));
+    expect(lines[0]!.discount).toBeGreaterThan(0);
+    expect(lines.reduce((acc, l) => acc + Math.round(l.total * 100), 0)).toBe(7100);
+    expect(receipt.json().totals.total).toBe(71);
   });
 
   it('a table change does not alter a stored shipment; a new quote follows the new tables', async () => {

@@ -11,6 +11,7 @@ import {
   scopeOf,
   toCents,
   type BillingCustomer,
+  type ComponentItem,
   type BillingDocType,
   type InvoiceDraft,
   type InvoicePayload,
@@ -289,6 +290,8 @@ export interface CounterReceipt {
   customer: { docType: number; docNumber: string; name: string; address?: string | null; email?: string | null };
   shipmentCode: string | null;
   description: string | null;
+  /** One item per price component of the shipment (issue 34); absent, the one 'Servicio de envío' item. */
+  items?: readonly ComponentItem[] | null;
   idempotencyKey: string | null;
 }
 
@@ -370,6 +373,7 @@ async function issueCounterReceipt(
       issueDate: today,
       code: input.shipmentCode,
       ...(input.description ? { description: input.description } : {}),
+      items: input.items ?? null,
     },
     { today, customer: registered },
   );

@@ -9,7 +9,9 @@ import {
   displayName,
   limaDay,
   PAYMENT_MESSAGES,
+  RECEIPT_DESCRIPTION_MAX,
   receiptItemFor,
+  receiptItemsFromComponents,
   receiptKey,
   toCents,
   type IssueResult,
@@ -178,6 +180,16 @@ interface ReceiptOutcome {
 /** Issues the receipt under the payment's key; a document already under it is consulted instead (one document, never two). */
 async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
   const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
+  // One item per stored price component (DESIGN.md 5b); a shipment priced before them keeps the one item.
+  const components = await repo.priceComponentsOf(ctx.db, p.shipmentId);
+  const byComponent = receiptItemsFromComponents(
+    components?.map((c) => ({ kind: c.kind, description: c.description, amountCents: toCents(c.amount.toFixed(2)) })),
+    p.amountCents,
+  );
+  // The first item names the shipment (and an admin's discount, as the one item does).
+  const items = byComponent?.map((it, i) =>
+    i === 0 ? { ...it, description: `${item.description}: ${it.description}`.slice(0, RECEIPT_DESCRIPTION_MAX) } : it,
+  );
   // The receipt is the collecting branch's whoever confirms it: its key is looked up per issuing
   // branch, so an admin retrying an agent's payment finds the receipt already issued, never a second.
   const issuer = { ...user, branchId: p.branchId ?? user.branchId };
@@ -188,6 +200,7 @@ async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentReco
       customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName },
       shipmentCode,
       description: item.description,
+      items,
       idempotencyKey: receiptKey(p.id, attempt),
     });
   let attempt = p.receiptAttempts;
