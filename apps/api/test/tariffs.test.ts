@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
@@ -129,6 +133,26 @@ describe.each(engines)('tariffs (%s)', (engine) => {
     expect(lines[0]!.discount).toBeGreaterThan(0);
     expect(lines.reduce((acc, l) => acc + Math.round(l.total * 100), 0)).toBe(7100);
     expect(receipt.json().totals.total).toBe(71);
+
+    // The company's liability clause prints on the A4 receipt and the 80 mm ticket.
+    const { liabilityClause } = (await t.call('GET', '/api/tariffs/settings', { token: agent })).json() as { liabilityClause: string };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-tariffs-'));
+    try {
+      for (const format of ['a4', 'ticket']) {
+        const res = await fetch(`${t.baseUrl}/api/billing/documents/${documentId}/pdf?format=${format}`, {
+          headers: { authorization: `Bearer ${agent}` },
+        });
+        expect(res.status).toBe(200);
+        const file = path.join(dir, `${format}.pdf`);
+        fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+        const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+        expect(text).toContain(liabilityClause.replace(/\s+/g, ' ').slice(0, 60));
+        expect(text).toContain('Entrega a domicilio');
+        if (process.env.TARIFF_PDF_DIR) fs.copyFileSync(file, path.join(process.env.TARIFF_PDF_DIR, `receipt-${engine}-${format}.pdf`));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a table change does not alter a stored shipment; a new quote follows the new tables', async () => {

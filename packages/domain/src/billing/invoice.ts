@@ -281,6 +281,8 @@ export interface InvoiceDraft {
   guides: GuideReference[];
   uniqueCode: string | null;
   observations: string | null;
+  /** The company's liability clause as it stood at issue (a shipment's counter receipt, issue 34): printed, not sent to SUNAT. */
+  liabilityClause?: string | null;
 }
 
 export interface InvoiceContext {

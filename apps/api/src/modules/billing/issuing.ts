@@ -292,6 +292,8 @@ export interface CounterReceipt {
   description: string | null;
   /** One item per price component of the shipment (issue 34); absent, the one 'Servicio de envío' item. */
   items?: readonly ComponentItem[] | null;
+  /** The company's liability clause, printed on the receipt of a shipment (issue 34). */
+  liabilityClause?: string | null;
   idempotencyKey: string | null;
 }
 
@@ -378,5 +380,6 @@ async function issueCounterReceipt(
     { today, customer: registered },
   );
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueDraft(ctx, user, check.draft, { idempotencyKey: input.idempotencyKey, request, shipmentIds });
+  const draft = input.liabilityClause ? { ...check.draft, liabilityClause: input.liabilityClause } : check.draft;
+  return issueDraft(ctx, user, draft, { idempotencyKey: input.idempotencyKey, request, shipmentIds });
 }

@@ -27,6 +27,7 @@ import type { KeysetRequest } from '../../lib/keyset.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { issuePaymentReceipt, lookupDocument, voidDocument } from '../billing/index.ts';
+import { loadCompanyTariff } from '../pricing/index.ts';
 import { methodsAcceptedAt } from '../who-pays/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
@@ -181,7 +182,10 @@ interface ReceiptOutcome {
 async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentRecord, shipmentCode: string): Promise<ReceiptOutcome> {
   const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
   // One item per stored price component (DESIGN.md 5b); a shipment priced before them keeps the one item.
-  const components = await repo.priceComponentsOf(ctx.db, p.shipmentId);
+  const [components, company] = await Promise.all([
+    repo.priceComponentsOf(ctx.db, p.shipmentId),
+    ctx.references.get('tariff:company', () => loadCompanyTariff(ctx.db)),
+  ]);
   const byComponent = receiptItemsFromComponents(
     components?.map((c) => ({ kind: c.kind, description: c.description, amountCents: toCents(c.amount.toFixed(2)) })),
     p.amountCents,
@@ -201,6 +205,7 @@ async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentReco
       shipmentCode,
       description: item.description,
       items,
+      liabilityClause: company.liabilityClause,
       idempotencyKey: receiptKey(p.id, attempt),
     });
   let attempt = p.receiptAttempts;
