@@ -134,6 +134,13 @@ describe.each(engines)('tariffs (%s)', (engine) => {
     expect(lines.reduce((acc, l) => acc + Math.round(l.total * 100), 0)).toBe(7100);
     expect(receipt.json().totals.total).toBe(71);
 
+    // Lost: the clause pays the insured declared value × the cover.
+    const { cover } = (await t.call('GET', '/api/tariffs/settings', { token: agent })).json() as { cover: number };
+    const lost = await t.call('POST', `/api/shipments/${shipment.id}/incidents`, { token: agent, body: { reason: 'extraviado' } });
+    expect(lost.statusCode, lost.body).toBe(201);
+    const listed = (await t.call('GET', `/api/shipments/${shipment.id}/incidents`, { token: agent })).json() as { compensation: unknown }[];
+    expect(listed[0]!.compensation).toMatchObject({ basis: 'declarado', amount: Math.round(800 * cover) / 100 });
+
     // The company's liability clause prints on the A4 receipt and the 80 mm ticket.
     const { liabilityClause } = (await t.call('GET', '/api/tariffs/settings', { token: agent })).json() as { liabilityClause: string };
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-tariffs-'));
