@@ -14,6 +14,7 @@ import { LIST_FAILED, useRouteTable, type RouteKey } from './api/get-route-table
 import { useReplaceTiers } from './api/replace-tiers.ts';
 import { ConfigCard } from './components/ConfigCard.tsx';
 import { PreviewCard } from './components/PreviewCard.tsx';
+import { PricingTabs } from './components/PricingTabs.tsx';
 import { SummaryCard } from './components/SummaryCard.tsx';
 import { toRows, toTiers, type TierRow } from './components/tierRows.ts';
 
@@ -166,6 +167,7 @@ function FactorPesoEditor({ branches }: { branches: Branch[] }) {
 
   return (
     <>
+      <PricingTabs />
       <PageHeader title="Factor Peso" description="Tarifas por peso entre sucursales, por categoría">
         <Button onClick={save} loading={saving} disabled={rows === null || problem !== null || table.isError}>
           Guardar
