@@ -121,6 +121,8 @@ export const quoteLineAnswerSchema = z.object({
   amount: z.number(),
 });
 
+export type QuoteLineAnswer = z.infer<typeof quoteLineAnswerSchema>;
+
 /** POST /quotes: every component of a price (DESIGN.md 5b). */
 export const tariffQuoteAnswerSchema = z.object({
   total: z.number(),
