@@ -174,6 +174,8 @@ const MATRIX: Record<string, Rule> = {
   'PUT /api/tariffs/surcharges/{code}': { roles: STAFF },
   'GET /api/tariffs/customers/{id}': { roles: STAFF },
   'PUT /api/tariffs/customers/{id}': { roles: STAFF },
+  'GET /api/tariffs/customers/{id}/routes': { roles: STAFF },
+  'PUT /api/tariffs/customers/{id}/routes': { roles: STAFF },
   'POST /api/tariffs/clone': { roles: STAFF },
   // Issue 36: the company's data (RUC, name, address, MTC registration, logo).
   'GET /api/settings/company': { roles: ADMIN },

@@ -162,6 +162,82 @@ describe.each(engines)('tariffs (%s)', (engine) => {
     }
   });
 
+  it("a customer's own tiers and article prices on a route come before the route's; bad ones change nothing", async () => {
+    const inserted = await t.database.db.execute(
+      sql`insert into customers (first_name, last_name, doc_type, doc_number) values ('Ferretería', 'Norte', 1, '41234567') returning id`,
+    );
+    const own = Number((inserted.rows[0] as { id: number }).id);
+    const article = await t.call('POST', '/api/tariffs/articles', {
+      token: agent,
+      body: { name: 'Saco 50 kg propio', unit: 'saco', unitCode: 'BG' },
+    });
+    expect(article.statusCode, article.body).toBe(201);
+    const articleId = (article.json() as { id: number }).id;
+    const rows = async () =>
+      Number(((await t.database.db.execute(sql`select count(*)::int as n from customer_route_tariffs`)).rows[0] as { n: number }).n);
+
+    // Bad input: overlapping tiers (400) and an unknown article (422), nothing stored.
+    const overlapping = await t.call('PUT', `/api/tariffs/customers/${own}/routes`, {
+      token: agent,
+      body: {
+        ...route(),
+        tiers: {
+          liviano: [
+            { from_kg: 1, to_kg: 50, factor_per_kg: 1 },
+            { from_kg: 40, to_kg: 1000, factor_per_kg: 1 },
+          ],
+        },
+      },
+    });
+    expect(overlapping.statusCode).toBe(400);
+    expect(overlapping.body).toContain('Hay tramos que se solapan');
+    const unknown = await t.call('PUT', `/api/tariffs/customers/${own}/routes`, {
+      token: agent,
+      body: { ...route(), articles: [{ articleId: 999_999, price: 5 }] },
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().error).toBe('El artículo no existe.');
+    expect(await rows()).toBe(0);
+
+    const put = await t.call('PUT', `/api/tariffs/customers/${own}/routes`, {
+      token: agent,
+      body: { ...route(), tiers: { liviano: [{ from_kg: 1, to_kg: 1000, factor_per_kg: 1 }] }, articles: [{ articleId, price: 60 }] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({ articles: [{ articleId, name: 'Saco 50 kg propio', price: 60 }] });
+    expect((await t.call('GET', `/api/tariffs/customers/${own}/routes`, { token: agent })).json()).toHaveLength(1);
+
+    // 100 kg × 1.00 (the customer's tier, not the route's 2.00) + one sack at 60.00 = 160.00.
+    const quote = await t.call('POST', '/api/quotes', {
+      token: agent,
+      body: {
+        ...route(),
+        senderCustomerId: own,
+        lines: [
+          { productType: 'liviano', weightKg: 100 },
+          { productType: 'liviano', weightKg: 50, basis: 'articulo', articleId },
+        ],
+      },
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    expect(quote.json()).toMatchObject({
+      total: 160,
+      lines: [
+        { source: 'cliente', amount: 100 },
+        { source: 'cliente', amount: 60 },
+      ],
+    });
+    // Another sender on the same route pays the route's 2.00 per kg.
+    const other = (
+      await t.call('POST', '/api/quotes', { token: agent, body: { ...route(), lines: [{ productType: 'liviano', weightKg: 100 }] } })
+    ).json();
+    expect(other).toMatchObject({ total: 200, lines: [{ source: 'ruta' }] });
+
+    // Both lists empty: the customer's own prices go.
+    expect((await t.call('PUT', `/api/tariffs/customers/${own}/routes`, { token: agent, body: { ...route() } })).statusCode).toBe(200);
+    expect(await rows()).toBe(0);
+  });
+
   it('a table change does not alter a stored shipment; a new quote follows the new tables', async () => {
     const created = await t.call('POST', '/api/shipments', { token: agent, body: shipmentBody(route(), tariffFields()) });
     expect(created.statusCode, created.body).toBe(201);

@@ -56,7 +56,7 @@ export default function TarifasPage() {
           <ArticlesTab branches={branches.data} />
         </Tabs.Panel>
         <Tabs.Panel value="clientes">
-          <CustomersTab />
+          <CustomersTab branches={branches.data} />
         </Tabs.Panel>
         <Tabs.Panel value="recargos">
           <SurchargesTab />

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type {
   articleAnswerSchema,
   articlePriceAnswerSchema,
+  CustomerRoutePricesAnswer,
   customerTariffAnswerSchema,
   routeTariffAnswerSchema,
   surchargeAnswerSchema,
@@ -32,6 +33,7 @@ const keys = {
   routes: ['tariffs', 'routes'] as const,
   surcharges: ['tariffs', 'surcharges'] as const,
   customer: (id: number) => ['tariffs', 'customers', id] as const,
+  customerRoutes: (id: number) => ['tariffs', 'customers', id, 'routes'] as const,
 };
 
 export const useTariffSettingsQuery = () =>
@@ -81,3 +83,21 @@ export const usePutCustomerTariff = () =>
   );
 export const useCloneTariff = () =>
   useTariffMutation((body: { from: RouteRef; to: RouteRef[] }) => api.post<{ articlePrices: number; minimumCharge: number }>('/tariffs/clone', body));
+
+export type CustomerRoutePrices = CustomerRoutePricesAnswer;
+export const useCustomerRoutePrices = (id: number) =>
+  useQuery({
+    queryKey: keys.customerRoutes(id),
+    queryFn: ({ signal }) => api.get<CustomerRoutePrices[]>(`/tariffs/customers/${id}/routes`, undefined, signal),
+  });
+export const usePutCustomerRoutePrices = () =>
+  useTariffMutation(
+    ({
+      customerId,
+      ...body
+    }: RouteRef & {
+      customerId: number;
+      tiers: Record<string, { from_kg: string; to_kg: string; factor_per_kg: string }[]>;
+      articles: { articleId: number; price: string }[];
+    }) => api.put<CustomerRoutePrices>(`/tariffs/customers/${customerId}/routes`, body),
+  );

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { customerName, type Customer } from '@tramo/domain';
+import { customerName, type Branch, type Customer } from '@tramo/domain';
 import { notify } from '../../../lib/notify.ts';
 import { CustomerPicker } from '../../customers/index.ts';
 import { useCustomerTariff, usePutCustomerTariff } from '../api/tariffs.ts';
+import { CustomerRoutePricesEditor } from './CustomerRoutePrices.tsx';
 import { ErrorAlert } from './shared.tsx';
 
 /** 'Tarifas de cliente': a sender's negotiated discount on the route tariffs (customer → article → route). */
-export function CustomersTab() {
+export function CustomersTab({ branches }: { branches: readonly Branch[] }) {
   const [customer, setCustomer] = useState<Customer | null>(null);
   return (
     <Paper withBorder p="sm" maw={640}>
@@ -16,10 +17,12 @@ export function CustomersTab() {
           Tarifas de cliente
         </Title>
         <Text size="sm" c="dark.4">
-          Un descuento sobre el flete de las tarifas de ruta para un remitente. Se aplica al cotizar y al registrar sus envíos.
+          Un descuento sobre el flete de las tarifas de ruta, o tramos y precios de artículos propios en una ruta (tienen prioridad sobre el descuento
+          en esa ruta).
         </Text>
         <CustomerPicker label="Cliente" value={customer} onChange={setCustomer} />
         {customer && <CustomerDiscount key={customer.id} customer={customer} />}
+        {customer && <CustomerRoutePricesEditor key={`p${customer.id}`} customerId={customer.id} branches={branches} />}
       </Stack>
     </Paper>
   );
