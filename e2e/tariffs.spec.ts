@@ -122,8 +122,16 @@ test('registers a shipment by volume with insurance and home delivery for a cust
 });
 
 /** The 'Tarifas' screen beside Factor Peso: an article priced on a route, a route's minimum cloned onto its reverse. */
-test('Tarifas: an article with its price per route, a minimum charge and Clonar tarifa', async ({ page }) => {
+test('Tarifas: an article with its price per route, a minimum charge and Clonar tarifa', async ({ page, request }) => {
   test.setTimeout(120_000);
+  const token = await apiToken(request, 'ADMIN');
+  const customerName = unique('Ferreteria');
+  const dni = String(40_000_000 + Math.floor(Math.random() * 9_000_000));
+  const customer = await request.post('/api/customers', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { firstName: customerName, lastName: 'Norte', doc_type: 1, doc_number: dni },
+  });
+  expect(customer.status()).toBe(201);
   await loginAndWait(page, 'ADMIN');
   await page.goto('/factor-peso');
   await page.getByRole('tab', { name: 'Tarifas' }).click();
@@ -161,6 +169,19 @@ test('Tarifas: an article with its price per route, a minimum charge and Clonar 
   await page.getByRole('button', { name: 'Clonar tarifa' }).click();
   await expect(page.getByRole('row', { name: /Cusco → Piura/ })).toContainText('S/ 20.00');
   await page.screenshot({ path: 'test-results/tarifas-rutas.png', fullPage: true });
+
+  // A customer's own tier on a route, instead of the route's.
+  await page.getByRole('tab', { name: 'Tarifas de cliente' }).click();
+  await page.getByLabel('Cliente', { exact: true }).fill(dni);
+  await page.getByRole('option', { name: new RegExp(customerName) }).click();
+  await expect(page.getByText(/descuento actual 0 %/)).toBeVisible();
+  await page.getByRole('button', { name: 'Agregar tramo' }).click();
+  await page.getByLabel('Desde (kg) tramo propio 1').fill('1');
+  await page.getByLabel('Hasta (kg) tramo propio 1').fill('1000');
+  await page.getByLabel('Factor por kg tramo propio 1').fill('1.25');
+  await page.getByRole('button', { name: 'Guardar precios propios' }).click();
+  await expect(page.getByRole('row', { name: /Piura|Lima|Arequipa|Chiclayo|Cusco|Trujillo/ }).first()).toContainText('Liviano');
+  await page.screenshot({ path: 'test-results/tarifas-clientes.png', fullPage: true });
 
   await page.getByRole('tab', { name: 'Recargos' }).click();
   await expect(page.getByRole('row', { name: /entrega_domicilio/ })).toContainText('S/ 10.00');
