@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import type { Branch } from '@tramo/domain';
+import { countOf } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCloneTariff, usePutRouteTariff, useRouteTariffs, type RouteRef } from '../api/tariffs.ts';
 import { ErrorAlert, firstRoute, money, RoutePicker, routeName } from './shared.tsx';
@@ -122,7 +123,9 @@ export function RoutesTab({ branches, companyDivisor }: { branches: readonly Bra
                   },
                   {
                     onSuccess: (r) => {
-                      notify.success(`Tarifa clonada: ${r.articlePrices} precios de artículos y cargo mínimo ${money(r.minimumCharge)}.`);
+                      notify.success(
+                        `Tarifa clonada: ${countOf(r.articlePrices, 'precio de artículo', 'precios de artículos')} y cargo mínimo ${money(r.minimumCharge)}.`,
+                      );
                       setTargets([]);
                     },
                   },
