@@ -181,6 +181,8 @@ const MATRIX: Record<string, Rule> = {
   'PUT /api/tariffs/surcharges/{code}': { roles: STAFF },
   'GET /api/tariffs/customers/{id}': { roles: STAFF },
   'PUT /api/tariffs/customers/{id}': { roles: STAFF },
+  'GET /api/tariffs/customers/{id}/routes': { roles: STAFF },
+  'PUT /api/tariffs/customers/{id}/routes': { roles: STAFF },
   'POST /api/tariffs/clone': { roles: STAFF },
   // Issue 35: credit accounts, cobranza, detracción deposits, estados de cuenta and ageing: the company's money, admins only.
   'GET /api/credit/accounts': { roles: ADMIN },

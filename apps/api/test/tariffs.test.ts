@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
@@ -109,6 +113,129 @@ describe.each(engines)('tariffs (%s)', (engine) => {
       sql`select d.total::text as total from payments p join documents d on d.id = p.document_id where p.shipment_id = ${shipment.id}`,
     );
     expect(doc.rows[0]).toEqual({ total: '71.00' });
+
+    // One SUNAT item per positive component; the customer's −5.00 is the freight items' own discount.
+    const payment = paid.json().payment as { documentId?: number | null };
+    const documentId =
+      payment.documentId ??
+      Number(
+        ((await t.database.db.execute(sql`select document_id as id from payments where shipment_id = ${shipment.id}`)).rows[0] as { id: number }).id,
+      );
+    const receipt = await t.call('GET', `/api/billing/lookup/${documentId}`, { token: agent });
+    expect(receipt.statusCode, receipt.body).toBe(200);
+    const lines = receipt.json().lines as { description: string; discount: number; taxable: number; igv: number; total: number }[];
+    const descriptions = expectedComponents.filter((c) => c.amount > 0).map((c) => c.description);
+    descriptions[0] = `Servicio de envío ${shipment.code}: ${descriptions[0]}`;
+    expect(lines.map((l) => l.description)).toEqual(descriptions);
+    // The −5.00 over the freight 40.00 + 10.00 in proportion: 4.00 and 1.00 (with IGV).
+    expect(lines.map((l) => l.total)).toEqual([36, 9, 10, 16]);
+    for (const l of lines) expect(Math.round((l.taxable + l.igv) * 100)).toBe(Math.round(l.total * 100));
+    expect(lines[0]!.discount).toBeGreaterThan(0);
+    expect(lines.reduce((acc, l) => acc + Math.round(l.total * 100), 0)).toBe(7100);
+    expect(receipt.json().totals.total).toBe(71);
+
+    // Lost: the clause pays the insured declared value × the cover.
+    const { cover } = (await t.call('GET', '/api/tariffs/settings', { token: agent })).json() as { cover: number };
+    const lost = await t.call('POST', `/api/shipments/${shipment.id}/incidents`, { token: agent, body: { reason: 'extraviado' } });
+    expect(lost.statusCode, lost.body).toBe(201);
+    const listed = (await t.call('GET', `/api/shipments/${shipment.id}/incidents`, { token: agent })).json() as { compensation: unknown }[];
+    expect(listed[0]!.compensation).toMatchObject({ basis: 'declarado', amount: Math.round(800 * cover) / 100 });
+
+    // The company's liability clause prints on the A4 receipt and the 80 mm ticket.
+    const { liabilityClause } = (await t.call('GET', '/api/tariffs/settings', { token: agent })).json() as { liabilityClause: string };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-tariffs-'));
+    try {
+      for (const format of ['a4', 'ticket']) {
+        const res = await fetch(`${t.baseUrl}/api/billing/documents/${documentId}/pdf?format=${format}`, {
+          headers: { authorization: `Bearer ${agent}` },
+        });
+        expect(res.status).toBe(200);
+        const file = path.join(dir, `${format}.pdf`);
+        fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+        const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+        expect(text).toContain(liabilityClause.replace(/\s+/g, ' ').slice(0, 60));
+        expect(text).toContain('Entrega a domicilio');
+        if (process.env.TARIFF_PDF_DIR) fs.copyFileSync(file, path.join(process.env.TARIFF_PDF_DIR, `receipt-${engine}-${format}.pdf`));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a customer's own tiers and article prices on a route come before the route's; bad ones change nothing", async () => {
+    const inserted = await t.database.db.execute(
+      sql`insert into customers (first_name, last_name, doc_type, doc_number) values ('Ferretería', 'Norte', 1, '41234567') returning id`,
+    );
+    const own = Number((inserted.rows[0] as { id: number }).id);
+    const article = await t.call('POST', '/api/tariffs/articles', {
+      token: agent,
+      body: { name: 'Saco 50 kg propio', unit: 'saco', unitCode: 'BG' },
+    });
+    expect(article.statusCode, article.body).toBe(201);
+    const articleId = (article.json() as { id: number }).id;
+    const rows = async () =>
+      Number(((await t.database.db.execute(sql`select count(*)::int as n from customer_route_tariffs`)).rows[0] as { n: number }).n);
+
+    // Bad input: overlapping tiers (400) and an unknown article (422), nothing stored.
+    const overlapping = await t.call('PUT', `/api/tariffs/customers/${own}/routes`, {
+      token: agent,
+      body: {
+        ...route(),
+        tiers: {
+          liviano: [
+            { from_kg: 1, to_kg: 50, factor_per_kg: 1 },
+            { from_kg: 40, to_kg: 1000, factor_per_kg: 1 },
+          ],
+        },
+      },
+    });
+    expect(overlapping.statusCode).toBe(400);
+    expect(overlapping.body).toContain('Hay tramos que se solapan');
+    const unknown = await t.call('PUT', `/api/tariffs/customers/${own}/routes`, {
+      token: agent,
+      body: { ...route(), articles: [{ articleId: 999_999, price: 5 }] },
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().error).toBe('El artículo no existe.');
+    expect(await rows()).toBe(0);
+
+    const put = await t.call('PUT', `/api/tariffs/customers/${own}/routes`, {
+      token: agent,
+      body: { ...route(), tiers: { liviano: [{ from_kg: 1, to_kg: 1000, factor_per_kg: 1 }] }, articles: [{ articleId, price: 60 }] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({ articles: [{ articleId, name: 'Saco 50 kg propio', price: 60 }] });
+    expect((await t.call('GET', `/api/tariffs/customers/${own}/routes`, { token: agent })).json()).toHaveLength(1);
+
+    // 100 kg × 1.00 (the customer's tier, not the route's 2.00) + one sack at 60.00 = 160.00.
+    const quote = await t.call('POST', '/api/quotes', {
+      token: agent,
+      body: {
+        ...route(),
+        senderCustomerId: own,
+        lines: [
+          { productType: 'liviano', weightKg: 100 },
+          { productType: 'liviano', weightKg: 50, basis: 'articulo', articleId },
+        ],
+      },
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    expect(quote.json()).toMatchObject({
+      total: 160,
+      lines: [
+        { source: 'cliente', amount: 100 },
+        { source: 'cliente', amount: 60 },
+      ],
+    });
+    // Another sender on the same route pays the route's 2.00 per kg.
+    const other = (
+      await t.call('POST', '/api/quotes', { token: agent, body: { ...route(), lines: [{ productType: 'liviano', weightKg: 100 }] } })
+    ).json();
+    expect(other).toMatchObject({ total: 200, lines: [{ source: 'ruta' }] });
+
+    // Both lists empty: the customer's own prices go.
+    expect((await t.call('PUT', `/api/tariffs/customers/${own}/routes`, { token: agent, body: { ...route() } })).statusCode).toBe(200);
+    expect(await rows()).toBe(0);
   });
 
   it('a table change does not alter a stored shipment; a new quote follows the new tables', async () => {

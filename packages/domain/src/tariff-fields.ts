@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { decimalNumber, optionalRecordId, recordId, requiredText } from './primitives.ts';
 import { centsToNumber, toCents } from './money.ts';
-import { productTypeSchema } from './pricing.ts';
+import {
+  MAX_TIERS,
+  prepareTiers,
+  PRICING_MESSAGES,
+  productTypeSchema,
+  tierProblem,
+  weightTierSchema,
+  type ProductType,
+  type WeightTier,
+} from './pricing.ts';
 import { CHARGE_BASES, type PriceRequest, type TariffLineInput } from './tariffs.ts';
 
 /**
@@ -121,6 +130,8 @@ export const quoteLineAnswerSchema = z.object({
   amount: z.number(),
 });
 
+export type QuoteLineAnswer = z.infer<typeof quoteLineAnswerSchema>;
+
 /** POST /quotes: every component of a price (DESIGN.md 5b). */
 export const tariffQuoteAnswerSchema = z.object({
   total: z.number(),
@@ -239,3 +250,59 @@ export const quoteBodyFields = {
   senderCustomerId: optionalRecordId('Remitente inválido'),
 };
 export const tariffLineSchemaFields = { productType: productTypeSchema, ...tariffLineFields };
+
+/**
+ * PUT /tariffs/customers/{id}/routes: a customer's own tiers (per class) and article prices on one
+ * route (issue 34); both empty removes them and the customer's discount applies again.
+ */
+export const customerRoutePricesBodySchema = z
+  .object({
+    ...routeFields,
+    tiers: z
+      .partialRecord(
+        productTypeSchema,
+        z.array(weightTierSchema, { error: 'Los tramos deben ser una lista' }).max(MAX_TIERS, `Máximo ${MAX_TIERS} tramos`),
+      )
+      .default({}),
+    articles: z
+      .array(
+        z.object({
+          articleId: recordId(TARIFF_FIELD_MESSAGES.article),
+          price: amountCents(TARIFF_FIELD_MESSAGES.amount).refine((c) => c > 0, 'El precio debe ser mayor a 0.'),
+        }),
+        { error: TARIFF_FIELD_MESSAGES.article },
+      )
+      .max(200, 'Máximo 200 artículos.')
+      .default([]),
+  })
+  .transform((v, ctx) => {
+    const tiers: Partial<Record<ProductType, WeightTier[]>> = {};
+    for (const [type, list] of Object.entries(v.tiers) as [ProductType, z.infer<typeof weightTierSchema>[]][]) {
+      if (!list.length) continue;
+      const prepared = prepareTiers(list);
+      const problem = tierProblem(prepared);
+      if (problem) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tiers', type],
+          message: problem === 'invalid' ? PRICING_MESSAGES.invalidTiers : PRICING_MESSAGES.overlapping,
+        });
+        return z.NEVER;
+      }
+      tiers[type] = prepared;
+    }
+    if (new Set(v.articles.map((a) => a.articleId)).size !== v.articles.length) {
+      ctx.addIssue({ code: 'custom', path: ['articles'], message: 'Un artículo aparece dos veces.' });
+      return z.NEVER;
+    }
+    return { ...v, tiers };
+  });
+
+export const customerRoutePricesAnswerSchema = z.object({
+  customerId: z.number(),
+  originBranchId: z.number(),
+  destinationBranchId: z.number(),
+  tiers: z.record(z.string(), z.array(z.object({ from_kg: z.number(), to_kg: z.number(), factor_per_kg: z.number() }))),
+  articles: z.array(z.object({ articleId: z.number(), name: z.string(), price: z.number() })),
+});
+export type CustomerRoutePricesAnswer = z.infer<typeof customerRoutePricesAnswerSchema>;

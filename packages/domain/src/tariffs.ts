@@ -320,3 +320,36 @@ export function compensationDue(declaredValueCents: Cents | null, coverBp: numbe
   if (declaredValueCents === null || declaredValueCents <= 0) return undeclaredCapCents;
   return percentOf(declaredValueCents, coverBp);
 }
+
+/** The incident reasons the liability clause compensates: the goods were lost or damaged. */
+export const COMPENSABLE_INCIDENT_REASONS: readonly string[] = ['dañado', 'extraviado', 'faltante en desembarque'];
+
+export interface IncidentCompensation {
+  amountCents: Cents;
+  /** 'declarado': the declared (and insured) value × the cover; 'tope': the cap for undeclared goods. */
+  basis: 'declarado' | 'tope';
+  description: string;
+}
+
+/**
+ * What the clause pays for an incident of loss or damage (issue 34): an insured shipment's declared
+ * value × the cover (e.g. 90 %), else the cap for undeclared goods; null for any other incident.
+ * A value declared without insurance is not covered: the clause is on the declared and insured value.
+ */
+export function incidentCompensation(
+  reason: string,
+  shipment: { declaredValueCents: Cents | null; insured: boolean },
+  clause: { coverBp: number; undeclaredCapCents: Cents },
+): IncidentCompensation | null {
+  if (!COMPENSABLE_INCIDENT_REASONS.includes(reason)) return null;
+  const declared = shipment.insured ? shipment.declaredValueCents : null;
+  const amountCents = compensationDue(declared, clause.coverBp, clause.undeclaredCapCents);
+  if (declared !== null && declared > 0) {
+    return {
+      amountCents,
+      basis: 'declarado',
+      description: `Indemnización según la cláusula: ${clause.coverBp / 100} % del valor declarado S/ ${soles(declared)} = S/ ${soles(amountCents)}`,
+    };
+  }
+  return { amountCents, basis: 'tope', description: `Indemnización según la cláusula: tope sin valor declarado S/ ${soles(amountCents)}` };
+}

@@ -189,5 +189,10 @@ export const incidentAnswerSchema = z.object({
   createdByName: z.string().nullable(),
   closedAt: z.string().nullable(),
   closedByName: z.string().nullable(),
+  /** Loss or damage: what the liability clause pays (issue 34), in a shipment's own list; null for other reasons. */
+  compensation: z
+    .object({ amount: z.number(), basis: z.enum(['declarado', 'tope']), description: z.string() })
+    .nullable()
+    .optional(),
 });
 export type Incident = z.infer<typeof incidentAnswerSchema>;

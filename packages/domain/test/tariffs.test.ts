@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   chargeableKg,
   compensationDue,
+  incidentCompensation,
   DEFAULT_TIERS,
   DEFAULT_VOLUMETRIC_DIVISOR,
   insurancePremium,
@@ -243,6 +244,20 @@ describe('declared value and insurance', () => {
   it('compensation: 90 % of the declared value, or the cap when undeclared', () => {
     expect(compensationDue(100_000, 9000, 20_000)).toBe(90_000);
     expect(compensationDue(null, 9000, 20_000)).toBe(20_000);
+  });
+  it('an incident of loss or damage: the insured declared value × cover, else the cap; other reasons nothing', () => {
+    const clause = { coverBp: 9000, undeclaredCapCents: 10_000 };
+    expect(incidentCompensation('extraviado', { declaredValueCents: 80_000, insured: true }, clause)).toEqual({
+      amountCents: 72_000,
+      basis: 'declarado',
+      description: 'Indemnización según la cláusula: 90 % del valor declarado S/ 800.00 = S/ 720.00',
+    });
+    expect(incidentCompensation('dañado', { declaredValueCents: 80_000, insured: false }, clause)).toMatchObject({
+      amountCents: 10_000,
+      basis: 'tope',
+    });
+    expect(incidentCompensation('faltante en desembarque', { declaredValueCents: null, insured: false }, clause)?.amountCents).toBe(10_000);
+    expect(incidentCompensation('destinatario ausente', { declaredValueCents: 80_000, insured: true }, clause)).toBeNull();
   });
 });
 

@@ -13,6 +13,7 @@ const UsersPage = page(() => import('../features/users/UsersPage.tsx'));
 const BranchesPage = page(() => import('../features/branches/BranchesPage.tsx'));
 const CustomersPage = page(() => import('../features/customers/CustomersPage.tsx'));
 const FactorPesoPage = page(() => import('../features/pricing/FactorPesoPage.tsx'));
+const TarifasPage = page(() => import('../features/pricing/TarifasPage.tsx'));
 const TransportistasPage = page(() => import('../features/fleet/TransportistasPage.tsx'));
 const TransportTripsPage = page(() => import('../features/fleet/TransportTripsPage.tsx'));
 const ForbiddenPage = page(() => import('../features/misc/ForbiddenPage.tsx'));
@@ -84,6 +85,7 @@ export const routes: RouteObject[] = [
           guarded('/shipments/:id', ShipmentDetailPage),
           guarded('/customers', CustomersPage),
           guarded('/factor-peso', FactorPesoPage),
+          guarded('/factor-peso/tarifas', TarifasPage),
           guarded('/tracking', TrackingPage),
           guarded('/deliveries', DeliveriesPage),
           guarded('/billing/preview', BillingPage),

@@ -14,3 +14,4 @@ export * from './vouchers.ts';
 export * from './invoice-form.ts';
 export * from './guide-api.ts';
 export * from './sunat-hints.ts';
+export * from './component-items.ts';

@@ -39,6 +39,7 @@ import {
 import { DETRACTION_FREIGHT, detractionAmountCents, detractionBaseCents } from './detraction.ts';
 import { INSTALMENT_MESSAGES, instalmentProblems, lastDueDate, pendingAmountCents, type Instalment } from './instalments.ts';
 import { isContingency, seriesProblems, suggestedSeries } from './series.ts';
+import type { ComponentItem } from './component-items.ts';
 import { checkFreightTrip, FREIGHT_TRIP_MESSAGES, freightTripSchema, type FreightTrip } from './freight-trip.ts';
 
 /*
@@ -285,6 +286,8 @@ export interface InvoiceDraft {
   guides: GuideReference[];
   uniqueCode: string | null;
   observations: string | null;
+  /** The company's liability clause as it stood at issue (a shipment's counter receipt, issue 34): printed, not sent to SUNAT. */
+  liabilityClause?: string | null;
 }
 
 export interface InvoiceContext {
@@ -600,11 +603,36 @@ export interface PaymentReceiptInput {
   /** The shipment code, printed as the item code. */
   code?: string | null;
   description?: string;
+  /**
+   * One item per price component (issue 34, `receiptItemsFromComponents`), adding up to amountCents;
+   * absent, the one item 'Servicio de envío'.
+   */
+  items?: readonly ComponentItem[] | null;
+}
+
+/** A component item as a gravado line of quantity 1: its discount is the line's, net of IGV. */
+function componentLine(item: ComponentItem, code: string | null): InvoiceLine {
+  return {
+    igvType: '10',
+    grossCents: item.grossNetCents,
+    discountCents: item.grossNetCents - item.netCents,
+    subtotalCents: item.netCents,
+    igvCents: item.igvCents,
+    totalCents: item.amountCents,
+    quantity: '1',
+    unitValue: new Big(item.grossNetCents).div(100).toFixed(),
+    unitPrice: new Big(item.grossCents).div(100).toFixed(),
+    itemType: 'servicio',
+    code,
+    description: item.description,
+    unit: 'ZZ',
+  };
 }
 
 /**
  * The receipt of a manual payment (DESIGN.md section 5): a boleta for a DNI, a factura for a RUC,
- * one item 'Servicio de envío' whose net is amount / 1.18, so it totals exactly what was collected.
+ * one item 'Servicio de envío' whose net is amount / 1.18, so it totals exactly what was collected;
+ * or, for a shipment priced by components, one such item per component (DESIGN.md 5b).
  */
 export function paymentReceiptDraft(input: PaymentReceiptInput, ctx: InvoiceContext): InvoiceCheck {
   const type: InvoiceDocumentType = input.customer.docType === 6 ? '01' : '03';
@@ -617,18 +645,31 @@ export function paymentReceiptDraft(input: PaymentReceiptInput, ctx: InvoiceCont
     unit: 'ZZ',
   };
   const c = input.customer;
-  // The same rules as the form: the payload below is what the receipt says, the line is its exact split.
+  const byComponent =
+    input.items?.length && input.items.reduce((sum, i) => sum + i.amountCents, 0) === input.amountCents
+      ? input.items.map((i) => componentLine(i, line.code))
+      : null;
+  const lines = byComponent ?? [line];
+  // The same rules as the form: the payload below is what the receipt says, the lines are its exact split.
   const check = checkInvoice(
     {
       type,
       issueDate: input.issueDate,
       serie: suggestedSeries(type, { contingency }),
-      items: [{ description: line.description, unit: 'ZZ', quantity: 1, unitValue: line.unitValue, igvType: '10', code: line.code }],
+      items: lines.map((l) => ({
+        description: l.description,
+        unit: 'ZZ',
+        quantity: 1,
+        unitValue: l.unitValue,
+        ...(l.discountCents > 0 ? { discount: centsToString(l.discountCents) } : {}),
+        igvType: '10',
+        code: l.code,
+      })),
       customerId: input.customerId ?? null,
       customer: input.customerId ? null : { doc_type: c.docType, doc_number: c.docNumber, name: c.name, address: c.address, email: c.email },
     },
     { ...ctx, customer: input.customerId ? c : ctx.customer },
   );
   if (!check.ok) return check;
-  return { ok: true, draft: { ...check.draft, lines: [line], totals: documentTotals([line]) } };
+  return { ok: true, draft: { ...check.draft, lines, totals: documentTotals(lines) } };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, numeric, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, integer, jsonb, numeric, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { branches } from './branches.js';
 import { createdAt, updatedAt } from './columns.js';
 import { customers } from './customers.js';
@@ -131,4 +131,32 @@ export const customerTariffs = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [check('customer_tariffs_discount_ck', sql`${t.discountBp} between 0 and 10000`)],
+);
+
+/**
+ * A customer's own prices on a route (issue 34: 'their own tiers and article prices per route'),
+ * instead of the route's: tiers per product class ({ liviano: [{ from_kg, to_kg, factor_per_kg }] },
+ * checked by the domain's tier rules) and article prices ([{ articleId, price }], soles as text).
+ * Read at quote and creation time only; stored shipments keep what they were charged.
+ */
+export const customerRouteTariffs = pgTable(
+  'customer_route_tariffs',
+  {
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    originBranchId: integer('origin_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'cascade' }),
+    destinationBranchId: integer('destination_branch_id')
+      .notNull()
+      .references(() => branches.id, { onDelete: 'cascade' }),
+    tiers: jsonb('tiers').notNull().default({}),
+    articlePrices: jsonb('article_prices').notNull().default([]),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.originBranchId, t.destinationBranchId] }),
+    check('customer_route_tariffs_route_ck', sql`${t.originBranchId} <> ${t.destinationBranchId}`),
+  ],
 );

@@ -5,6 +5,7 @@ import {
   paymentReceiptDraft,
   toCents,
   type BillingCustomer,
+  type ComponentItem,
   type BillingDocType,
   type InvoiceDraft,
   type ReceiptRequest,
@@ -27,6 +28,10 @@ export interface CounterReceipt {
   customer: { docType: number; docNumber: string; name: string; address?: string | null; email?: string | null };
   shipmentCode: string | null;
   description: string | null;
+  /** One item per price component of the shipment (issue 34); absent, the one 'Servicio de envío' item. */
+  items?: readonly ComponentItem[] | null;
+  /** The company's liability clause, printed on the receipt of a shipment (issue 34). */
+  liabilityClause?: string | null;
   idempotencyKey: string | null;
 }
 
@@ -118,11 +123,12 @@ async function checkCounterReceipt(
       issueDate: today,
       code: input.shipmentCode,
       ...(input.description ? { description: input.description } : {}),
+      items: input.items ?? null,
     },
     { today, customer: registered },
   );
   if (!check.ok) return { ok: false, refused: { statusCode: 422, result: refusal(check.problems) } };
-  return { ok: true, draft: check.draft };
+  return { ok: true, draft: input.liabilityClause ? { ...check.draft, liabilityClause: input.liabilityClause } : check.draft };
 }
 
 /**

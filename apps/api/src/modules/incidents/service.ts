@@ -1,6 +1,9 @@
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import {
   canSee,
+  centsToNumber,
+  incidentCompensation,
+  toCents,
   displayName,
   INCIDENT_PHOTO_INVALID,
   INCIDENT_REASON_LABELS,
@@ -13,6 +16,7 @@ import { incidents, shipments } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import { reencodeImage, type StoredImageType } from '../../lib/images.ts';
 import type { SessionUser, ServiceContext } from '../../types.ts';
+import { loadCompanyTariff } from '../pricing/index.ts';
 import { branchScope, recordShipmentEvent, shipmentKey } from '../shipments/index.ts';
 
 const columns = {
@@ -57,16 +61,27 @@ async function visibleShipment(db: Db | Tx, actor: SessionUser, idOrCode: string
   return shipment;
 }
 
-/** A shipment's incidents, newest first. */
+/** A shipment's incidents, newest first; one of loss or damage with the compensation its clause pays. */
 export async function shipmentIncidents(ctx: ServiceContext, actor: SessionUser, idOrCode: string): Promise<Incident[]> {
   const shipment = await visibleShipment(ctx.db, actor, idOrCode);
-  const rows = await ctx.db
-    .select(columns)
-    .from(incidents)
-    .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
-    .where(eq(incidents.shipmentId, shipment.id))
-    .orderBy(desc(incidents.createdAt), desc(incidents.id));
-  return rows.map((r) => ({ ...toDto(r), photo: r.photo }));
+  const [rows, company] = await Promise.all([
+    ctx.db
+      .select({ ...columns, declaredValue: shipments.declaredValue, insured: shipments.insured })
+      .from(incidents)
+      .innerJoin(shipments, eq(shipments.id, incidents.shipmentId))
+      .where(eq(incidents.shipmentId, shipment.id))
+      .orderBy(desc(incidents.createdAt), desc(incidents.id)),
+    ctx.references.get('tariff:company', () => loadCompanyTariff(ctx.db)),
+  ]);
+  return rows.map((r) => {
+    const due = incidentCompensation(
+      r.reason,
+      { declaredValueCents: r.declaredValue === null ? null : toCents(r.declaredValue), insured: r.insured },
+      company,
+    );
+    const compensation = due && { amount: centsToNumber(due.amountCents), basis: due.basis, description: due.description };
+    return { ...toDto(r), photo: r.photo, compensation };
+  });
 }
 
 /** Open incidents the user may see (the Panel's counter), and the newest of them. */

@@ -99,7 +99,7 @@ export async function createManualPayment(
     prepared = await preparePaymentReceipt(
       ctx,
       issuer,
-      receiptOfPayment({ ...input, customerId: input.customerId ?? null, customerAddress }, shipment.code),
+      await receiptOfPayment(ctx, { ...input, shipmentId: shipment.id, customerId: input.customerId ?? null, customerAddress }, shipment.code),
     );
   } catch (err) {
     if (!(err instanceof AppError)) ctx.log.error({ err }, 'payment receipt failed');

@@ -2,8 +2,11 @@ import {
   destinationVoidRefusal,
   limaDay,
   PAYMENT_MESSAGES,
+  RECEIPT_DESCRIPTION_MAX,
   receiptItemFor,
+  receiptItemsFromComponents,
   receiptKey,
+  toCents,
   type IssueResult,
   type ManualPayment,
   type ManualPaymentResult,
@@ -16,6 +19,7 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import type { Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { issuePaymentReceipt, lookupDocument, voidDocument, type CounterReceipt, type IssueAnswer } from '../billing/index.ts';
+import { loadCompanyTariff } from '../pricing/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
 import { lockSession } from './queries/cash-sessions.ts';
@@ -65,15 +69,37 @@ type ReceiptSource = Pick<
   'amountCents' | 'discountCents' | 'discountReason' | 'customerId' | 'customerDocType' | 'customerDocNumber' | 'customerName' | 'customerAddress'
 >;
 
-/** The receipt a payment asks billing for: its amount in céntimos, its customer as the payment has it, its item's text. */
-export function receiptOfPayment(p: ReceiptSource, shipmentCode: string): Omit<CounterReceipt, 'idempotencyKey'> {
+/**
+ * The receipt a payment asks billing for: its amount in céntimos, its customer as the payment has
+ * it, its items (one per stored price component, issue 34; a shipment priced before them keeps the
+ * one item) and the company's liability clause.
+ */
+export async function receiptOfPayment(
+  ctx: ServiceContext,
+  p: ReceiptSource & { shipmentId: number },
+  shipmentCode: string,
+): Promise<Omit<CounterReceipt, 'idempotencyKey'>> {
   const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
+  const [components, company] = await Promise.all([
+    repo.priceComponentsOf(ctx.db, p.shipmentId),
+    ctx.references.get('tariff:company', () => loadCompanyTariff(ctx.db)),
+  ]);
+  const byComponent = receiptItemsFromComponents(
+    components?.map((c) => ({ kind: c.kind, description: c.description, amountCents: toCents(c.amount.toFixed(2)) })),
+    p.amountCents,
+  );
+  // The first item names the shipment (and an admin's discount, as the one item does).
+  const items = byComponent?.map((it, i) =>
+    i === 0 ? { ...it, description: `${item.description}: ${it.description}`.slice(0, RECEIPT_DESCRIPTION_MAX) } : it,
+  );
   return {
     amountCents: p.amountCents,
     customerId: p.customerId,
     customer: { docType: p.customerDocType, docNumber: p.customerDocNumber, name: p.customerName, address: p.customerAddress },
     shipmentCode,
     description: item.description,
+    items,
+    liabilityClause: company.liabilityClause,
   };
 }
 
@@ -89,7 +115,7 @@ async function receiptFor(ctx: ServiceContext, user: SessionUser, p: PaymentReco
   // The receipt is the collecting branch's whoever confirms it: its key is looked up per issuing
   // branch, so an admin retrying an agent's payment finds the receipt already issued, never a second.
   const issuer = { ...user, branchId: p.branchId ?? user.branchId };
-  const receipt = receiptOfPayment(p, shipmentCode);
+  const receipt = await receiptOfPayment(ctx, p, shipmentCode);
   const issue = (attempt: number) => issuePaymentReceipt(ctx, issuer, { ...receipt, idempotencyKey: receiptKey(p.id, attempt) });
   let attempt = p.receiptAttempts;
   let answer = await issue(attempt);

@@ -6,6 +6,8 @@ import {
   articlePriceAnswerSchema,
   articlePriceBodySchema,
   cloneTariffBodySchema,
+  customerRoutePricesAnswerSchema,
+  customerRoutePricesBodySchema,
   customerTariffAnswerSchema,
   customerTariffBodySchema,
   routeTariffAnswerSchema,
@@ -36,6 +38,7 @@ import {
   putTariffSettings,
   quoteTariff,
 } from './tariff-service.ts';
+import { listCustomerRoutePrices, putCustomerRoutePrices } from './customer-tariffs.ts';
 
 const codeParams = z.object({ code: z.string().regex(/^[a-z_]{2,30}$/, 'Código de recargo inválido (minúsculas y _).') });
 
@@ -169,6 +172,33 @@ export default async function tariffRoutes(app: App) {
       preHandler: staff,
     },
     async (request) => putCustomerTariff(app, currentUser(request), request.params.id, request.body),
+  );
+  app.get(
+    '/tariffs/customers/:id/routes',
+    {
+      schema: {
+        tags,
+        summary: 'Tramos y precios de artículos propios de un cliente, por ruta',
+        params: idParams,
+        response: answers({ 200: z.array(customerRoutePricesAnswerSchema) }),
+      },
+      preHandler: staff,
+    },
+    async (request) => listCustomerRoutePrices(app, request.params.id),
+  );
+  app.put(
+    '/tariffs/customers/:id/routes',
+    {
+      schema: {
+        tags,
+        summary: 'Fijar los tramos y precios propios de un cliente en una ruta (vacíos: se quitan)',
+        params: idParams,
+        body: customerRoutePricesBodySchema,
+        response: answers({ 200: customerRoutePricesAnswerSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => putCustomerRoutePrices(app, currentUser(request), request.params.id, request.body),
   );
   app.post(
     '/tariffs/clone',

@@ -38,7 +38,7 @@ export async function quoteTariff(ctx: ServiceContext, body: TariffQuoteBody) {
     ctx.references.get(`route:${o}:${d}`, () => findRouteTables(ctx.db, o, d, PRODUCT_TYPES)),
     ctx.references.get('tariff:company', () => loadCompanyTariff(ctx.db)),
     ctx.references.get(`tariff:route:${o}:${d}`, () => loadRouteExtras(ctx.db, o, d)),
-    loadCustomerTariff(ctx.db, body.senderCustomerId),
+    loadCustomerTariff(ctx.db, body.senderCustomerId, body),
   ]);
   return quoteAnswer(priceShipmentFrom(tables, { company, route }, customer, priceRequestOf(body)));
 }

@@ -1,8 +1,27 @@
-import { and, eq, or, sql } from 'drizzle-orm';
-import { toCents, type ArticlePrice, type Cents, type CustomerTariff, type SurchargeRule, type TariffSettings } from '@tramo/domain';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import {
+  toCents,
+  type ArticlePrice,
+  type Cents,
+  type CustomerTariff,
+  type PriceList,
+  type ProductType,
+  type SurchargeRule,
+  type TariffSettings,
+  type WeightTier,
+} from '@tramo/domain';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
-import { customerTariffs, customers, tariffArticlePrices, tariffArticles, tariffRoutes, tariffSettings, tariffSurcharges } from '../../db/schema.ts';
+import {
+  customerRouteTariffs,
+  customerTariffs,
+  customers,
+  tariffArticlePrices,
+  tariffArticles,
+  tariffRoutes,
+  tariffSettings,
+  tariffSurcharges,
+} from '../../db/schema.ts';
 
 /**
  * What a shipment's price reads beyond the Factor Peso tables (issue 34): the company's tariff
@@ -97,14 +116,69 @@ export async function loadRouteExtras(db: Db | Tx, originId: number, destination
   return { articles, minimumChargeCents: route ? toCents(route.minimumCharge) : 0, divisor: route?.volumetricDivisor ?? null };
 }
 
-/** The sender's negotiated discount, if any; read per shipment (not cached: customers are many). */
-export async function loadCustomerTariff(db: Db | Tx, customerId: number | null): Promise<CustomerTariff | null> {
+/**
+ * The sender's negotiated tariff, if any; read per shipment (not cached: customers are many). Its
+ * own prices on the route (the reverse route's when the route has none, as tables do) come first;
+ * else its discount on the route tariffs (issue 34: a discount or their own prices).
+ */
+export async function loadCustomerTariff(
+  db: Db | Tx,
+  customerId: number | null,
+  route?: { originBranchId: number | null; destinationBranchId: number | null },
+): Promise<CustomerTariff | null> {
   if (customerId === null) return null;
-  const [row] = await db
-    .select({ discountBp: customerTariffs.discountBp, firstName: customers.firstName, lastName: customers.lastName })
-    .from(customerTariffs)
-    .innerJoin(customers, eq(customers.id, customerTariffs.customerId))
-    .where(eq(customerTariffs.customerId, customerId));
-  if (!row || row.discountBp === 0) return null;
-  return { kind: 'descuento', customerName: [row.firstName, row.lastName].filter(Boolean).join(' '), discountBp: row.discountBp };
+  const o = route?.originBranchId ?? null;
+  const d = route?.destinationBranchId ?? null;
+  const [[row], own] = await Promise.all([
+    db
+      .select({ discountBp: customerTariffs.discountBp, firstName: customers.firstName, lastName: customers.lastName })
+      .from(customers)
+      .leftJoin(customerTariffs, eq(customerTariffs.customerId, customers.id))
+      .where(eq(customers.id, customerId)),
+    o !== null && d !== null
+      ? db
+          .select()
+          .from(customerRouteTariffs)
+          .where(
+            and(
+              eq(customerRouteTariffs.customerId, customerId),
+              bothWays(customerRouteTariffs.originBranchId, customerRouteTariffs.destinationBranchId, o, d),
+            ),
+          )
+      : Promise.resolve([]),
+  ]);
+  if (!row) return null;
+  const customerName = [row.firstName, row.lastName].filter(Boolean).join(' ');
+  const prices = own.find((r) => r.originBranchId === o) ?? own[0];
+  if (prices) return { kind: 'propia', customerName, prices: await ownPriceList(db, prices) };
+  if (!row.discountBp) return null;
+  return { kind: 'descuento', customerName, discountBp: row.discountBp };
+}
+
+async function ownPriceList(db: Db | Tx, row: typeof customerRouteTariffs.$inferSelect): Promise<PriceList> {
+  const stored = row.articlePrices as { articleId: number; price: string }[];
+  const articles = new Map<number, ArticlePrice>();
+  if (stored.length) {
+    const found = await db
+      .select({ id: tariffArticles.id, name: tariffArticles.name, unitCode: tariffArticles.unitCode })
+      .from(tariffArticles)
+      .where(
+        and(
+          eq(tariffArticles.active, true),
+          inArray(
+            tariffArticles.id,
+            stored.map((a) => a.articleId),
+          ),
+        ),
+      );
+    for (const a of found) {
+      const price = stored.find((p) => p.articleId === a.id)!;
+      articles.set(a.id, { articleId: a.id, name: a.name, unitCode: a.unitCode, priceCents: toCents(price.price) });
+    }
+  }
+  const tiers: PriceList['tiers'] = {};
+  for (const [type, list] of Object.entries(row.tiers as Record<string, WeightTier[]>)) {
+    if (list.length) tiers[type as ProductType] = list.map((t, i) => ({ ...t, sort_order: i + 1 }));
+  }
+  return { tiers, articles };
 }

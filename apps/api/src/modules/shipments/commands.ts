@@ -164,7 +164,7 @@ export async function createShipment(ctx: ServiceContext, actor: SessionUser, da
   return ctx.db
     .transaction(async (tx) => {
       await checkSender(tx, data);
-      const { dto, eventId, now } = await insert(tx, await loadCustomerTariff(tx, data.senderCustomerId));
+      const { dto, eventId, now } = await insert(tx, await loadCustomerTariff(tx, data.senderCustomerId, data));
       await enqueueNotifications(tx, dto.id, { id: eventId, ...first }, now, {
         code: dto.code,
         recipientPhone: data.recipientPhone,

@@ -43,7 +43,7 @@ export async function priceLines(tx: Tx, data: PricedInput & Pick<NewShipment, '
     findRouteTables(tx, data.originBranchId, data.destinationBranchId, PRODUCT_TYPES),
     loadCompanyTariff(tx),
     loadRouteExtras(tx, data.originBranchId, data.destinationBranchId),
-    loadCustomerTariff(tx, data.senderCustomerId),
+    loadCustomerTariff(tx, data.senderCustomerId, data),
   ]);
   return priceWith(tables, { company, route }, customer, data);
 }

@@ -337,6 +337,10 @@ function drawA4(doc: Doc, { title, id, p, qr }: Content) {
       .text(printable(`Observaciones: ${d.observations}`), left, y, { width });
     y = doc.y + 10;
   }
+  if (d.liabilityClause) {
+    doc.font('Helvetica').fontSize(7.5).fillColor(INK).text(printable(d.liabilityClause), left, y, { width });
+    y = doc.y + 10;
+  }
 
   // QR, hash and the representation sentence.
   const qrSize = 92;
@@ -434,6 +438,10 @@ function drawTicket(doc: Doc, { title, id, p, qr }: Content): number {
     text(detraction, 6.5);
   }
   if (d.observations) text(`Observaciones: ${d.observations}`, 6.5);
+  if (d.liabilityClause) {
+    rule();
+    text(d.liabilityClause, 6.5);
+  }
   rule();
   if (qr) {
     const size = 110;

@@ -15,6 +15,7 @@ import { useReplaceTiers } from './api/replace-tiers.ts';
 import { ConfigCard } from './components/ConfigCard.tsx';
 import { PreviewCard } from './components/PreviewCard.tsx';
 import { ReferenceValuesCard } from './components/ReferenceValuesCard.tsx';
+import { PricingTabs } from './components/PricingTabs.tsx';
 import { SummaryCard } from './components/SummaryCard.tsx';
 import { toRows, toTiers, type TierRow } from './components/tierRows.ts';
 
@@ -167,6 +168,7 @@ function FactorPesoEditor({ branches }: { branches: Branch[] }) {
 
   return (
     <>
+      <PricingTabs />
       <PageHeader title="Factor Peso" description="Tarifas por peso entre sucursales, por categoría">
         <Button onClick={save} loading={saving} disabled={rows === null || problem !== null || table.isError}>
           Guardar

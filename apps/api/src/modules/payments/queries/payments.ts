@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
-import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type Scope } from '@tramo/domain';
+import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type PriceComponentAnswer, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
 import { branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
 import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
@@ -16,6 +16,12 @@ export async function findShipment(db: Db | Tx, id: number) {
 export async function findPayment(db: Db | Tx, id: number): Promise<PaymentRecord | null> {
   const [row] = await db.select().from(payments).where(eq(payments.id, id));
   return row ?? null;
+}
+
+/** The shipment's stored price components (issue 34), null for one priced before them. */
+export async function priceComponentsOf(db: Db | Tx, shipmentId: number): Promise<PriceComponentAnswer[] | null> {
+  const [row] = await db.select({ components: shipments.priceComponents }).from(shipments).where(eq(shipments.id, shipmentId));
+  return (row?.components as PriceComponentAnswer[] | null | undefined) ?? null;
 }
 
 /** The live (pending or paid) payment of a shipment, if any. */

@@ -95,6 +95,11 @@ export function ShipmentIncidents({ shipmentId }: { shipmentId: number }) {
                   {formatDateTime(i.createdAt)} · {i.createdByName ?? '—'}
                   {i.note ? ` · ${i.note}` : ''}
                 </Text>
+                {i.compensation && (
+                  <Text size="xs" fw={600} c="dark.6" mt={2}>
+                    {i.compensation.description}
+                  </Text>
+                )}
                 {i.photo && (
                   <Image
                     src={i.photo}

@@ -277,7 +277,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
               <Title order={2} size="h4" mb="xs">
                 Líneas de peso
               </Title>
-              <WeightLines control={form.control} errors={errors} quotes={quote.quotes} />
+              <WeightLines control={form.control} errors={errors} quotes={quote.quotes} tariffLines={breakdown.lineQuotes} />
               <Group justify="flex-end" mt="sm" gap="xl">
                 <Text size="sm" c="dimmed">
                   Peso total: {formatWeight(quote.totalWeightKg)}

@@ -46,7 +46,12 @@ export function useTariffBreakdown(control: FormControl) {
       : null;
   const [settled] = useDebouncedValue(JSON.stringify(request), 300);
   const query = useTariffQuote(JSON.parse(settled) as TariffQuoteRequest | null);
-  return { quote: request ? query.data : undefined, error: request ? query.error : null, pending: query.isFetching };
+  const quote = request ? query.data : undefined;
+  // Each form line's own priced line (lines without weight are not sent), once the answer is for these lines.
+  const current = quote && settled === JSON.stringify(request) ? quote : undefined;
+  let next = 0;
+  const lineQuotes = lines.map((l) => (typeof l.weightKg === 'number' && l.weightKg > 0 ? (current?.lines[next++] ?? null) : null));
+  return { quote, error: request ? query.error : null, pending: query.isFetching, lineQuotes };
 }
 
 function LineSize({ control, index, articles }: { control: FormControl; index: number; articles: { value: string; label: string }[] }) {

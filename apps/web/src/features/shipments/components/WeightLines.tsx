@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Button, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
-import { PRICING_MESSAGES, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type NewShipment, type Quote } from '@tramo/domain';
+import { PRICING_MESSAGES, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type NewShipment, type Quote, type QuoteLineAnswer } from '@tramo/domain';
 import { ApiError } from '../../../lib/api.ts';
 import { formatMoney, formatNumber, formatWeight } from '../../../lib/format.ts';
 import type { ShipmentFormValues } from './shipment-form.ts';
@@ -12,7 +12,25 @@ export type LineQuoteState =
 
 const classOptions = PRODUCT_TYPES.map((t) => ({ value: t, label: PRODUCT_TYPE_LABELS[t] }));
 
-function QuoteCell({ quote }: { quote: LineQuoteState }) {
+/** A line as POST /quotes priced it: its chargeable basis and amount, the figure the shipment stores. */
+function TariffCell({ line }: { line: QuoteLineAnswer }) {
+  const basis = line.article
+    ? `${line.packages} × ${formatMoney(line.article.unitPrice)}`
+    : `${formatWeight(line.chargeableKg)}${line.basis === 'volumen' ? ' (volumen)' : ''} × ${formatNumber(line.tier?.factor_per_kg ?? 0)}`;
+  return (
+    <div>
+      <Text size="sm" fw={600} data-testid="line-price">
+        {formatMoney(line.amount)}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {basis}
+      </Text>
+    </div>
+  );
+}
+
+function QuoteCell({ quote, tariff }: { quote: LineQuoteState; tariff: QuoteLineAnswer | null }) {
+  if (tariff && quote.state !== 'error') return <TariffCell line={tariff} />;
   switch (quote.state) {
     case 'idle':
       return (
@@ -54,13 +72,15 @@ interface WeightLinesProps {
   control: Control<ShipmentFormValues, unknown, NewShipment>;
   errors: FieldErrors<ShipmentFormValues>;
   quotes: LineQuoteState[];
+  /** Per line, its price from POST /quotes (basis, chargeable kg, article): shown instead of the weight-only quote. */
+  tariffLines?: readonly (QuoteLineAnswer | null)[];
 }
 
 /** Class and weight per package; one line is always kept; each line shows its own quote. */
 /** 2 decimals, rounded half up on the decimal digits (`1.005` → 1.01, where `* 100` would give 1.00). */
 const roundKg = (kg: number) => Number(`${Math.round(Number(`${kg}e2`))}e-2`);
 
-export function WeightLines({ control, errors, quotes }: WeightLinesProps) {
+export function WeightLines({ control, errors, quotes, tariffLines = [] }: WeightLinesProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'lines' });
   const outOfRange = quotes.some((q) => q.state === 'error' && q.outOfRange);
   const linesError = errors.lines?.root?.message ?? errors.lines?.message;
@@ -125,7 +145,7 @@ export function WeightLines({ control, errors, quotes }: WeightLinesProps) {
                   />
                 </Table.Td>
                 <Table.Td>
-                  <QuoteCell quote={quotes[i] ?? { state: 'idle' }} />
+                  <QuoteCell quote={quotes[i] ?? { state: 'idle' }} tariff={tariffLines[i] ?? null} />
                 </Table.Td>
                 <Table.Td>
                   <ActionIcon
