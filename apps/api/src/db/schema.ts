@@ -20,3 +20,4 @@ export * from './schema/notifications.js';
 export * from './schema/tariffs.js';
 export * from './schema/company.js';
 export * from './schema/who-pays.js';
+export * from './schema/guides.js';

@@ -4,6 +4,6 @@ export { assertVisible, issueResult, isGuideType, isVoucherType, pdfLink, refusa
 export { createAndEmit, issueOther, issuePaymentReceipt, issueReceipt, type CounterReceipt, type OtherIssue } from './issuing.ts';
 export { syncDocument, voidDocument, voidStatus } from './lifecycle.ts';
 export { lookupDocument, unbilledShipments } from './rendering.ts';
-export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, type DocumentRecord } from './repository.ts';
+export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, liveGuidesOf, type DocumentRecord } from './repository.ts';
 /** The issuer (company name, RUC, address) printed on the trips' cargo manifests. */
 export { billingOf } from './provider.ts';
