@@ -123,6 +123,8 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/payments/nubefact/annul-status': { roles: STAFF, scope: 'document' },
   'GET /api/transports/{id}/carrier-guide': { roles: STAFF },
   'POST /api/transports/{id}/carrier-guide': { roles: STAFF },
+  'POST /api/transports/{id}/carrier-guides': { roles: STAFF },
+  'PUT /api/shipments/{id}/sender-guide': { roles: STAFF, scope: 'shipment' },
   // Payments, receivables, movements and cash sessions (issue 14): admins and agents; agents see their branch.
   'GET /api/payments/methods': { roles: STAFF },
   'GET /api/payments/manual': { roles: STAFF },

@@ -397,7 +397,8 @@ function checkGuide(b: Record<string, unknown>): string[] {
     // SUNAT's GRE-T rules as Nubefact passes them on: 4392 (MTC), 3355 (TUC), 3617 (delivery to the carrier).
     need(b.mtc === undefined || (isStr(b.mtc) && /^(?!0+$)[0-9A-Z]{1,20}$/.test(b.mtc as string)), 'mtc: 1 a 20 letras mayúsculas o números');
     need(
-      b.tuc_vehiculo_principal === undefined || (isStr(b.tuc_vehiculo_principal) && /^(?!0+$)[0-9A-Z]{10,15}$/.test(b.tuc_vehiculo_principal as string)),
+      b.tuc_vehiculo_principal === undefined ||
+        (isStr(b.tuc_vehiculo_principal) && /^(?!0+$)[0-9A-Z]{10,15}$/.test(b.tuc_vehiculo_principal as string)),
       'tuc_vehiculo_principal: 10 a 15 letras mayúsculas o números',
     );
     need(isDate(b.fecha_de_entrega_al_transportista), 'fecha_de_entrega_al_transportista: DD-MM-AAAA (SUNAT 3617)');

@@ -188,3 +188,23 @@ export const carrierGuidesAnswerSchema = z.object({
 });
 export type CarrierGuidesAnswer = z.infer<typeof carrierGuidesAnswerSchema>;
 export type CarrierGuidePayload = z.infer<typeof carrierGuidePayloadSchema>;
+
+/** `PUT /shipments/{id}/sender-guide`: the GRE remitente the sender issued for the shipment (issue 36). */
+export const SENDER_GUIDE_MESSAGES = {
+  series: 'Serie de la GRE remitente inválida: T y 3 letras o números (o 4 dígitos en contingencia).',
+  number: 'Número de la GRE remitente inválido: un entero de 1 a 99999999.',
+} as const;
+export const senderGuideSchema = z.object({
+  serie: z
+    .string({ error: SENDER_GUIDE_MESSAGES.series })
+    .trim()
+    .toUpperCase()
+    .regex(/^(T[A-Z0-9]{3}|[0-9]{4}|EG0[27])$/, SENDER_GUIDE_MESSAGES.series),
+  numero: z.coerce
+    .number({ error: SENDER_GUIDE_MESSAGES.number })
+    .int(SENDER_GUIDE_MESSAGES.number)
+    .min(1, SENDER_GUIDE_MESSAGES.number)
+    .max(99_999_999, SENDER_GUIDE_MESSAGES.number),
+});
+export const senderGuideAnswerSchema = z.object({ shipmentId: z.number().int(), serie: z.string(), numero: z.number().int() });
+export type SenderGuide = z.infer<typeof senderGuideAnswerSchema>;

@@ -160,7 +160,7 @@ export function carrierGuideOf(
   });
   // The semirremolque linked in Transportes, with its TUC; else the trailer plate typed on the truck.
   const secondaryVehicle = t.trailer
-    ? { placa_numero: guidePlate(t.trailer.plate), tuc: t.trailer.tucNumber }
+    ? { placa_numero: guidePlate(t.trailer.plate), tuc: t.trailer.tucNumber ? t.trailer.tucNumber.replace(/[-\s]/g, '') : null }
     : t.plateSecondary
       ? { placa_numero: guidePlate(t.plateSecondary), tuc: null }
       : null;
@@ -199,7 +199,7 @@ export function carrierGuideOf(
     vehiculos_secundarios: secondaryVehicle ? [secondaryVehicle] : [],
     conductores_secundarios: secondary.map(driverOf),
     registro_mtc: company.mtcRegistration,
-    tuc_vehiculo_principal: t.tucNumber,
+    tuc_vehiculo_principal: t.tucNumber ? t.tucNumber.replace(/[-\s]/g, '') : null,
     fecha_de_entrega_al_transportista: handedOver,
     documentos_relacionados: relatedUnique,
     observaciones: `Carga del transporte ${t.platePrimary}${t.route ? ` (${t.route})` : ''}: ${pair.length} envío(s).`.slice(0, 500),

@@ -2,6 +2,8 @@ import {
   answers,
   carrierGuideAnswerSchema,
   carrierGuidesAnswerSchema,
+  senderGuideAnswerSchema,
+  senderGuideSchema,
   documentStateSchema,
   guideConsultRequestSchema,
   guidePayloadSchema,
@@ -16,6 +18,7 @@ import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { buildCarrierGuide } from './carrier-guide.ts';
 import { issueCarrierGuide, issueCarrierGuides } from './carrier-guides.ts';
+import { setSenderGuide } from './sender-guides.ts';
 import { consultGuide, createEmitGuide, createEmitVoucher, providerAnnul, providerAnnulStatus, providerConsult } from './service.ts';
 
 /** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
@@ -169,5 +172,19 @@ export default async function guidesRoutes(app: App) {
       preHandler: staff,
     },
     async (request) => issueCarrierGuides(app, currentUser(request), request.params.id),
+  );
+  app.put(
+    '/shipments/:id/sender-guide',
+    {
+      schema: {
+        tags: ['guides', 'shipments'],
+        summary: 'Registrar la GRE remitente que emitió el remitente para el envío (la guía transportista de la carga la referencia)',
+        params: idParams,
+        body: senderGuideSchema,
+        response: answers({ 200: senderGuideAnswerSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => setSenderGuide(app, currentUser(request), request.params.id, request.body),
   );
 }

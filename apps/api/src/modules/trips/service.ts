@@ -110,7 +110,9 @@ export async function depart(ctx: ServiceContext, actor: SessionUser, transportI
           tx,
           load.map((s) => s.id),
         );
-        const pending = [...new Set([...guides.values()].filter((g) => g.status === 'pendiente').map((g) => formatDocumentNumber(g.series, g.number)))];
+        const pending = [
+          ...new Set([...guides.values()].filter((g) => g.status === 'pendiente').map((g) => formatDocumentNumber(g.series, g.number))),
+        ];
         if (pending.length) throw unprocessable(TRIP_MESSAGES.guidePending(pending), undefined, 'GUIDE_PENDING');
       }
 

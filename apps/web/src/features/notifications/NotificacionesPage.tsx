@@ -111,7 +111,8 @@ export default function NotificacionesPage() {
                     <Table.Td title={n.body}>{NOTIFICATION_TOPIC_LABELS[n.topic]}</Table.Td>
                     {/* A long e-mail address breaks; the party's name does not. */}
                     <Table.Td>
-                      {n.party === 'sender' ? 'Remitente' : n.party === 'recipient' ? 'Destinatario' : 'Empresa'}: <span className="user-text">{n.address}</span>
+                      {n.party === 'sender' ? 'Remitente' : n.party === 'recipient' ? 'Destinatario' : 'Empresa'}:{' '}
+                      <span className="user-text">{n.address}</span>
                     </Table.Td>
                     <Table.Td>{NOTIFICATION_CHANNEL_LABELS[n.channel]}</Table.Td>
                     <Table.Td>
