@@ -190,6 +190,7 @@ const VALID_BODY: Record<string, (ids: Ids) => unknown> = {
   'POST /api/shipments/{id}/checkpoints': () => ({ name: 'Revisado' }),
   'PUT /api/shipments/{id}/secret-code': () => ({ secretCode: 'nueva-77' }),
   'PUT /api/shipments/{id}/description': () => ({ description: 'Otra' }),
+  'PUT /api/shipments/{id}/sender-guide': () => ({ serie: 'T001', numero: 7 }),
   'POST /api/shipments/{id}/return': () => ({ reason: 'Destinatario ausente', secretCode: 'vuelta-77' }),
   'POST /api/shipments/{id}/incidents': () => ({ reason: 'dañado', note: 'Caja abollada' }),
   'POST /api/shipments/{id}/deliver': () => ({
