@@ -24,7 +24,7 @@ import type { ServiceContext, SessionUser } from '../../types.ts';
 import { loadShipments, lockTransport, openTripOf, overrideForDeparture, spendOverride, transportLoad } from '../fleet/index.ts';
 import { changeShipmentStatus, recordShipmentEvent } from '../shipments/index.ts';
 import { findDocument, liveGuidesOf, syncDocument } from '../billing/index.ts';
-import { getCompany } from '../company/index.ts';
+import { guidesBeforeDeparture } from '../company/index.ts';
 import {
   addExtraScan,
   branchName,
@@ -83,7 +83,7 @@ export async function transportTrips(ctx: ServiceContext, transportId: number): 
  * unique index trips_open_uq is the last word if anything slips past it.
  */
 export async function depart(ctx: ServiceContext, actor: SessionUser, transportId: number, confirmOverload: boolean): Promise<Trip> {
-  const waitForGuides = (await getCompany(ctx)).guidesBeforeDeparture;
+  const waitForGuides = await guidesBeforeDeparture(ctx.db);
   // Issue 36: the guides still pending are asked to SUNAT first, so pressing again is the retry.
   if (waitForGuides) await refreshPendingGuides(ctx, actor, transportId);
   return ctx.db

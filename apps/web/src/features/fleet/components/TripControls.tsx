@@ -91,7 +91,8 @@ export function DepartButton({ transport, load }: { transport: Transport; load: 
       )}
       {guidePending && !reason && (
         <Alert color="yellow" variant="light" maw={340} p="xs" role="status" title="Guía pendiente en SUNAT">
-          <Text size="xs">{guidePending}</Text>
+          {/* The title says it already: the body names the guides and what to do. */}
+          <Text size="xs">{guidePending.replace(/^Guía pendiente en SUNAT: /, 'Guías ')}</Text>
           <Button size="xs" mt={6} variant="light" loading={depart.isPending} onClick={() => send(overloaded)}>
             Reintentar
           </Button>
