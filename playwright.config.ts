@@ -44,7 +44,7 @@ export default defineConfig({
       // summary (payments.spec.ts), short enough for a test to see a boleta accepted.
       BILLING_SANDBOX_BOLETA_DELAY_MS: '10000',
       BILLING_SANDBOX_VOID_DELAY_MS: '1500',
-      BILLING_SANDBOX_GUIDE_DELAY_MS: '2000',
+      BILLING_SANDBOX_GUIDE_DELAY_MS: '6000',
     },
     stdout: 'pipe',
   },

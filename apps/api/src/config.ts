@@ -35,6 +35,9 @@ export interface Config {
     timeoutMs: number;
     /** How often the server's worker looks for messages to send; 0 = no worker in this process. */
     pollMs: number;
+    /** FLEET_ALERT_EMAIL / FLEET_ALERT_WHATSAPP: who hears of fleet documents expiring in 30, 15 and 7 days (issue 36). */
+    fleetAlertEmail: string | null;
+    fleetAlertWhatsapp: string | null;
   };
   /** Recovery of payments a request left pending when it died between its steps. */
   payments: {
@@ -129,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       whatsappPhoneNumberId: whatsapp ? whatsapp[1] : null,
       timeoutMs: millis(env, 'NOTIFY_TIMEOUT_MS', 15_000),
       pollMs: millis(env, 'NOTIFY_POLL_MS', 5_000),
+      fleetAlertEmail: env.FLEET_ALERT_EMAIL?.trim() || null,
+      fleetAlertWhatsapp: env.FLEET_ALERT_WHATSAPP?.trim() || null,
     },
     payments: {
       sweepMs: Number(env.PAYMENT_SWEEP_MS ?? 30_000),

@@ -8,6 +8,7 @@ import { seedDemoDocuments } from './seed/documents.ts';
 import { buildApp } from './app.ts';
 import { loggableError } from './plugins/logging.ts';
 import { startNotificationWorker } from './modules/notifications/index.ts';
+import { startFleetExpiryAlerts } from './modules/fleet/index.ts';
 
 // Whatever this process creates (the data directory, key files, PGlite's directories) is its
 // user's alone (issue 31, F1): the database and the keys must not be readable by other local users.
@@ -64,6 +65,7 @@ async function main() {
 
   // Notifications (issue 18): the outbox's worker runs in the server process.
   startNotificationWorker(app, config.notify.pollMs);
+  startFleetExpiryAlerts(app, config.notify.pollMs);
 
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: cerrando`);

@@ -128,6 +128,8 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/payments/nubefact/annul-status': { roles: STAFF, scope: 'document' },
   'GET /api/transports/{id}/carrier-guide': { roles: STAFF },
   'POST /api/transports/{id}/carrier-guide': { roles: STAFF },
+  'POST /api/transports/{id}/carrier-guides': { roles: STAFF },
+  'PUT /api/shipments/{id}/sender-guide': { roles: STAFF, scope: 'shipment' },
   // Payments, receivables, movements and cash sessions (issue 14): admins and agents; agents see their branch.
   'GET /api/payments/methods': { roles: STAFF },
   'GET /api/payments/manual': { roles: STAFF },
@@ -206,6 +208,7 @@ const VALID_BODY: Record<string, (ids: Ids) => unknown> = {
   'POST /api/shipments/{id}/checkpoints': () => ({ name: 'Revisado' }),
   'PUT /api/shipments/{id}/secret-code': () => ({ secretCode: 'nueva-77' }),
   'PUT /api/shipments/{id}/description': () => ({ description: 'Otra' }),
+  'PUT /api/shipments/{id}/sender-guide': () => ({ serie: 'T001', numero: 7 }),
   'POST /api/shipments/{id}/return': () => ({ reason: 'Destinatario ausente', secretCode: 'vuelta-77' }),
   'POST /api/shipments/{id}/incidents': () => ({ reason: 'dañado', note: 'Caja abollada' }),
   'POST /api/shipments/{id}/deliver': () => ({

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DOMParser } from '@xmldom/xmldom';
 import { SignedXml } from 'xml-crypto';
-import { checkGuide, checkPerception, checkRetention, type GuidePayloadInput, type VoucherPayloadInput } from '@tramo/domain';
+import {
+  CARRIER_GUIDE_SUNAT_HINTS,
+  checkGuide,
+  checkPerception,
+  checkRetention,
+  type GuidePayloadInput,
+  type VoucherPayloadInput,
+} from '@tramo/domain';
 import {
   BillingProviderError,
   DEMO_ISSUER,
@@ -59,8 +66,12 @@ const carrierPayload: GuidePayloadInput = {
   placa_numero: 'B7K-904',
   conductor: { documento_numero: '45678912', nombre: 'Juan Carlos', apellidos: 'Pérez Soto', numero_licencia: 'Q45678912' },
   destinatario: { documento_numero: '10456789123', denominacion: 'María Quispe Huamán' },
-  vehiculos_secundarios: [{ placa_numero: 'C9L-118' }],
+  vehiculos_secundarios: [{ placa_numero: 'C9L-118', tuc: '15M22000004567' }],
   conductores_secundarios: [{ documento_numero: '41234567', nombre: 'Luis', apellidos: 'Ramos Díaz', numero_licencia: 'Q41234567' }],
+  // Issue 36: what SUNAT's GRE-T validation asks (4391, 4399, 3617).
+  registro_mtc: '1532CXNO',
+  tuc_vehiculo_principal: '15M22000001234',
+  fecha_de_entrega_al_transportista: TODAY,
 };
 
 function guide(payload: GuidePayloadInput, number: number): GuideDocument {
@@ -181,11 +192,30 @@ describe('sandbox: dispatch guides', () => {
     expect(drivers.map((d) => d.getElementsByTagNameNS(CBC, 'FamilyName')[0]!.textContent)).toEqual(['Pérez Soto', 'Ramos Díaz']);
     const equipment = doc.getElementsByTagNameNS(CAC, 'TransportEquipment')[0]!;
     expect(equipment.getElementsByTagNameNS(CBC, 'ID')[0]!.textContent).toBe('B7K904');
-    expect(texts(doc, CAC, 'AttachedTransportEquipment')).toEqual(['C9L118']);
+    expect(texts(doc, CAC, 'AttachedTransportEquipment')).toEqual(['C9L11815M22000004567']);
+    expect(texts(doc, CBC, 'RegistrationNationalityID')).toEqual(['15M22000001234', '15M22000004567']);
+    const carrier = doc.getElementsByTagNameNS(CAC, 'CarrierParty')[0]!;
+    expect(carrier.getElementsByTagNameNS(CBC, 'CompanyID')[0]!.textContent).toBe('1532CXNO');
+    expect(texts(doc, CBC, 'OccurrenceDate')).toEqual([TODAY]);
     const customer = doc.getElementsByTagNameNS(CAC, 'DeliveryCustomerParty')[0]!;
     expect(customer.getElementsByTagNameNS(CBC, 'RegistrationName')[0]!.textContent).toBe('María Quispe Huamán');
     const sender = doc.getElementsByTagNameNS(CAC, 'DespatchParty')[0]!;
     expect(sender.getElementsByTagNameNS(CBC, 'ID')[0]!.textContent).toBe('20100070970');
+  });
+
+  it("refuses a GRE-T without the MTC, the TUC or the delivery to the carrier with SUNAT's code and a Spanish hint", async () => {
+    const cases = [
+      [{ registro_mtc: null }, '4391'],
+      [{ tuc_vehiculo_principal: null }, '4399'],
+      [{ fecha_de_entrega_al_transportista: null }, '3617'],
+    ] as const;
+    let number = 60;
+    for (const [missing, code] of cases) {
+      const result = await provider.emitGuide(guide({ ...carrierPayload, ...missing }, number++));
+      expect(result).toMatchObject({ status: 'rechazado', sunatCode: code, sunatDescription: `${code}: ${CARRIER_GUIDE_SUNAT_HINTS[code]}` });
+    }
+    // A GRE remitente is not held to the carrier's fields.
+    expect((await provider.emitGuide(guide(senderPayload, number))).status).toBe('pendiente');
   });
 
   it('both guides validate against the official UBL 2.1 DespatchAdvice schema', async () => {
@@ -440,7 +470,10 @@ describe('Nubefact adapter: guides and vouchers against the fake server', () => 
       destinatario_documento_tipo: '6',
       destinatario_documento_numero: '10456789123',
       destinatario_denominacion: 'María Quispe Huamán',
-      vehiculos_secundarios: [{ placa_numero: 'C9L118' }],
+      vehiculos_secundarios: [{ placa_numero: 'C9L118', tuc: '15M22000004567' }],
+      mtc: '1532CXNO',
+      tuc_vehiculo_principal: '15M22000001234',
+      fecha_de_entrega_al_transportista: TODAY.split('-').reverse().join('-'),
       conductores_secundarios: [
         { documento_tipo: '1', documento_numero: '41234567', nombre: 'Luis', apellidos: 'Ramos Díaz', numero_licencia: 'Q41234567' },
       ],

@@ -68,6 +68,12 @@ describe.each(engines)('dispatch guides and vouchers (%s)', (engine) => {
     });
     billing.followClock(t.clock.now);
     [admin, agent, agentArequipa, courier] = await Promise.all([t.login('ADMIN'), t.login('AGENTE1'), t.login('AGENTE2'), t.login('REPARTIDOR1')]);
+    // The company's MTC registration goes on every GRE transportista (SUNAT 4391 without it).
+    const company = await t.call('PUT', '/api/settings/company', {
+      token: admin,
+      body: { ruc: '20605200983', name: 'TRANSPORTES TRAMO S.A.C.', address: 'Av. Nicolás Arriola 2280, La Victoria', mtcRegistration: '1532CXNO' },
+    });
+    expect(company.statusCode).toBe(200);
     lima = t.branchIds.get('Lima')!;
     arequipa = t.branchIds.get('Arequipa')!;
     trujillo = t.branchIds.get('Trujillo')!;
@@ -90,7 +96,15 @@ describe.each(engines)('dispatch guides and vouchers (%s)', (engine) => {
   const newTransport = async (over: Record<string, unknown> = {}) => {
     const res = await post(
       '/api/transports',
-      { plate_primary: `GRT-${plateSeq++}`, capacity_kg: 5000, origin_branch_id: lima, destination_branch_id: arequipa, ...over },
+      // With its TUC: SUNAT (the sandbox) refuses a GRE-T whose main vehicle has none (4399).
+      {
+        plate_primary: `GRT-${plateSeq}`,
+        tuc_number: `15M${plateSeq++}0001234`,
+        capacity_kg: 5000,
+        origin_branch_id: lima,
+        destination_branch_id: arequipa,
+        ...over,
+      },
       admin,
     );
     expect(res.statusCode).toBe(201);

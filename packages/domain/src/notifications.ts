@@ -3,7 +3,10 @@ import { pageSchema } from './answers.ts';
 
 /** Notifications to the sender and the recipient (issue 18), through a transactional outbox. */
 
-export const NOTIFICATION_TOPICS = ['registered', 'departed', 'arrived', 'delivered'] as const;
+export const SHIPMENT_NOTIFICATION_TOPICS = ['registered', 'departed', 'arrived', 'delivered'] as const;
+export type ShipmentNotificationTopic = (typeof SHIPMENT_NOTIFICATION_TOPICS)[number];
+/** 'fleet_expiry': a vehicle or driver document about to expire (issue 36), sent to the company's fleet contact. */
+export const NOTIFICATION_TOPICS = [...SHIPMENT_NOTIFICATION_TOPICS, 'fleet_expiry'] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 export const NOTIFICATION_CHANNELS = ['email', 'whatsapp'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -16,6 +19,7 @@ export const NOTIFICATION_TOPIC_LABELS: Record<NotificationTopic, string> = {
   departed: 'Salió',
   arrived: 'Llegó a destino',
   delivered: 'Entregado',
+  fleet_expiry: 'Documento por vencer',
 };
 export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = { email: 'Correo', whatsapp: 'WhatsApp' };
 
@@ -27,7 +31,7 @@ export const notificationRetryDelayMs = (attempts: number) => NOTIFICATION_RETRY
  * Which notification a history event announces, by the status it reaches (so the trips' departure
  * and arrival events notify whatever kind they are written with); null for every other event.
  */
-export function notificationTopic(event: { kind: string; statusFrom?: string | null; statusTo?: string | null }): NotificationTopic | null {
+export function notificationTopic(event: { kind: string; statusFrom?: string | null; statusTo?: string | null }): ShipmentNotificationTopic | null {
   if (!event.statusTo || event.statusFrom === event.statusTo || event.kind === 'cancel') return null;
   if (event.statusTo === 'Creado') return event.statusFrom ? null : 'registered';
   if (event.statusTo === 'En tránsito') return 'departed';
@@ -38,7 +42,7 @@ export function notificationTopic(event: { kind: string; statusFrom?: string | n
 
 /** The short Spanish message; the tracking link goes after it. */
 export function notificationText(
-  topic: NotificationTopic,
+  topic: ShipmentNotificationTopic,
   s: { code: string; origin: string; destination: string },
 ): { subject: string; body: string } {
   const body = {
@@ -60,11 +64,13 @@ export type NotificationListQuery = z.infer<typeof notificationListQuerySchema>;
 
 export const notificationSchema = z.object({
   id: z.number(),
-  shipmentId: z.number(),
-  shipmentCode: z.string(),
+  /** Null for a message about no shipment (a fleet document's expiry alert). */
+  shipmentId: z.number().nullable(),
+  shipmentCode: z.string().nullable(),
   topic: z.enum(NOTIFICATION_TOPICS),
   channel: z.enum(NOTIFICATION_CHANNELS),
-  party: z.enum(['sender', 'recipient']),
+  /** 'company': the fleet contact of FLEET_ALERT_EMAIL / FLEET_ALERT_WHATSAPP. */
+  party: z.enum(['sender', 'recipient', 'company']),
   address: z.string(),
   subject: z.string(),
   body: z.string(),

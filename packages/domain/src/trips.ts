@@ -11,6 +11,9 @@ export const TRIP_MESSAGES = {
   maintenanceNoLoad: (plate: string) => `El transporte ${plate} está en mantenimiento: no se puede cargar.`,
   noRoute: 'El transporte no tiene origen y destino: indícalos en Transportes antes de registrar la salida.',
   emptyLoad: 'No hay paquetes cargados: carga al menos un envío antes de registrar la salida.',
+  /** Issue 36: with 'Salida después de las guías' on, the trip leaves once SUNAT accepted its GRE-T. */
+  guidePending: (guides: string[]) =>
+    `Guía pendiente en SUNAT: ${guides.join(', ')}. La salida espera a que SUNAT la acepte; vuelve a intentarlo en unos segundos.`,
   alreadyDeparted: (plate: string) => `El transporte ${plate} ya salió: registra su llegada antes de otra salida.`,
   departedNoLoad: (plate: string) => `El transporte ${plate} está en ruta: no se puede cargar ni descargar hasta que llegue.`,
   notDeparted: (plate: string) => `El transporte ${plate} no está en ruta: no hay llegada que registrar.`,

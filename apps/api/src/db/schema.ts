@@ -21,3 +21,4 @@ export * from './schema/tariffs.js';
 export * from './schema/company.js';
 export * from './schema/who-pays.js';
 export * from './schema/credit.js';
+export * from './schema/guides.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { count, sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { STARTUP_LOCK, type Db } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { company, users } from '../db/schema.ts';
 import { hashPassword, temporaryPassword } from '../lib/passwords.ts';
 import { seedBase } from './base.ts';
 import { seedCustomers } from './customers.ts';
@@ -60,4 +60,22 @@ export async function seedDemo(tx: Db, receipts: DemoReceiptOptions): Promise<vo
   await seedShipments(tx, branchIds);
   await seedFleet(tx, branchIds);
   await seedPayments(tx, receipts);
+  // The demo company has its MTC registration, so its GRE transportista carry it (issue 36).
+  const issuer = receipts.issuer;
+  await tx
+    .insert(company)
+    .values({
+      id: 1,
+      ruc: issuer.ruc,
+      name: issuer.name,
+      tradeName: issuer.tradeName || null,
+      address: issuer.address,
+      mtcRegistration: DEMO_MTC_REGISTRATION,
+      updatedAt: new Date(),
+      updatedByName: 'Datos de demostración',
+    })
+    .onConflictDoNothing();
 }
+
+/** A fictional MTC registration of the demo's transport company. */
+export const DEMO_MTC_REGISTRATION = '1512345CNG';

@@ -347,6 +347,9 @@ const GUIDE_FIELDS = new Set([
   'documento_relacionado',
   'vehiculos_secundarios',
   'conductores_secundarios',
+  'mtc',
+  'tuc_vehiculo_principal',
+  'fecha_de_entrega_al_transportista',
 ]);
 const GUIDE_ITEM_FIELDS = new Set(['unidad_de_medida', 'codigo', 'descripcion', 'cantidad']);
 const DRIVER_FIELDS = ['documento_tipo', 'documento_numero', 'nombre', 'apellidos', 'numero_licencia'];
@@ -396,7 +399,19 @@ function checkGuide(b: Record<string, unknown>): string[] {
   if (tipo === 8) {
     need(doc811(b.destinatario_documento_tipo, b.destinatario_documento_numero), 'destinatario: tipo "6" con RUC o "1" con DNI');
     need(nonEmpty(b.destinatario_denominacion, 100), 'destinatario_denominacion: 1 a 100 caracteres');
-  } else need(b.destinatario_documento_numero === undefined, 'destinatario solo en la guía transportista');
+    // SUNAT's GRE-T rules as Nubefact passes them on: 4392 (MTC), 3355 (TUC), 3617 (delivery to the carrier).
+    need(b.mtc === undefined || (isStr(b.mtc) && /^(?!0+$)[0-9A-Z]{1,20}$/.test(b.mtc as string)), 'mtc: 1 a 20 letras mayúsculas o números');
+    need(
+      b.tuc_vehiculo_principal === undefined ||
+        (isStr(b.tuc_vehiculo_principal) && /^(?!0+$)[0-9A-Z]{10,15}$/.test(b.tuc_vehiculo_principal as string)),
+      'tuc_vehiculo_principal: 10 a 15 letras mayúsculas o números',
+    );
+    need(isDate(b.fecha_de_entrega_al_transportista), 'fecha_de_entrega_al_transportista: DD-MM-AAAA (SUNAT 3617)');
+  } else {
+    need(b.destinatario_documento_numero === undefined, 'destinatario solo en la guía transportista');
+    for (const key of ['mtc', 'tuc_vehiculo_principal', 'fecha_de_entrega_al_transportista'])
+      need(b[key] === undefined, `${key} solo en la guía transportista`);
+  }
   for (const point of ['punto_de_partida', 'punto_de_llegada']) {
     need(isStr(b[`${point}_ubigeo`]) && /^\d{6}$/.test(b[`${point}_ubigeo`] as string), `${point}_ubigeo: 6 dígitos`);
     need(nonEmpty(b[`${point}_direccion`]), `${point}_direccion obligatoria`);
@@ -427,9 +442,11 @@ function checkGuide(b: Record<string, unknown>): string[] {
     need(isStr(r.serie) && /^[A-Z0-9]{1,4}$/.test(r.serie as string), `${at}.serie: 1 a 4 caracteres`);
     need(isInt(r.numero), `${at}.numero: entero`);
   });
-  list('vehiculos_secundarios', (x, at) =>
-    need(PLATE.test(String(x.placa_numero)) && Object.keys(x).length === 1, `${at}: solo placa_numero de 6 a 8 caracteres`),
-  );
+  list('vehiculos_secundarios', (x, at) => {
+    need(PLATE.test(String(x.placa_numero)), `${at}.placa_numero: 6 a 8 caracteres`);
+    need(x.tuc === undefined || (isStr(x.tuc) && /^(?!0+$)[0-9A-Z]{10,15}$/.test(x.tuc as string)), `${at}.tuc: 10 a 15 letras mayúsculas o números`);
+    for (const key of Object.keys(x)) need(key === 'placa_numero' || key === 'tuc', `${at}: campo desconocido ${key}`);
+  });
   list('conductores_secundarios', (x, at) => {
     for (const key of Object.keys(x)) need(DRIVER_FIELDS.includes(key), `${at}: campo desconocido ${key}`);
     for (const key of DRIVER_FIELDS) need(nonEmpty(x[key]), `${at}.${key} obligatorio`);

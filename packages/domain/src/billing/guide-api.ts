@@ -39,9 +39,16 @@ export const GUIDE_API_MESSAGES = {
     originUbigeo: 'La sucursal de origen no tiene ubigeo: indícalo en el punto de partida.',
     destinationUbigeo: 'La sucursal de destino no tiene ubigeo: indícalo en el punto de llegada.',
     route: 'El transporte no tiene ruta (origen y destino): indica los puntos de partida y llegada.',
-    severalSenders: 'Los envíos son de varios remitentes: el cliente de la guía es el del primero; revisa los remitentes por envío.',
-    severalRecipients: 'Los envíos van a varios destinatarios: el destinatario de la guía es el del primero; revisa los destinatarios por envío.',
+    mtc: 'La empresa no tiene registro MTC: indícalo en Configuración › Empresa (SUNAT 4391).',
+    tuc: (plate: string) => `El vehículo ${plate} no tiene TUC / Certificado de Habilitación Vehicular: indícalo en Transportes (SUNAT 4399).`,
+    otherPairs: (n: number) =>
+      n === 1
+        ? 'La carga tiene otro par remitente/destinatario: tendrá su propia guía (usa «Emitir guías» para emitirlas todas).'
+        : `La carga tiene otros ${n} pares remitente/destinatario: cada uno tendrá su propia guía (usa «Emitir guías» para emitirlas todas).`,
   },
+  /** A carrier guide covers one remitente/destinatario pair of the load. */
+  noShipmentsOfPair: 'Ningún envío de la carga sin guía es de ese remitente para ese destinatario.',
+  allOnGuides: 'Todos los envíos de la carga ya tienen su guía transportista.',
 } as const;
 
 const seriesField = z
@@ -133,8 +140,11 @@ export const carrierGuidePayloadSchema = z.object({
   items: z.array(
     z.object({ codigo: z.string(), descripcion: z.string(), cantidad: z.string(), unidad_de_medida: z.literal('NIU'), peso: z.string() }),
   ),
-  vehiculos_secundarios: z.array(z.object({ placa_numero: z.string() })),
+  vehiculos_secundarios: z.array(z.object({ placa_numero: z.string(), tuc: z.string().nullable() })),
   conductores_secundarios: z.array(driverAnswer),
+  registro_mtc: z.string().nullable(),
+  tuc_vehiculo_principal: z.string().nullable(),
+  fecha_de_entrega_al_transportista: z.string(),
   documentos_relacionados: z.array(z.object({ tipo: z.string(), serie: z.string(), numero: z.string() })),
   observaciones: z.string().nullable(),
 });
@@ -161,4 +171,40 @@ export const carrierGuideAnswerSchema = carrierGuidePayloadSchema.extend({
   warnings: z.array(z.string()),
 });
 export type CarrierGuideAnswer = z.infer<typeof carrierGuideAnswerSchema>;
+
+/** `POST /transports/{id}/carrier-guides` ('Emitir guías'): one GRE-T per remitente/destinatario pair still without one. */
+export const carrierGuidesAnswerSchema = z.object({
+  guides: z.array(
+    z.object({
+      shipmentCodes: z.array(z.string()),
+      ok: z.boolean(),
+      id: z.number().int().nullable(),
+      serie: z.string().nullable(),
+      numero: z.number().int().nullable(),
+      status: z.string().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type CarrierGuidesAnswer = z.infer<typeof carrierGuidesAnswerSchema>;
 export type CarrierGuidePayload = z.infer<typeof carrierGuidePayloadSchema>;
+
+/** `PUT /shipments/{id}/sender-guide`: the GRE remitente the sender issued for the shipment (issue 36). */
+export const SENDER_GUIDE_MESSAGES = {
+  series: 'Serie de la GRE remitente inválida: T y 3 letras o números (o 4 dígitos en contingencia).',
+  number: 'Número de la GRE remitente inválido: un entero de 1 a 99999999.',
+} as const;
+export const senderGuideSchema = z.object({
+  serie: z
+    .string({ error: SENDER_GUIDE_MESSAGES.series })
+    .trim()
+    .toUpperCase()
+    .regex(/^(T[A-Z0-9]{3}|[0-9]{4}|EG0[27])$/, SENDER_GUIDE_MESSAGES.series),
+  numero: z.coerce
+    .number({ error: SENDER_GUIDE_MESSAGES.number })
+    .int(SENDER_GUIDE_MESSAGES.number)
+    .min(1, SENDER_GUIDE_MESSAGES.number)
+    .max(99_999_999, SENDER_GUIDE_MESSAGES.number),
+});
+export const senderGuideAnswerSchema = z.object({ shipmentId: z.number().int(), serie: z.string(), numero: z.number().int() });
+export type SenderGuide = z.infer<typeof senderGuideAnswerSchema>;

@@ -66,6 +66,12 @@ export const GUIDE_MESSAGES = {
   grossWeightUnknown: 'Indica el peso bruto total: no se puede calcular porque hay ítems sin peso.',
   weightUnit: 'La unidad del peso bruto debe ser KGM o TNE.',
   secondaryPlate: (n: number) => `Vehículo secundario ${n}: la placa debe tener de 6 a 8 letras o números.`,
+  secondaryVehicles: 'Una guía transportista admite hasta 2 vehículos secundarios.',
+  secondaryDrivers: 'Una guía transportista admite hasta 2 conductores secundarios.',
+  mtc: 'El registro MTC del transportista debe tener de 1 a 20 letras mayúsculas o números.',
+  tuc: (vehicle: string) => `${vehicle}: la TUC o el Certificado de Habilitación Vehicular debe tener de 10 a 15 letras mayúsculas o números.`,
+  goodsDeliveredInvalid: 'La fecha de entrega de los bienes al transportista no es válida.',
+  goodsDeliveredAfterStart: 'La fecha de entrega de los bienes al transportista no puede ser posterior al inicio del traslado.',
   secondaryDriver: (n: number) => `Conductor secundario ${n}: documento, licencia, nombres y apellidos son obligatorios.`,
   related: {
     type: (n: number) => `Documento relacionado ${n}: el tipo es obligatorio (2 dígitos).`,
@@ -146,7 +152,15 @@ export const guidePayloadSchema = z.object({
   conductor: driverSchema.nullish(),
   destinatario: partySchema.nullish(),
   items: z.array(guideItemSchema).default([]),
-  vehiculos_secundarios: z.array(z.object({ placa_numero: z.string().trim().toUpperCase().default('') })).default([]),
+  vehiculos_secundarios: z
+    .array(z.object({ placa_numero: z.string().trim().toUpperCase().default(''), tuc: z.string().trim().toUpperCase().nullish() }))
+    .default([]),
+  /** GRE-T: the carrier's MTC registration; blank = the company's (the API fills it in). */
+  registro_mtc: z.string().trim().toUpperCase().nullish(),
+  /** GRE-T: the main vehicle's TUC or Certificado de Habilitación Vehicular (SUNAT 4399 without it). */
+  tuc_vehiculo_principal: z.string().trim().toUpperCase().nullish(),
+  /** GRE-T: the day the goods were handed to the carrier (SUNAT 3617 without it, since 1 June 2026). */
+  fecha_de_entrega_al_transportista: z.string().trim().nullish(),
   conductores_secundarios: z.array(driverSchema).default([]),
   documentos_relacionados: z.array(relatedSchema).default([]),
   observaciones: z.string().trim().max(500).nullish(),
@@ -221,7 +235,15 @@ export interface GuideDraft {
   recipient: GuideParty | null;
   items: GuideItem[];
   secondaryPlates: string[];
+  /** The TUC / CHV of each secondary vehicle, in the order of `secondaryPlates` (null when not given). */
+  secondaryTucs: (string | null)[];
   secondaryDrivers: GuideDriver[];
+  /** GRE-T: the carrier's MTC registration (SUNAT observation 4391 without it). */
+  mtcRegistration: string | null;
+  /** GRE-T: the main vehicle's TUC / Certificado de Habilitación Vehicular. */
+  vehicleTuc: string | null;
+  /** GRE-T: when the goods were handed to the carrier (YYYY-MM-DD; SUNAT 3617). */
+  goodsDeliveredOn: string | null;
   relatedDocuments: GuideRelatedDocument[];
   observations: string | null;
   uniqueCode: string | null;
@@ -235,6 +257,9 @@ export interface GuideContext {
 export type GuideCheck = { ok: true; draft: GuideDraft } | { ok: false; problems: string[] };
 
 const PLATE = /^[A-Z0-9]{6,8}$/;
+/** SUNAT's GRE-T patterns: the MTC registration (4392) and a vehicle's TUC / CHV (3355). */
+export const GUIDE_MTC = /^(?!0+$)[0-9A-Z]{1,20}$/;
+export const GUIDE_TUC = /^(?!0+$)[0-9A-Z]{10,15}$/;
 
 /** Strip the hyphen people type in plates ('ABC-123' → 'ABC123'). */
 export function guidePlate(plate: string): string {
@@ -427,11 +452,29 @@ export function checkGuide(input: unknown, ctx: GuideContext): GuideCheck {
   }
 
   const secondaryPlates: string[] = [];
+  const secondaryTucs: (string | null)[] = [];
   p.vehiculos_secundarios.forEach((v, i) => {
     const pl = guidePlate(v.placa_numero);
+    const tuc = v.tuc || null;
     if (!PLATE.test(pl)) problems.push(GUIDE_MESSAGES.secondaryPlate(i + 1));
-    else secondaryPlates.push(pl);
+    else if (tuc !== null && !GUIDE_TUC.test(tuc)) problems.push(GUIDE_MESSAGES.tuc(`Vehículo secundario ${i + 1}`));
+    else {
+      secondaryPlates.push(pl);
+      secondaryTucs.push(tuc);
+    }
   });
+  if (carrierMode && p.vehiculos_secundarios.length > 2) problems.push(GUIDE_MESSAGES.secondaryVehicles);
+  if (carrierMode && p.conductores_secundarios.length > 2) problems.push(GUIDE_MESSAGES.secondaryDrivers);
+  const mtcRegistration = p.registro_mtc || null;
+  if (mtcRegistration !== null && !GUIDE_MTC.test(mtcRegistration)) problems.push(GUIDE_MESSAGES.mtc);
+  const vehicleTuc = p.tuc_vehiculo_principal || null;
+  if (vehicleTuc !== null && !GUIDE_TUC.test(vehicleTuc)) problems.push(GUIDE_MESSAGES.tuc('Vehículo principal'));
+  const goodsDeliveredOn = p.fecha_de_entrega_al_transportista || null;
+  if (goodsDeliveredOn !== null) {
+    if (!isIsoDay(goodsDeliveredOn)) problems.push(GUIDE_MESSAGES.goodsDeliveredInvalid);
+    else if (isIsoDay(p.fecha_de_inicio_de_traslado) && goodsDeliveredOn > p.fecha_de_inicio_de_traslado)
+      problems.push(GUIDE_MESSAGES.goodsDeliveredAfterStart);
+  }
   const secondaryDrivers: GuideDriver[] = [];
   p.conductores_secundarios.forEach((d, i) => {
     const ok = checkDriver(d);
@@ -492,7 +535,11 @@ export function checkGuide(input: unknown, ctx: GuideContext): GuideCheck {
       recipient,
       items,
       secondaryPlates,
+      secondaryTucs,
       secondaryDrivers,
+      mtcRegistration: carrierMode ? mtcRegistration : null,
+      vehicleTuc: carrierMode ? vehicleTuc : null,
+      goodsDeliveredOn: carrierMode ? goodsDeliveredOn : null,
       relatedDocuments,
       observations: p.observaciones || null,
       uniqueCode: p.codigo_unico || null,

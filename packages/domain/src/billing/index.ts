@@ -15,3 +15,4 @@ export * from './invoice-form.ts';
 export * from './guide-api.ts';
 export * from './sunat-hints.ts';
 export * from './component-items.ts';
+export * from './carrier-guide-rules.ts';

@@ -128,6 +128,32 @@ export const complianceOverrides = pgTable(
   ],
 );
 
+/**
+ * The expiry alerts already sent (issue 36): one row per document, expiry and window (30, 15, 7
+ * days). The unique key is what makes each window's alert go out once, whichever process or tick
+ * finds it due; a renewed document (a new expiry) has its own windows. `document_id` is null for
+ * the licence kept on the driver's record.
+ */
+export const fleetExpiryAlerts = pgTable(
+  'fleet_expiry_alerts',
+  {
+    id: serial('id').primaryKey(),
+    alertKey: text('alert_key').notNull(),
+    documentId: integer('document_id').references(() => fleetDocuments.id, { onDelete: 'cascade' }),
+    transportId: integer('transport_id').references(() => transports.id, { onDelete: 'cascade' }),
+    driverId: integer('driver_id').references(() => drivers.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }).notNull(),
+    alertWindow: smallint('alert_window').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('fleet_expiry_alerts_key_uq').on(t.alertKey),
+    check('fleet_expiry_alerts_window_ck', sql`${t.alertWindow} in (30, 15, 7)`),
+    check('fleet_expiry_alerts_holder_ck', sql`(${t.transportId} is null) <> (${t.driverId} is null)`),
+  ],
+);
+
 /** Shipments loaded on a transport now; unloading deletes the row (the shipment history keeps the record). */
 export const transportAssignments = pgTable(
   'transport_assignments',

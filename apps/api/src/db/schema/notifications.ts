@@ -14,11 +14,10 @@ export const notificationOutbox = pgTable(
   'notification_outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    shipmentId: integer('shipment_id')
-      .notNull()
-      .references(() => shipments.id, { onDelete: 'cascade' }),
-    eventId: bigint('event_id', { mode: 'number' }).notNull(),
-    /** 'registered' | 'departed' | 'arrived' | 'delivered' */
+    /** Null for a message about no shipment (a fleet document's expiry alert, issue 36). */
+    shipmentId: integer('shipment_id').references(() => shipments.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }),
+    /** 'registered' | 'departed' | 'arrived' | 'delivered' | 'fleet_expiry' */
     topic: text('topic').notNull(),
     /** 'email' | 'whatsapp' */
     channel: text('channel').notNull(),

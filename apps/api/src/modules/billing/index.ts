@@ -6,6 +6,6 @@ export { issuePaymentReceipt, issueReceipt, preparePaymentReceipt, type CounterR
 export { receiptAddress } from './customer-address.ts';
 export { emitToProvider, recordEmission, syncDocument, voidDocument, voidStatus, type EmitAnswer } from './lifecycle.ts';
 export { lookupDocument, unbilledShipments } from './rendering.ts';
-export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, type DocumentRecord } from './repository.ts';
+export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, liveGuidesOf, type DocumentRecord } from './repository.ts';
 /** The issuer (company name, RUC, address) printed on the trips' cargo manifests. */
 export { billingOf } from './provider.ts';

@@ -17,6 +17,7 @@ import {
   type DocumentStatus,
   type UnbilledShipment,
 } from '@tramo/domain';
+import { findCompanyLogo } from '../company/index.ts';
 import type { KeysetRequest } from '../../lib/keyset.ts';
 import { notFound } from '../../lib/errors.ts';
 import {
@@ -267,7 +268,11 @@ export async function documentPdf(ctx: ServiceContext, user: SessionUser, id: nu
   const filename = `${issuer.ruc}-${doc.type}-${fullNumber(doc)}.pdf`;
   const printed = { issuer, hash: doc.hash, qrText: doc.qrText, status: doc.status as DocumentStatus, demo: provider.name === 'sandbox' };
   // Guides and vouchers print on A4 only.
-  if (isGuideType(doc.type)) return { pdf: await renderGuidePdf({ ...printed, document: doc.document as GuideDocument }), filename };
+  if (isGuideType(doc.type)) {
+    // The company's logo heads its guides (issue 36), as it heads the manifests.
+    const logo = await findCompanyLogo(ctx.db);
+    return { pdf: await renderGuidePdf({ ...printed, logo, document: doc.document as GuideDocument }), filename };
+  }
   if (isVoucherType(doc.type)) return { pdf: await renderVoucherPdf({ ...printed, document: doc.document as VoucherDocument }), filename };
   const document = doc.document as BillingDocument;
   const pdf = await renderDocumentPdf(

@@ -87,6 +87,18 @@ export async function updateCompany(ctx: Ctx, actor: SessionUser, data: CompanyD
   });
 }
 
+/** Whether a departure waits for the trip's GRE-T to be accepted (on until an admin turns it off). */
+export async function guidesBeforeDeparture(db: Db | Tx): Promise<boolean> {
+  const [row] = await db.select({ on: company.guidesBeforeDeparture }).from(company).where(eq(company.id, 1));
+  return row?.on ?? true;
+}
+
+/** The logo to print (manifests, guides), or null when the company has none. */
+export async function findCompanyLogo(db: Db): Promise<Buffer | null> {
+  const [row] = await db.select({ logo: company.logo }).from(company).where(eq(company.id, 1));
+  return row?.logo ? Buffer.from(row.logo) : null;
+}
+
 /** GET /api/settings/company/logo. */
 export async function companyLogo(db: Db) {
   const [row] = await db.select({ logo: company.logo, logoType: company.logoType }).from(company).where(eq(company.id, 1));

@@ -1,33 +1,34 @@
 import { asc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  checkGuide,
   DEFAULT_SERIES,
   FLEET_MESSAGES,
-  formatDocumentNumber,
   GUIDE_API_MESSAGES,
   GUIDE_DESCRIPTION_MAX_LENGTH,
+  groupLoadIntoGuides,
   guidePlate,
   limaDay,
   type CarrierGuideAnswer,
 } from '@tramo/domain';
-import { branches, customers, drivers, shipments, transportAssignments, transports } from '../../db/schema.ts';
-import { conflict, forbidden, notFound, unprocessable } from '../../lib/errors.ts';
+import { branches, customers, drivers, shipments, shipmentSenderGuides, transportAssignments, transports } from '../../db/schema.ts';
+import { forbidden, notFound, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { findByIdempotencyKey, issueOther, liveDocumentOfShipment, refusal, type IssueAnswer } from '../billing/index.ts';
-import { guideIssue } from './service.ts';
+import { getCompany } from '../company/index.ts';
 import { transportCompliance } from '../fleet/index.ts';
+import { liveGuidesOf } from '../billing/index.ts';
 
 /*
  * The carrier guide (GRE transportista, 31) of a transport's load: the daily use of the guides.
- * `GET /transports/{id}/carrier-guide` pre-fills it from the truck (plates, drivers), its route's
- * branches (ubigeo, address, SUNAT establishment) and the loaded shipments (one item each); the
- * user reviews it and `POST` issues it, linking the shipments it carries (document_shipments, role
- * 'guia'), so the load listing and each shipment's documents show the guide's number.
+ * A GRE-T names one remitente and one destinatario, so a load is issued as one guide per pair
+ * (issue 36): `GET /transports/{id}/carrier-guide` pre-fills the guide of the first pair still
+ * without one from the truck (plates and TUC, its semirremolque, drivers), the company (MTC), its
+ * route's branches (ubigeo, address, SUNAT establishment) and that pair's shipments (one item each,
+ * and their GRE remitente as related documents); 'Emitir guías' issues every pair at once.
  */
 
 const driver1 = alias(drivers, 'driver1');
 const driver2 = alias(drivers, 'driver2');
+const trailer = alias(transports, 'trailer');
 const origin = alias(branches, 'origin');
 const destination = alias(branches, 'destination');
 const shipmentOrigin = alias(branches, 'shipment_origin');
@@ -44,12 +45,14 @@ export function splitFullName(full: string): { nombre: string; apellidos: string
 
 const partyDocType = (doc: string) => (/^\d{11}$/.test(doc) ? '6' : '1');
 
-async function visibleTransport(ctx: ServiceContext, user: SessionUser, transportId: number) {
+export async function visibleTransport(ctx: ServiceContext, user: SessionUser, transportId: number) {
   const [t] = await ctx.db
     .select({
       id: transports.id,
       platePrimary: transports.platePrimary,
       plateSecondary: transports.plateSecondary,
+      tucNumber: transports.tucNumber,
+      trailer: { plate: trailer.platePrimary, tucNumber: trailer.tucNumber },
       route: transports.route,
       originBranchId: transports.originBranchId,
       destinationBranchId: transports.destinationBranchId,
@@ -64,6 +67,7 @@ async function visibleTransport(ctx: ServiceContext, user: SessionUser, transpor
       },
     })
     .from(transports)
+    .leftJoin(trailer, eq(trailer.id, transports.trailerId))
     .leftJoin(driver1, eq(driver1.id, transports.driverId1))
     .leftJoin(driver2, eq(driver2.id, transports.driverId2))
     .leftJoin(origin, eq(origin.id, transports.originBranchId))
@@ -76,15 +80,17 @@ async function visibleTransport(ctx: ServiceContext, user: SessionUser, transpor
   }
   return t;
 }
+type VisibleTransport = Awaited<ReturnType<typeof visibleTransport>>;
 
 /** The whole load of the truck (the guide covers what it carries), oldest load first. */
-async function loadOf(ctx: ServiceContext, transportId: number) {
-  const rows = await ctx.db
+export async function loadOf(ctx: ServiceContext, transportId: number) {
+  return ctx.db
     .select({
       shipmentId: shipments.id,
       code: shipments.code,
       description: shipments.description,
       weightKg: shipments.weightKg,
+      loadedAt: transportAssignments.loadedAt,
       senderName: shipments.senderName,
       senderDoc: customers.docNumber,
       senderAddress: customers.address,
@@ -92,34 +98,52 @@ async function loadOf(ctx: ServiceContext, transportId: number) {
       recipientDoc: shipments.recipientDoc,
       originName: shipmentOrigin.name,
       destinationName: shipmentDestination.name,
+      senderGuide: { series: shipmentSenderGuides.series, number: shipmentSenderGuides.number },
     })
     .from(transportAssignments)
     .innerJoin(shipments, eq(shipments.id, transportAssignments.shipmentId))
     .leftJoin(customers, eq(customers.id, shipments.senderCustomerId))
+    .leftJoin(shipmentSenderGuides, eq(shipmentSenderGuides.shipmentId, shipments.id))
     .innerJoin(shipmentOrigin, eq(shipmentOrigin.id, shipments.originBranchId))
     .innerJoin(shipmentDestination, eq(shipmentDestination.id, shipments.destinationBranchId))
     .where(eq(transportAssignments.transportId, transportId))
     .orderBy(asc(transportAssignments.loadedAt), asc(transportAssignments.id));
-  return rows;
+}
+export type LoadedShipment = Awaited<ReturnType<typeof loadOf>>[number];
+
+/** A load's remitente/destinatario pairs, in load order (a sender without a customer record goes by name). */
+export function pairsOf(load: LoadedShipment[]): LoadedShipment[][] {
+  const byId = new Map(load.map((s) => [s.shipmentId, s]));
+  return groupLoadIntoGuides(
+    load.map((s) => {
+      const senderDoc = s.senderDoc ?? s.senderName;
+      return {
+        id: s.shipmentId,
+        sender: { docType: partyDocType(senderDoc), docNumber: senderDoc },
+        recipient: { docType: partyDocType(s.recipientDoc), docNumber: s.recipientDoc },
+      };
+    }),
+  ).map((g) => g.shipmentIds.map((id) => byId.get(id)!));
 }
 
-/** `GET /transports/{id}/carrier-guide`: the GRE-T of the load, to review; 422 when nothing is loaded. */
-export async function buildCarrierGuide(ctx: ServiceContext, user: SessionUser, transportId: number): Promise<CarrierGuideAnswer> {
-  const t = await visibleTransport(ctx, user, transportId);
-  const load = await loadOf(ctx, transportId);
-  if (load.length === 0) throw unprocessable(GUIDE_API_MESSAGES.emptyLoad, undefined, 'EMPTY_LOAD');
-  const warnings: string[] = [];
-  if (!t.origin || !t.destination) warnings.push(GUIDE_API_MESSAGES.missing.route);
-  if (t.origin && !t.origin.ubigeo) warnings.push(GUIDE_API_MESSAGES.missing.originUbigeo);
-  if (t.destination && !t.destination.ubigeo) warnings.push(GUIDE_API_MESSAGES.missing.destinationUbigeo);
-  if (!t.driver1 && !t.driver2) warnings.push(GUIDE_API_MESSAGES.missing.driver);
-  // The document gate refuses the issue; the review already says why.
-  const compliance = await transportCompliance(ctx, transportId);
-  if (compliance.refusal && !compliance.override) warnings.push(compliance.refusal);
-  const first = load[0]!;
-  if (new Set(load.map((s) => s.senderDoc ?? s.senderName)).size > 1) warnings.push(GUIDE_API_MESSAGES.missing.severalSenders);
-  if (new Set(load.map((s) => s.recipientDoc)).size > 1) warnings.push(GUIDE_API_MESSAGES.missing.severalRecipients);
+/** The load's pairs still without a live GRE-T (issue 36): what 'Emitir guías' issues. */
+export async function pendingPairs(ctx: ServiceContext, load: LoadedShipment[]): Promise<LoadedShipment[][]> {
+  const onGuide = await liveGuidesOf(
+    ctx.db,
+    load.map((s) => s.shipmentId),
+  );
+  return pairsOf(load.filter((s) => !onGuide.has(s.shipmentId)));
+}
 
+/** The GRE-T of one remitente/destinatario pair of the load, as a guide payload plus what the review shows. */
+export function carrierGuideOf(
+  t: VisibleTransport,
+  pair: LoadedShipment[],
+  company: { mtcRegistration: string | null },
+  today: string,
+  warnings: string[],
+): CarrierGuideAnswer {
+  const first = pair[0]!;
   const driverOf = (d: { fullName: string; dni: string; licence: string }) => ({
     documento_tipo: '1',
     documento_numero: d.dni,
@@ -134,41 +158,56 @@ export async function buildCarrierGuide(ctx: ServiceContext, user: SessionUser, 
     direccion: b?.address ?? '',
     codigo_establecimiento_sunat: b?.establishmentCode ?? null,
   });
+  // The semirremolque linked in Transportes, with its TUC; else the trailer plate typed on the truck.
+  const secondaryVehicle = t.trailer
+    ? { placa_numero: guidePlate(t.trailer.plate), tuc: t.trailer.tucNumber ? t.trailer.tucNumber.replace(/[-\s]/g, '') : null }
+    : t.plateSecondary
+      ? { placa_numero: guidePlate(t.plateSecondary), tuc: null }
+      : null;
   // Weights have 2 decimals: summing whole hundredths keeps the gross weight exact.
-  const hundredths = load.reduce((sum, s) => sum + Math.round(Number(s.weightKg) * 100), 0);
-  const today = limaDay(ctx.now());
-  const description = (s: (typeof load)[number]) =>
+  const hundredths = pair.reduce((sum, s) => sum + Math.round(Number(s.weightKg) * 100), 0);
+  // The goods were handed to the carrier when the first of them was loaded (never after the trip starts).
+  const handedOver = pair.reduce((day, s) => (limaDay(s.loadedAt) < day ? limaDay(s.loadedAt) : day), today);
+  const description = (s: LoadedShipment) =>
     `${s.description?.trim() || 'Encomienda'} — Rem.: ${s.senderName} → Dest.: ${s.recipientName}`.slice(0, GUIDE_DESCRIPTION_MAX_LENGTH);
+  const related = pair.flatMap((s) => (s.senderGuide ? [{ tipo: '09', serie: s.senderGuide.series, numero: String(s.senderGuide.number) }] : []));
+  const relatedUnique = [...new Map(related.map((r) => [`${r.serie}-${r.numero}`, r])).values()];
 
-  return {
-    transportId: t.id,
-    type: '31',
+  const payload = {
+    type: '31' as const,
     serie: DEFAULT_SERIES['31'],
     fecha_de_emision: today,
     fecha_de_inicio_de_traslado: today,
     cliente: { numero_de_documento: first.senderDoc ?? '', denominacion: first.senderName, direccion: first.senderAddress ?? null },
     motivo_de_traslado: '01',
     tipo_de_transporte: '02',
-    numero_de_bultos: load.length,
+    numero_de_bultos: pair.length,
     peso_bruto_total: (hundredths / 100).toFixed(2),
-    peso_bruto_unidad_de_medida: 'KGM',
+    peso_bruto_unidad_de_medida: 'KGM' as const,
     punto_de_partida: point(t.origin),
     punto_de_llegada: point(t.destination),
     placa_numero: guidePlate(t.platePrimary),
     conductor: main ? driverOf(main) : null,
     destinatario: { documento_tipo: partyDocType(first.recipientDoc), documento_numero: first.recipientDoc, denominacion: first.recipientName },
-    items: load.map((s) => ({
+    items: pair.map((s) => ({
       codigo: s.code,
       descripcion: description(s),
       cantidad: '1',
       unidad_de_medida: 'NIU' as const,
       peso: Number(s.weightKg).toFixed(2),
     })),
-    vehiculos_secundarios: t.plateSecondary ? [{ placa_numero: guidePlate(t.plateSecondary) }] : [],
+    vehiculos_secundarios: secondaryVehicle ? [secondaryVehicle] : [],
     conductores_secundarios: secondary.map(driverOf),
-    documentos_relacionados: [],
-    observaciones: `Carga del transporte ${t.platePrimary}${t.route ? ` (${t.route})` : ''}: ${load.length} envío(s).`.slice(0, 500),
-    shipments: load.map((s) => ({
+    registro_mtc: company.mtcRegistration,
+    tuc_vehiculo_principal: t.tucNumber ? t.tucNumber.replace(/[-\s]/g, '') : null,
+    fecha_de_entrega_al_transportista: handedOver,
+    documentos_relacionados: relatedUnique,
+    observaciones: `Carga del transporte ${t.platePrimary}${t.route ? ` (${t.route})` : ''}: ${pair.length} envío(s).`.slice(0, 500),
+  };
+  return {
+    transportId: t.id,
+    ...payload,
+    shipments: pair.map((s) => ({
       shipmentId: s.shipmentId,
       code: s.code,
       description: s.description?.trim() || 'Encomienda',
@@ -182,36 +221,31 @@ export async function buildCarrierGuide(ctx: ServiceContext, user: SessionUser, 
   };
 }
 
-/** Refuses a shipment already carried under a live guide (409), naming it and the guide. */
-async function checkNotOnGuide(ctx: ServiceContext, load: { shipmentId: number; code: string }[]) {
-  for (const s of load) {
-    const live = await liveDocumentOfShipment(ctx.db, s.shipmentId, 'guia');
-    if (live) throw conflict(GUIDE_API_MESSAGES.shipmentOnGuide(s.code, formatDocumentNumber(live.series, live.number)), undefined, 'ON_GUIDE');
-  }
+/** What the transport, its branches and the company lack for a GRE-T SUNAT accepts: the review says it first. */
+export async function reviewWarnings(ctx: ServiceContext, t: VisibleTransport, company: { mtcRegistration: string | null }) {
+  const warnings: string[] = [];
+  if (!t.origin || !t.destination) warnings.push(GUIDE_API_MESSAGES.missing.route);
+  if (t.origin && !t.origin.ubigeo) warnings.push(GUIDE_API_MESSAGES.missing.originUbigeo);
+  if (t.destination && !t.destination.ubigeo) warnings.push(GUIDE_API_MESSAGES.missing.destinationUbigeo);
+  if (!t.driver1 && !t.driver2) warnings.push(GUIDE_API_MESSAGES.missing.driver);
+  if (!company.mtcRegistration) warnings.push(GUIDE_API_MESSAGES.missing.mtc);
+  if (!t.tucNumber) warnings.push(GUIDE_API_MESSAGES.missing.tuc(t.platePrimary));
+  // The document gate refuses the issue; the review already says why.
+  const compliance = await transportCompliance(ctx, t.id);
+  if (compliance.refusal && !compliance.override) warnings.push(compliance.refusal);
+  return warnings;
 }
 
-/** `POST /transports/{id}/carrier-guide`: issues the reviewed GRE-T and links every loaded shipment to it. */
-export async function issueCarrierGuide(ctx: ServiceContext, user: SessionUser, transportId: number, payload: unknown): Promise<IssueAnswer> {
-  await visibleTransport(ctx, user, transportId);
+/** `GET /transports/{id}/carrier-guide`: the GRE-T of the first pair still without one, to review; 422 when nothing is loaded. */
+export async function buildCarrierGuide(ctx: ServiceContext, user: SessionUser, transportId: number): Promise<CarrierGuideAnswer> {
+  const t = await visibleTransport(ctx, user, transportId);
   const load = await loadOf(ctx, transportId);
-  if (load.length === 0) return { statusCode: 422, result: refusal([GUIDE_API_MESSAGES.emptyLoad]) };
-  // Issue 36: no GRE-T for a truck or driver whose required documents expired (unless overridden),
-  // answered in this route's issue-result shape with the gate's own sentence.
-  const gate = await transportCompliance(ctx, transportId);
-  if (gate.refusal && !gate.override) return { statusCode: 422, result: { ...refusal([gate.refusal]), error: gate.refusal } };
-  const check = checkGuide(payload, { today: limaDay(ctx.now()) });
-  if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  if (check.draft.type !== '31') return { statusCode: 422, result: refusal([GUIDE_API_MESSAGES.notCarrierGuide]) };
-  // A retry of the same guide (its codigo_unico) is answered by the guide already issued, not refused.
-  const retry = await findByIdempotencyKey(ctx.db, user.branchId, check.draft.uniqueCode);
-  if (!retry) await checkNotOnGuide(ctx, load);
-  return issueOther(
-    ctx,
-    user,
-    guideIssue(
-      check.draft,
-      load.map((s) => s.shipmentId),
-      () => checkNotOnGuide(ctx, load),
-    ),
-  );
+  if (load.length === 0) throw unprocessable(GUIDE_API_MESSAGES.emptyLoad, undefined, 'EMPTY_LOAD');
+  const company = await getCompany(ctx);
+  const warnings = await reviewWarnings(ctx, t, company);
+  const pairs = await pendingPairs(ctx, load);
+  if (pairs.length > 1) warnings.push(GUIDE_API_MESSAGES.missing.otherPairs(pairs.length - 1));
+  // Everything already on a guide: the first pair's guide, which issuing refuses naming the guide.
+  const pair = pairs[0] ?? pairsOf(load)[0]!;
+  return carrierGuideOf(t, pair, company, limaDay(ctx.now()), warnings);
 }

@@ -1,6 +1,9 @@
 import {
   answers,
   carrierGuideAnswerSchema,
+  carrierGuidesAnswerSchema,
+  senderGuideAnswerSchema,
+  senderGuideSchema,
   documentStateSchema,
   guideConsultRequestSchema,
   guidePayloadSchema,
@@ -13,7 +16,9 @@ import {
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
-import { buildCarrierGuide, issueCarrierGuide } from './carrier-guide.ts';
+import { buildCarrierGuide } from './carrier-guide.ts';
+import { issueCarrierGuide, issueCarrierGuides } from './carrier-guides.ts';
+import { setSenderGuide } from './sender-guides.ts';
 import { consultGuide, createEmitGuide, createEmitVoucher, providerAnnul, providerAnnulStatus, providerConsult } from './service.ts';
 
 /** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
@@ -153,5 +158,33 @@ export default async function guidesRoutes(app: App) {
       const answer = await issueCarrierGuide(app, currentUser(request), request.params.id, request.body);
       return reply.status(answer.statusCode).send(answer.result);
     },
+  );
+  app.post(
+    '/transports/:id/carrier-guides',
+    {
+      schema: {
+        tags: ['guides', 'fleet'],
+        summary:
+          "'Emitir guías': una guía transportista por cada par remitente/destinatario de la carga que aún no tiene guía (cada una referencia la GRE remitente de sus envíos); 409 si todos tienen guía",
+        params: idParams,
+        response: answers({ 200: carrierGuidesAnswerSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => issueCarrierGuides(app, currentUser(request), request.params.id),
+  );
+  app.put(
+    '/shipments/:id/sender-guide',
+    {
+      schema: {
+        tags: ['guides', 'shipments'],
+        summary: 'Registrar la GRE remitente que emitió el remitente para el envío (la guía transportista de la carga la referencia)',
+        params: idParams,
+        body: senderGuideSchema,
+        response: answers({ 200: senderGuideAnswerSchema }),
+      },
+      preHandler: staff,
+    },
+    async (request) => setSenderGuide(app, currentUser(request), request.params.id, request.body),
   );
 }

@@ -15,6 +15,7 @@ import {
 import { documentEvents } from '../../db/schema.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
+import { getCompany } from '../company/index.ts';
 import {
   assertVisible,
   findByNumber,
@@ -51,11 +52,17 @@ export function guideIssue(draft: GuideDraft, carriedShipmentIds: number[] = [],
   };
 }
 
+/** A GRE-T carries the company's MTC registration unless the payload named one (issue 36; SUNAT 4391 without it). */
+export async function withCompanyMtc(ctx: ServiceContext, draft: GuideDraft): Promise<GuideDraft> {
+  if (draft.type !== '31' || draft.mtcRegistration) return draft;
+  return { ...draft, mtcRegistration: (await getCompany(ctx)).mtcRegistration };
+}
+
 /** `POST /guides/create-emit`: 201 accepted, 202 pending at SUNAT (the usual first answer of a GRE), 422 'Corrige:'. */
 export async function createEmitGuide(ctx: ServiceContext, user: SessionUser, payload: unknown): Promise<IssueAnswer> {
   const check = checkGuide(payload, { today: limaDay(ctx.now()) });
   if (!check.ok) return { statusCode: 422, result: refusal(check.problems) };
-  return issueOther(ctx, user, guideIssue(check.draft));
+  return issueOther(ctx, user, guideIssue(await withCompanyMtc(ctx, check.draft)));
 }
 
 function voucherIssue(draft: VoucherDraft) {

@@ -24,8 +24,8 @@ const columns = {
 
 export interface NotificationRow {
   id: number;
-  shipmentId: number;
-  shipmentCode: string;
+  shipmentId: number | null;
+  shipmentCode: string | null;
   topic: string;
   channel: string;
   party: string;
@@ -51,7 +51,7 @@ export async function listPage(db: Db, query: NotificationListQuery): Promise<{ 
     db
       .select(columns)
       .from(notificationOutbox)
-      .innerJoin(shipments, eq(shipments.id, notificationOutbox.shipmentId))
+      .leftJoin(shipments, eq(shipments.id, notificationOutbox.shipmentId))
       .where(where)
       .orderBy(desc(notificationOutbox.id))
       .limit(query.pageSize)
@@ -83,7 +83,7 @@ export async function findMessage(db: Db | Tx, id: number): Promise<Notification
   const [row] = await db
     .select(columns)
     .from(notificationOutbox)
-    .innerJoin(shipments, eq(shipments.id, notificationOutbox.shipmentId))
+    .leftJoin(shipments, eq(shipments.id, notificationOutbox.shipmentId))
     .where(eq(notificationOutbox.id, id));
   return row ?? null;
 }

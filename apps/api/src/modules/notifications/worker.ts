@@ -76,7 +76,8 @@ export async function deliverDueNotifications(ctx: ServiceContext, limit = 50): 
         channel: row.channel as 'email' | 'whatsapp',
         address: row.address,
         subject: row.subject,
-        body: `${row.body}\nSíguelo en: ${linkOrigin(ctx)}${keyedLink(ctx, row.link)}`,
+        // A shipment's message ends with its tracking link; a fleet alert carries its own text only.
+        body: row.shipmentId === null ? row.body : `${row.body}\nSíguelo en: ${linkOrigin(ctx)}${keyedLink(ctx, row.link)}`,
         idempotencyKey: row.idempotencyKey,
       });
       await settle(ctx, row, { status: 'enviado', sentAt: ctx.now(), lastError: null });

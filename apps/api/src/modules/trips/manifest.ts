@@ -7,7 +7,7 @@ import { branches, complianceOverrides, drivers, shipments, transportAssignments
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { printable } from '../../providers/billing/pdf.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
-import { getCompany } from '../company/index.ts';
+import { findCompanyLogo, getCompany } from '../company/index.ts';
 import { openTripOf } from '../fleet/index.ts';
 import { collect } from '../../lib/pdf.ts';
 
@@ -189,22 +189,30 @@ const COLUMNS = [
   { key: 'weight', label: 'Peso (kg)', width: 98, align: 'right' },
 ] as const;
 
-function render(company: { name: string; ruc: string; address: string; mtc: string | null }, m: ManifestData, printedAt: Date): Promise<Buffer> {
+type PrintedCompany = { name: string; ruc: string; address: string; mtc: string | null; logo: Buffer | null };
+
+function render(company: PrintedCompany, m: ManifestData, printedAt: Date): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: `${m.title} ${m.plates}` } });
   const width = doc.page.width - 2 * MARGIN;
   const right = MARGIN + width;
 
-  // Company and title.
+  // Company (its logo first, when it has one) and title.
+  const LOGO = 40;
+  const textX = company.logo ? MARGIN + LOGO + 8 : MARGIN;
+  if (company.logo) doc.image(company.logo, MARGIN, MARGIN - 2, { fit: [LOGO, LOGO], align: 'center', valign: 'center' });
   doc
     .fillColor(INK)
     .font('Helvetica-Bold')
     .fontSize(15)
-    .text(printable(company.name), MARGIN, MARGIN, { width: width / 2 });
+    .text(printable(company.name), textX, MARGIN, { width: width / 2 - (textX - MARGIN) });
   doc
     .font('Helvetica')
     .fontSize(8.5)
     .fillColor(MUTED)
-    .text(printable(`RUC ${company.ruc} · ${company.address}${company.mtc ? ` · Registro MTC ${company.mtc}` : ''}`), { width: width / 2 });
+    .text(printable(`RUC ${company.ruc} · ${company.address}${company.mtc ? ` · Registro MTC ${company.mtc}` : ''}`), {
+      width: width / 2 - (textX - MARGIN),
+    });
+  if (company.logo) doc.y = Math.max(doc.y, MARGIN + LOGO);
   doc
     .fillColor(INK)
     .font('Helvetica-Bold')
@@ -343,9 +351,9 @@ function render(company: { name: string; ruc: string; address: string; mtc: stri
 }
 
 /** The company as the manifest heads it: the 'Empresa' settings, with its MTC registration. */
-async function printedCompany(ctx: ServiceContext) {
-  const c = await getCompany(ctx);
-  return { name: c.tradeName || c.name, ruc: c.ruc, address: c.address, mtc: c.mtcRegistration };
+async function printedCompany(ctx: ServiceContext): Promise<PrintedCompany> {
+  const [c, logo] = await Promise.all([getCompany(ctx), findCompanyLogo(ctx.db)]);
+  return { name: c.tradeName || c.name, ruc: c.ruc, address: c.address, mtc: c.mtcRegistration, logo };
 }
 
 /** GET /transports/{id}/manifest.pdf: the open trip's manifest, or the current load as a draft. */

@@ -72,6 +72,15 @@ export async function branchName(tx: Tx, id: number): Promise<string> {
 }
 
 /** The shipments loaded on a transport, locked for the departure's transaction. */
+/** The ids of the shipments on a transport now (unlocked: what the departure asks SUNAT about first). */
+export async function loadedShipmentIds(db: Db | Tx, transportId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: transportAssignments.shipmentId })
+    .from(transportAssignments)
+    .where(eq(transportAssignments.transportId, transportId));
+  return rows.map((r) => r.id);
+}
+
 export async function lockLoad(tx: Tx, transportId: number) {
   return tx
     .select({

@@ -5,6 +5,7 @@ import {
   departedEventName,
   displayName,
   FLEET_MESSAGES,
+  formatDocumentNumber,
   formatKg,
   missingOnUnloadNote,
   SHIPMENT_MESSAGES,
@@ -22,6 +23,8 @@ import { conflict, forbidden, isUniqueViolation, notFound, unprocessable } from 
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { loadShipments, lockTransport, openTripOf, overrideForDeparture, spendOverride, transportLoad } from '../fleet/index.ts';
 import { changeShipmentStatus, recordShipmentEvent } from '../shipments/index.ts';
+import { findDocument, liveGuidesOf, syncDocument } from '../billing/index.ts';
+import { guidesBeforeDeparture } from '../company/index.ts';
 import {
   addExtraScan,
   branchName,
@@ -30,6 +33,7 @@ import {
   findTrip,
   insertIncident,
   insertTrip,
+  loadedShipmentIds,
   lockCarried,
   lockLoad,
   markScanned,
@@ -79,6 +83,9 @@ export async function transportTrips(ctx: ServiceContext, transportId: number): 
  * unique index trips_open_uq is the last word if anything slips past it.
  */
 export async function depart(ctx: ServiceContext, actor: SessionUser, transportId: number, confirmOverload: boolean): Promise<Trip> {
+  const waitForGuides = await guidesBeforeDeparture(ctx.db);
+  // Issue 36: the guides still pending are asked to SUNAT first, so pressing again is the retry.
+  if (waitForGuides) await refreshPendingGuides(ctx, actor, transportId);
   return ctx.db
     .transaction(async (tx) => {
       const transport = await lockTransport(tx, transportId);
@@ -96,6 +103,18 @@ export async function depart(ctx: ServiceContext, actor: SessionUser, transportI
       // Issue 36: an expired or missing required document stops the truck, unless an admin's
       // override is pending; this departure spends it.
       const override = await overrideForDeparture(tx, transportId, ctx.now());
+      // Issue 36: with the company's 'guides before departure' on, a GRE-T of the load that SUNAT
+      // has not accepted yet holds the truck (a rejected one no longer covers its shipments).
+      if (waitForGuides) {
+        const guides = await liveGuidesOf(
+          tx,
+          load.map((s) => s.id),
+        );
+        const pending = [
+          ...new Set([...guides.values()].filter((g) => g.status === 'pendiente').map((g) => formatDocumentNumber(g.series, g.number))),
+        ];
+        if (pending.length) throw unprocessable(TRIP_MESSAGES.guidePending(pending), undefined, 'GUIDE_PENDING');
+      }
 
       const hundredths = load.reduce((sum, s) => sum + Math.round(Number(s.weightKg) * 100), 0);
       const capacity = transport.capacityKg === null ? null : Number(transport.capacityKg);
@@ -148,6 +167,17 @@ export async function depart(ctx: ServiceContext, actor: SessionUser, transportI
       if (isUniqueViolation(err)) throw conflict(TRIP_MESSAGES.alreadyDeparted(''), undefined, 'ALREADY_DEPARTED');
       throw err;
     });
+}
+
+/** Asks the provider about the load's pending carrier guides (SUNAT may have accepted them meanwhile). */
+async function refreshPendingGuides(ctx: ServiceContext, actor: SessionUser, transportId: number) {
+  const load = await loadedShipmentIds(ctx.db, transportId);
+  const guides = await liveGuidesOf(ctx.db, load);
+  const pendingIds = new Set([...guides.values()].filter((g) => g.status === 'pendiente').map((g) => g.id));
+  for (const id of pendingIds) {
+    const doc = await findDocument(ctx.db, id);
+    if (doc) await syncDocument(ctx, actor, doc);
+  }
 }
 
 async function lockOpenTrip(tx: Tx, actor: SessionUser, transportId: number) {

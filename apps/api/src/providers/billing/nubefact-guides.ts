@@ -67,6 +67,11 @@ export function guideRequest(g: GuideDocument): Record<string, unknown> {
         destinatario_documento_numero: g.recipient.docNumber,
         destinatario_denominacion: g.recipient.name,
       }),
+    // GRE-T (issue 36): the carrier's MTC registration, the main vehicle's TUC / CHV and the day the
+    // goods were handed to the carrier (SUNAT 4391, 4399 and 3617 without them).
+    ...(carrierMode && g.mtcRegistration && { mtc: g.mtcRegistration }),
+    ...(carrierMode && g.vehicleTuc && { tuc_vehiculo_principal: g.vehicleTuc }),
+    ...(carrierMode && g.goodsDeliveredOn && { fecha_de_entrega_al_transportista: ddmmyyyy(g.goodsDeliveredOn) }),
     punto_de_partida_ubigeo: g.origin.ubigeo,
     punto_de_partida_direccion: g.origin.address,
     punto_de_partida_codigo_establecimiento_sunat: g.origin.establishmentCode ?? '',
@@ -84,7 +89,10 @@ export function guideRequest(g: GuideDocument): Record<string, unknown> {
       cantidad: Number(i.quantity),
     })),
     documento_relacionado: g.relatedDocuments.map((r) => ({ tipo: r.type, serie: r.series, numero: Number(r.number) })),
-    vehiculos_secundarios: g.secondaryPlates.map((placa_numero) => ({ placa_numero })),
+    vehiculos_secundarios: g.secondaryPlates.map((placa_numero, i) => {
+      const tuc = g.secondaryTucs[i] ?? null;
+      return tuc ? { placa_numero, tuc } : { placa_numero };
+    }),
     conductores_secundarios: g.secondaryDrivers.map(driverFields),
   };
 }

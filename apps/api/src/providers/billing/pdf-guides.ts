@@ -24,6 +24,8 @@ import { collect } from '../../lib/pdf.ts';
 export interface PrintableGuide {
   document: GuideDocument;
   issuer: BillingIssuer;
+  /** The company's logo (JPEG or PNG), printed beside its name. */
+  logo?: Buffer | null;
   hash: string | null;
   /** SUNAT's QR link; null while the guide is pending. */
   qrText: string | null;
@@ -55,22 +57,25 @@ const partyText = (p: GuideParty) => `${p.name} – ${docLabel(p.docType)} ${p.d
 const driverText = (d: GuideDriver) => `${d.names} ${d.surnames} – ${docLabel(d.docType)} ${d.docNumber} – Licencia ${d.licence}`;
 
 /** Issuer on the left, the SUNAT box on the right; returns the y below both. */
-function header(doc: Doc, issuer: BillingIssuer, title: string, id: string): number {
+function header(doc: Doc, issuer: BillingIssuer, title: string, id: string, logo: Buffer | null = null): number {
   const right = doc.page.width - LEFT;
   const boxW = 210;
   const boxX = right - boxW;
-  const infoW = boxX - LEFT - 16;
+  const LOGO = 64;
+  const textX = logo ? LEFT + LOGO + 10 : LEFT;
+  const infoW = boxX - textX - 16;
+  if (logo) doc.image(logo, LEFT, 38, { fit: [LOGO, LOGO], align: 'center', valign: 'center' });
   doc
     .fillColor(INK)
     .font('Helvetica-Bold')
     .fontSize(18)
-    .text(printable(issuer.tradeName || issuer.name), LEFT, 40, { width: infoW });
+    .text(printable(issuer.tradeName || issuer.name), textX, 40, { width: infoW });
   doc.font('Helvetica').fontSize(9).fillColor(MUTED);
-  if (issuer.tradeName) doc.text(printable(issuer.name), LEFT, doc.y + 2, { width: infoW });
-  doc.text(printable(`${issuer.address} – ${issuer.district}, ${issuer.province}, ${issuer.department}`), LEFT, doc.y, { width: infoW });
+  if (issuer.tradeName) doc.text(printable(issuer.name), textX, doc.y + 2, { width: infoW });
+  doc.text(printable(`${issuer.address} – ${issuer.district}, ${issuer.province}, ${issuer.department}`), textX, doc.y, { width: infoW });
   const contact = [issuer.phone && `Tel. ${issuer.phone}`, issuer.email].filter(Boolean).join('  ·  ');
-  if (contact) doc.text(printable(contact), LEFT, doc.y, { width: infoW });
-  const infoBottom = doc.y;
+  if (contact) doc.text(printable(contact), textX, doc.y, { width: infoW });
+  const infoBottom = Math.max(doc.y, logo ? 38 + LOGO : 0);
   const boxY = 36;
   const boxH = 84;
   doc.lineWidth(1.2).strokeColor(INK).roundedRect(boxX, boxY, boxW, boxH, 4).stroke();
@@ -229,7 +234,7 @@ export async function renderGuidePdf(p: PrintableGuide): Promise<Buffer> {
   const title = SUNAT_DOCUMENT_TITLES[g.type];
   const id = formatDocumentNumber(g.series, g.number);
   const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `${title} ${id}`, Author: p.issuer.name, Subject: `RUC ${p.issuer.ruc}` } });
-  let y = header(doc, p.issuer, title, id);
+  let y = header(doc, p.issuer, title, id, p.logo ?? null);
 
   const carrierMode = g.type === '31';
   const parties: Pairs = carrierMode
@@ -246,6 +251,9 @@ export async function renderGuidePdf(p: PrintableGuide): Promise<Buffer> {
     ['Peso bruto total', `${g.grossWeight} ${g.grossWeightUnit}`],
   ];
   if (g.bundles !== null) data.push(['Número de bultos', String(g.bundles)]);
+  // Guides stored before issue 36 have none of its fields.
+  const gre: Partial<Pick<GuideDocument, 'goodsDeliveredOn' | 'mtcRegistration' | 'vehicleTuc' | 'secondaryTucs'>> = g;
+  if (gre.goodsDeliveredOn) data.push(['Entrega al transportista', dayText(gre.goodsDeliveredOn)]);
   if (g.contingency) data.push(['Emisión', 'En contingencia']);
   y = block(doc, 'Datos del traslado', [parties, data], y);
 
@@ -267,7 +275,10 @@ export async function renderGuidePdf(p: PrintableGuide): Promise<Buffer> {
 
   const transport: Pairs = [['Tipo de transporte', `${g.transportType} ${TRANSPORT_TYPE_LABELS[g.transportType]}`]];
   if (g.carrier) transport.push(['Transportista', partyText(g.carrier)]);
-  if (g.plate) transport.push(['Vehículo', [g.plate, ...g.secondaryPlates].join(' / ')]);
+  if (gre.mtcRegistration) transport.push(['Registro MTC', gre.mtcRegistration]);
+  const withTuc = (plate: string, tuc: string | null | undefined) => (tuc ? `${plate} (TUC/CHV ${tuc})` : plate);
+  if (g.plate) transport.push(['Vehículo principal', withTuc(g.plate, gre.vehicleTuc)]);
+  g.secondaryPlates.forEach((plate, i) => transport.push([`Vehículo secundario ${i + 1}`, withTuc(plate, gre.secondaryTucs?.[i])]));
   if (g.driver) transport.push(['Conductor', driverText(g.driver)]);
   g.secondaryDrivers.forEach((d, i) => transport.push([`Conductor ${i + 2}`, driverText(d)]));
   y = block(doc, 'Datos del transporte', [transport], y);

@@ -1,4 +1,5 @@
 import {
+  carrierGuideSunatProblems,
   centsToString,
   DAY_MS,
   documentKey,
@@ -253,7 +254,13 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
   }
 
   /** Stores and answers a guide or voucher the way `emit` does an invoice (idempotent by series-number). */
-  async function emitOther(doc: GuideDocument | VoucherDocument, xml: string, qrOf: (hash: string) => string, delayMs: number) {
+  async function emitOther(
+    doc: GuideDocument | VoucherDocument,
+    xml: string,
+    qrOf: (hash: string) => string,
+    delayMs: number,
+    sunatRejection: { code: string; description: string } | null = null,
+  ) {
     const failure = nextFailure('emitOther');
     if (failure === 'timeout' || failure === 'network' || failure === 'internal') fail(failure);
     const docKey = documentKey(doc.type, doc.series, doc.number);
@@ -278,7 +285,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       xml: signed.xml,
       receivedAt: now.toISOString(),
       acceptedAt: new Date(now.getTime() + delayMs).toISOString(),
-      rejection: failure === 'sunat-rejects' ? REJECTION : null,
+      rejection: failure === 'sunat-rejects' ? REJECTION : sunatRejection,
       voidRequestedAt: null,
       voidedAt: null,
       voidReason: null,
@@ -321,7 +328,10 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       // SUNAT's GRE QR is a link to the guide on its site, keyed by the guide's hash.
       const qrOf = (hash: string) =>
         `${GRE_QR_BASE}?hashqr=${encodeURIComponent(Buffer.from(`${issuer.ruc}-${g.type}-${g.series}-${g.number}|${hash}`).toString('base64url'))}`;
-      return emitOther(g, buildDespatchAdvice(g, issuer), qrOf, guideDelayMs);
+      // SUNAT refuses a GRE-T without what its validation asks (issue 36): the first objection, code and hint.
+      const objection = g.type === '31' ? carrierGuideSunatProblems(g)[0] : undefined;
+      const rejection = objection ? { code: objection.code, description: `${objection.code}: ${objection.hint}` } : null;
+      return emitOther(g, buildDespatchAdvice(g, issuer), qrOf, guideDelayMs, rejection);
     },
 
     async consultGuide(ref) {

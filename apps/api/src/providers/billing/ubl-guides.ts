@@ -65,11 +65,33 @@ const driverPerson = (d: GuideDriver, role: 'Principal' | 'Secundario') =>
     node('cac:IdentityDocumentReference', [leaf('cbc:ID', d.licence)]),
   ]);
 
+/** Catalogue 61's names of the documents a guide most often relates to (cbc:DocumentType). */
+const RELATED_DOCUMENT_NAMES: Record<string, string> = {
+  '01': 'Factura',
+  '03': 'Boleta de Venta',
+  '09': 'Guía de Remisión Remitente',
+  '31': 'Guía de Remisión Transportista',
+};
+
+/** A vehicle's TUC / Certificado de Habilitación Vehicular (SUNAT 4399 on the main vehicle without it). */
+const tucOf = (tuc: string | null) => tuc && node('cac:ApplicableTransportMeans', [leaf('cbc:RegistrationNationalityID', tuc)]);
+
 /** The DespatchAdvice of a guide: GRE-R (09) issued by the sender, GRE-T (31) issued by the carrier. */
 export function buildDespatchAdvice(g: GuideDocument, issuer: BillingIssuer): string {
   const carrierMode = g.type === '31';
   // GRE-R: the client is who receives the goods. GRE-T: the client is the sender and `recipient` receives them.
   const deliveryCustomer = carrierMode && g.recipient ? g.recipient : g.client;
+  // GRE-T: the issuer is the carrier; its MTC registration goes on the stage's CarrierParty (SUNAT 4391).
+  const carrierParty = carrierMode
+    ? node('cac:CarrierParty', [
+        node('cac:PartyIdentification', [leaf('cbc:ID', issuer.ruc, { schemeID: '6' })]),
+        node('cac:PartyLegalEntity', [leaf('cbc:RegistrationName', issuer.name), g.mtcRegistration && leaf('cbc:CompanyID', g.mtcRegistration)]),
+      ])
+    : g.carrier &&
+      node('cac:CarrierParty', [
+        node('cac:PartyIdentification', [leaf('cbc:ID', g.carrier.docNumber, { schemeID: '6' })]),
+        node('cac:PartyLegalEntity', [leaf('cbc:RegistrationName', g.carrier.name)]),
+      ]);
   const stage = node('cac:ShipmentStage', [
     leaf('cbc:TransportModeCode', g.transportType, {
       listName: 'Modalidad de traslado',
@@ -77,11 +99,9 @@ export function buildDespatchAdvice(g: GuideDocument, issuer: BillingIssuer): st
       listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo18',
     }),
     node('cac:TransitPeriod', [leaf('cbc:StartDate', g.transferDate)]),
-    g.carrier &&
-      node('cac:CarrierParty', [
-        node('cac:PartyIdentification', [leaf('cbc:ID', g.carrier.docNumber, { schemeID: '6' })]),
-        node('cac:PartyLegalEntity', [leaf('cbc:RegistrationName', g.carrier.name)]),
-      ]),
+    carrierParty,
+    // The day the goods were handed to the carrier (SUNAT 3617, GRE-T since 1 June 2026).
+    carrierMode && g.goodsDeliveredOn && node('cac:LoadingTransportEvent', [leaf('cbc:OccurrenceDate', g.goodsDeliveredOn)]),
     g.driver && driverPerson(g.driver, 'Principal'),
     ...g.secondaryDrivers.map((d) => driverPerson(d, 'Secundario')),
   ]);
@@ -101,7 +121,8 @@ export function buildDespatchAdvice(g: GuideDocument, issuer: BillingIssuer): st
     node('cac:TransportHandlingUnit', [
       node('cac:TransportEquipment', [
         leaf('cbc:ID', g.plate),
-        ...g.secondaryPlates.map((p) => node('cac:AttachedTransportEquipment', [leaf('cbc:ID', p)])),
+        tucOf(g.vehicleTuc),
+        ...g.secondaryPlates.map((p, i) => node('cac:AttachedTransportEquipment', [leaf('cbc:ID', p), tucOf(g.secondaryTucs[i] ?? null)])),
       ]),
     ]);
   const shipment = node('cac:Shipment', [
@@ -149,6 +170,21 @@ export function buildDespatchAdvice(g: GuideDocument, issuer: BillingIssuer): st
             listName: 'Documento relacionado al transporte',
             listURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo61',
           }),
+          leaf('cbc:DocumentType', RELATED_DOCUMENT_NAMES[r.type] ?? 'Documento relacionado al transporte'),
+          // A GRE remitente on a GRE-T was issued by the sender, the guide's client (SUNAT 4371/IssuerParty).
+          carrierMode &&
+            r.type === '09' &&
+            g.client.docType === 6 &&
+            node('cac:IssuerParty', [
+              node('cac:PartyIdentification', [
+                leaf('cbc:ID', g.client.docNumber, {
+                  schemeID: '6',
+                  schemeName: 'Documento de Identidad',
+                  schemeAgencyName: 'PE:SUNAT',
+                  schemeURI: 'urn:pe:gob:sunat:cpe:see:gem:catalogos:catalogo06',
+                }),
+              ]),
+            ]),
         ]),
       ),
       signatureReference(issuer),

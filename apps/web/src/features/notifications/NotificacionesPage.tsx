@@ -100,14 +100,19 @@ export default function NotificacionesPage() {
                   <Table.Tr key={n.id}>
                     <Table.Td>{formatDateTime(n.createdAt)}</Table.Td>
                     <Table.Td>
-                      <Anchor component={Link} to={`/shipments/${n.shipmentId}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {n.shipmentCode}
-                      </Anchor>
+                      {n.shipmentId === null ? (
+                        '—'
+                      ) : (
+                        <Anchor component={Link} to={`/shipments/${n.shipmentId}`} size="sm" style={{ whiteSpace: 'nowrap' }}>
+                          {n.shipmentCode}
+                        </Anchor>
+                      )}
                     </Table.Td>
                     <Table.Td title={n.body}>{NOTIFICATION_TOPIC_LABELS[n.topic]}</Table.Td>
                     {/* A long e-mail address breaks; the party's name does not. */}
                     <Table.Td>
-                      {n.party === 'sender' ? 'Remitente' : 'Destinatario'}: <span className="user-text">{n.address}</span>
+                      {n.party === 'sender' ? 'Remitente' : n.party === 'recipient' ? 'Destinatario' : 'Empresa'}:{' '}
+                      <span className="user-text">{n.address}</span>
                     </Table.Td>
                     <Table.Td>{NOTIFICATION_CHANNEL_LABELS[n.channel]}</Table.Td>
                     <Table.Td>

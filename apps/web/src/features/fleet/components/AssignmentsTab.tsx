@@ -13,6 +13,7 @@ import { useLoadShipments } from '../api/load-shipments.ts';
 import { useTrip } from '../api/trips.ts';
 import { useUnloadShipment } from '../api/unload-shipment.ts';
 import { CapacityBar } from './CapacityBar.tsx';
+import { IssueGuidesButton } from './IssueGuidesButton.tsx';
 import { ManifestButton } from './ManifestButton.tsx';
 import { driverNames, formatKg, plates } from './format.ts';
 import { TransportStatusPill } from './TransportStatusPill.tsx';
@@ -66,6 +67,11 @@ function TransportLoadPanel({ transport }: { transport: Transport }) {
               >
                 Emitir guía transportista
               </Button>
+              <IssueGuidesButton
+                transportId={transport.id}
+                plate={transport.plate_primary}
+                disabled={(load.data?.items.length ?? 0) === 0 || onTheRoad !== null}
+              />
               <ManifestButton transportId={transport.id} plate={transport.plate_primary} disabled={(load.data?.items.length ?? 0) === 0} />
               <Button size="xs" variant="subtle" component={Link} to={`/transportistas/${transport.id}/viajes`}>
                 Viajes

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import {
   formatKg as formatKgText,
@@ -22,6 +23,8 @@ import { ScanBox, type ScanFeedback, type ScanTone } from './ScanBox.tsx';
 export function DepartButton({ transport, load }: { transport: Transport; load: TransportLoad | undefined }) {
   const user = useCurrentUser();
   const depart = useDepart();
+  // Issue 36: SUNAT has not accepted a guide of the load yet; the retry asks again (the API consults SUNAT first).
+  const [guidePending, setGuidePending] = useState<string | null>(null);
   const compliance = useCompliance(transport.id);
   const mayDepart = canManageArea(user, 'allBranches') || (transport.origin_branch_id !== null && user.branchId === transport.origin_branch_id);
   if (!mayDepart) return null;
@@ -56,14 +59,25 @@ export function DepartButton({ transport, load }: { transport: Transport; load: 
       });
       if (!again) return;
     }
+    send(overloaded);
+  };
+  const send = (confirmOverload: boolean) =>
     depart.mutate(
-      { transportId: transport.id, confirmOverload: overloaded },
+      { transportId: transport.id, confirmOverload },
       {
-        onSuccess: (trip) => notify.success(TRIP_MESSAGES.departed(trip.plate, trip.destinationName)),
-        onError: (err) => notify.error(err),
+        onSuccess: (trip) => {
+          setGuidePending(null);
+          notify.success(TRIP_MESSAGES.departed(trip.plate, trip.destinationName));
+        },
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === 'GUIDE_PENDING') setGuidePending(errorMessage(err));
+          else {
+            setGuidePending(null);
+            notify.error(err);
+          }
+        },
       },
     );
-  };
 
   return (
     <Stack gap={4} align="flex-end">
@@ -74,6 +88,15 @@ export function DepartButton({ transport, load }: { transport: Transport; load: 
         <Text size="xs" c="orange.9" maw={300} ta="right">
           {reason}
         </Text>
+      )}
+      {guidePending && !reason && (
+        <Alert color="yellow" variant="light" maw={340} p="xs" role="status" title="Guía pendiente en SUNAT">
+          {/* The title says it already: the body names the guides and what to do. */}
+          <Text size="xs">{guidePending.replace(/^Guía pendiente en SUNAT: /, 'Guías ')}</Text>
+          <Button size="xs" mt={6} variant="light" loading={depart.isPending} onClick={() => send(overloaded)}>
+            Reintentar
+          </Button>
+        </Alert>
       )}
     </Stack>
   );

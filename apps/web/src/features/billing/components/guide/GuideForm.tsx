@@ -209,6 +209,15 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
                 )}
               />
               {!carrierMode && <TextInput label="Número de bultos" inputMode="numeric" maxLength={6} {...form.register('numero_de_bultos')} />}
+              {carrierMode && (
+                <Controller
+                  control={form.control}
+                  name="fecha_de_entrega_al_transportista"
+                  render={({ field }) => (
+                    <DayInput label="Entrega de los bienes al transportista" maxDate={today} value={field.value} onChange={field.onChange} />
+                  )}
+                />
+              )}
             </SimpleGrid>
             {carrierMode && (
               <Text size="xs" c="dimmed">

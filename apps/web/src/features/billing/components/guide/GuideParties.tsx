@@ -76,6 +76,14 @@ export function GuideParties({ form }: { form: Form }) {
             description="6 a 8 letras o números"
             {...form.register('placa_numero', { setValueAs: (v: string) => v.toUpperCase() })}
           />
+          {carrierMode && (
+            <TextInput
+              label="TUC / CHV del vehículo"
+              maxLength={15}
+              description="10 a 15 letras o números"
+              {...form.register('tuc_vehiculo_principal', { setValueAs: (v: string) => v.toUpperCase() })}
+            />
+          )}
           {!publicTransport && <DriverFields form={form} prefix="conductor" label="Conductor" />}
         </SimpleGrid>
         {vehicles.fields.map((f, i) => (
@@ -85,6 +93,13 @@ export function GuideParties({ form }: { form: Form }) {
               maxLength={8}
               {...form.register(`vehiculos_secundarios.${i}.placa_numero`, { setValueAs: (v: string) => v.toUpperCase() })}
             />
+            {carrierMode && (
+              <TextInput
+                label={`TUC / CHV secundario ${i + 1}`}
+                maxLength={15}
+                {...form.register(`vehiculos_secundarios.${i}.tuc`, { setValueAs: (v: string) => v.toUpperCase() })}
+              />
+            )}
             <RemoveRowButton label={`Quitar la placa secundaria ${i + 1}`} onRemove={() => vehicles.remove(i)} mb={4} />
           </Group>
         ))}
@@ -97,7 +112,7 @@ export function GuideParties({ form }: { form: Form }) {
           </Group>
         ))}
         <Group gap="xs">
-          <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => vehicles.append({ placa_numero: '' })}>
+          <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => vehicles.append({ placa_numero: '', tuc: '' })}>
             Vehículo secundario
           </Button>
           <Button

@@ -19,10 +19,14 @@ export interface GuideValues {
   conductor: Driver;
   destinatario: { documento_numero: string; denominacion: string };
   items: { codigo: string; descripcion: string; cantidad: string; unidad_de_medida: string; peso: string }[];
-  vehiculos_secundarios: { placa_numero: string }[];
+  vehiculos_secundarios: { placa_numero: string; tuc: string }[];
   conductores_secundarios: Driver[];
   documentos_relacionados: { tipo: string; serie: string; numero: string }[];
   observaciones: string;
+  /** GRE-T (issue 36): the main vehicle's TUC / CHV, the day the goods were handed over, the MTC (blank = the company's). */
+  tuc_vehiculo_principal: string;
+  fecha_de_entrega_al_transportista: string;
+  registro_mtc: string;
 }
 export interface Driver {
   documento_numero: string;
@@ -59,6 +63,9 @@ export function emptyGuide(type: GuideDocumentType, today: string): GuideValues 
     conductores_secundarios: [],
     documentos_relacionados: [],
     observaciones: '',
+    tuc_vehiculo_principal: '',
+    fecha_de_entrega_al_transportista: type === '31' ? today : '',
+    registro_mtc: '',
   };
 }
 
@@ -105,10 +112,13 @@ export function guideValuesFrom(p: GuidePayloadInput, today: string): GuideValue
       unidad_de_medida: str(i.unidad_de_medida) || 'NIU',
       peso: str(i.peso),
     })),
-    vehiculos_secundarios: (p.vehiculos_secundarios ?? []).map((v) => ({ placa_numero: str(v.placa_numero) })),
+    vehiculos_secundarios: (p.vehiculos_secundarios ?? []).map((v) => ({ placa_numero: str(v.placa_numero), tuc: str(v.tuc) })),
     conductores_secundarios: (p.conductores_secundarios ?? []).map((d) => driver(d)),
     documentos_relacionados: (p.documentos_relacionados ?? []).map((r) => ({ tipo: str(r.tipo), serie: str(r.serie), numero: str(r.numero) })),
     observaciones: str(p.observaciones),
+    tuc_vehiculo_principal: str(p.tuc_vehiculo_principal),
+    fecha_de_entrega_al_transportista: str(p.fecha_de_entrega_al_transportista) || base.fecha_de_entrega_al_transportista,
+    registro_mtc: str(p.registro_mtc),
   };
 }
 
@@ -140,7 +150,12 @@ export function guidePayloadOf(v: GuideValues, uniqueCode: string): GuidePayload
     conductor: needsVehicle ? { documento_tipo: 1, ...v.conductor } : null,
     destinatario: carrierMode ? v.destinatario : null,
     items: v.items.map((i) => ({ ...i, codigo: orNull(i.codigo), peso: orNull(i.peso) })),
-    vehiculos_secundarios: v.vehiculos_secundarios,
+    vehiculos_secundarios: v.vehiculos_secundarios.map((x) => ({ placa_numero: x.placa_numero, tuc: carrierMode ? orNull(x.tuc) : null })),
+    ...(carrierMode && {
+      tuc_vehiculo_principal: orNull(v.tuc_vehiculo_principal),
+      fecha_de_entrega_al_transportista: orNull(v.fecha_de_entrega_al_transportista),
+      registro_mtc: orNull(v.registro_mtc),
+    }),
     conductores_secundarios: v.conductores_secundarios.map((d) => ({ documento_tipo: 1, ...d })),
     documentos_relacionados: v.documentos_relacionados,
     observaciones: orNull(v.observaciones),
