@@ -218,23 +218,11 @@ export async function confirmIn(
     if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
     return 'taken'; // already paid by a concurrent confirmation
   }
-  await repo.insertMovement(tx, {
-    paymentId: id,
-    kind: 'cobro',
-    method: row.method,
-    amountCents: row.amountCents,
-    cashSessionId: sessionId,
-    userId: user.id,
-    at: now,
-  });
-  await audit(tx, {
-    userId: user.id,
-    entity: 'payment',
-    entityId: id,
-    action: 'confirm',
-    before: { status: 'pending' },
-    after: { status: 'paid', documentId: row.documentId },
-  });
+  await repo.insertMovementAudited(
+    tx,
+    { paymentId: id, kind: 'cobro', method: row.method, amountCents: row.amountCents, cashSessionId: sessionId, userId: user.id, at: now },
+    { userId: user.id, action: 'confirm', before: { status: 'pending' }, after: { status: 'paid', documentId: row.documentId } },
+  );
   return 'paid';
 }
 
@@ -264,23 +252,19 @@ export async function cancelPayment(ctx: ServiceContext, user: SessionUser, id: 
     const row = await repo.markCanceled(tx, id, before.status, motivo, now);
     // Taken by a concurrent void: throwing rolls back whatever this transaction opened.
     if (!row) throw conflict(PAYMENT_MESSAGES.alreadyCanceled, undefined, 'ALREADY_CANCELED');
-    await repo.insertMovement(tx, {
-      paymentId: id,
-      kind: 'anulacion',
-      method: row.method,
-      amountCents: -(await repo.chargeOf(tx, id)),
-      cashSessionId: session.id,
-      userId: user.id,
-      at: now,
-    });
-    await audit(tx, {
-      userId: user.id,
-      entity: 'payment',
-      entityId: id,
-      action: 'cancel',
-      before: { status: before.status },
-      after: { status: 'canceled', reason: motivo },
-    });
+    await repo.insertMovementAudited(
+      tx,
+      {
+        paymentId: id,
+        kind: 'anulacion',
+        method: row.method,
+        amountCents: -(await repo.chargeOf(tx, id)),
+        cashSessionId: session.id,
+        userId: user.id,
+        at: now,
+      },
+      { userId: user.id, action: 'cancel', before: { status: before.status }, after: { status: 'canceled', reason: motivo } },
+    );
   });
   if (voidReceipt) {
     try {

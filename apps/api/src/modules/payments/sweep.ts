@@ -50,23 +50,16 @@ async function recover(ctx: ServiceContext, candidate: repo.PaymentRecord, befor
       if (!p) throw new Taken();
       if (issued) {
         const row = (await repo.markPaid(tx, p.id, now, receipt.id))!;
-        await repo.insertMovement(tx, {
-          paymentId: p.id,
-          kind: 'cobro',
-          method: row.method,
-          amountCents: row.amountCents,
-          cashSessionId: sessionId!,
-          userId: p.userId,
-          at: now,
-        });
-        await audit(tx, {
-          userId: null,
-          entity: 'payment',
-          entityId: p.id,
-          action: 'recover-confirm',
-          before: { status: 'pending' },
-          after: { status: 'paid', documentId: receipt.id, documentStatus: receipt.status },
-        });
+        await repo.insertMovementAudited(
+          tx,
+          { paymentId: p.id, kind: 'cobro', method: row.method, amountCents: row.amountCents, cashSessionId: sessionId!, userId: p.userId, at: now },
+          {
+            userId: null,
+            action: 'recover-confirm',
+            before: { status: 'pending' },
+            after: { status: 'paid', documentId: receipt.id, documentStatus: receipt.status },
+          },
+        );
         return 'paid' as const;
       }
       await repo.markCanceled(tx, p.id, 'pending', PAYMENT_MESSAGES.recoveredVoid, now);

@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
 import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type PriceComponentAnswer, type Scope } from '@tramo/domain';
+import { audit, type AuditEntry } from '../../../lib/audit.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
 import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
@@ -164,6 +165,16 @@ export async function chargeOf(tx: Tx, id: number): Promise<number> {
 
 export async function insertMovement(tx: Tx, values: typeof paymentMovements.$inferInsert): Promise<void> {
   await tx.insert(paymentMovements).values(values);
+}
+
+/** A payment's cash movement and the audit row of the change that made it (confirmed, voided, recovered), in the caller's transaction. */
+export async function insertMovementAudited(
+  tx: Tx,
+  values: typeof paymentMovements.$inferInsert,
+  entry: Omit<AuditEntry, 'entity' | 'entityId'>,
+): Promise<void> {
+  await insertMovement(tx, values);
+  await audit(tx, { ...entry, entity: 'payment', entityId: values.paymentId });
 }
 
 /** Pending payments with no error untouched since `before` (a request that died between its steps), oldest first. */
