@@ -272,6 +272,72 @@ describe.each(engines)('credit accounts (%s)', (engine) => {
     );
   });
 
+  it('registers credit shipments only within the account: the limit holds under a burst, an admin overrides with a reason', async () => {
+    const route = { originBranchId: t.branchIds.get('Lima')!, destinationBranchId: t.branchIds.get('Arequipa')! };
+    const other = await t.call('POST', '/api/customers', {
+      token: admin,
+      body: { doc_type: 6, doc_number: '20131312955', firstName: 'TRANSPORTES ICA S.A.C.', address: 'Av. San Martín 120, Ica' },
+    });
+    const icaId = other.json().id as number;
+    const onCredit = (token: string, over: Record<string, unknown> = {}) =>
+      t.call('POST', '/api/shipments', {
+        token,
+        body: shipmentBody(route, { senderCustomerId: icaId, payer: 'remitente', paymentMoment: 'credito', ...over }),
+      });
+
+    const none = await onCredit(agent);
+    expect(none.statusCode).toBe(422);
+    expect(none.json()).toMatchObject({
+      error: 'El cliente no tiene una cuenta de crédito activa.',
+      fields: { paymentMoment: 'El cliente no tiene una cuenta de crédito activa.' },
+    });
+
+    const opened = await t.call('PUT', `/api/credit/accounts/${icaId}`, {
+      token: admin,
+      body: { limit: '100', termsDays: 15, period: 'semanal', contactName: 'Luis Ramos', contactPhone: '987654321' },
+    });
+    expect(opened.statusCode, opened.body).toBe(200);
+    const first = await onCredit(agent);
+    expect(first.statusCode, first.body).toBe(201);
+    const priceCents = Math.round(first.json().quotedPrice * 100);
+    const room = Math.floor((10_000 - priceCents) / priceCents);
+
+    // Ten at once for what is left: the account is locked per decision, so exactly `room` go.
+    const burst = await Promise.all(Array.from({ length: 10 }, () => onCredit(agent)));
+    expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(room);
+    const refused = burst.filter((r) => r.statusCode === 422);
+    expect(refused).toHaveLength(10 - room);
+    expect(refused[0]!.json()).toMatchObject({ code: 'CREDIT_LIMIT' });
+    expect(refused[0]!.json().error).toMatch(/^Línea de crédito excedida: disponible S\/ \d+\.\d\d\.$/);
+    const acc = (await t.call('GET', `/api/credit/accounts/${icaId}`, { token: admin })).json();
+    expect(acc.uninvoiced * 100).toBe(priceCents * (room + 1));
+    expect(acc.balance).toBeLessThanOrEqual(100);
+
+    // An agent's reason changes nothing; an admin's short one is refused; a real one lets it through, audited.
+    expect((await onCredit(agent, { creditOverrideReason: 'Autorizado por gerencia comercial' })).json().code).toBe('CREDIT_LIMIT');
+    expect((await onCredit(admin, { creditOverrideReason: 'corto' })).json().fields).toEqual({
+      creditOverrideReason: CREDIT_MESSAGES.overrideReason,
+    });
+    const overridden = await onCredit(admin, { creditOverrideReason: 'Autorizado por gerencia comercial' });
+    expect(overridden.statusCode, overridden.body).toBe(201);
+    expect(
+      await scalar(sql`select count(*) as n from audit_log where action = 'credit-override' and entity_id = ${String(overridden.json().id)}`),
+    ).toBe(1);
+    // Credit shipments are not collected at the counter.
+    const pay = await t.call('POST', '/api/payments/manual', {
+      token: agent,
+      body: {
+        shipmentId: first.json().id,
+        customerName: 'TRANSPORTES ICA S.A.C.',
+        customerDocNumber: '20131312955',
+        amount: first.json().quotedPrice,
+        currency: 'PEN',
+        methodCode: 'cash',
+      },
+    });
+    expect(pay.statusCode).toBe(422);
+  });
+
   it('the ledger check reads 0 after all this, and reports each credit invariant broken in SQL', async () => {
     const check = async () => {
       const res = await t.call('GET', '/api/reconciliation', { token: admin });

@@ -59,6 +59,7 @@ export const AREAS = [
   'movements',
   'discounts',
   'fleetCompliance',
+  'credit',
 ] as const;
 export type Area = (typeof AREAS)[number];
 
@@ -82,6 +83,8 @@ export const AREA_PERMISSIONS: Readonly<Record<Area, readonly Role[]>> = {
   discounts: ['admin'],
   /** Issue 36: the Panel warns admins of expiring fleet documents; only an admin overrides the document gate. */
   fleetCompliance: ['admin'],
+  /** Credit accounts, cobranza, and letting a credit shipment through over its limit (issue 35): the company's money. */
+  credit: ['admin'],
 };
 
 const hasRole = (actor: Actor, roles: readonly Role[]) => (roles as readonly string[]).includes(actor.role);

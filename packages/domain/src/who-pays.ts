@@ -42,13 +42,18 @@ export const whoPaysFields = {
   ),
   payerName: optionalText(200),
   payerCustomerId: optionalRecordId('Cliente que paga inválido'),
+  /**
+   * An admin's reason to let a credit shipment through over its customer's limit or with overdue
+   * facturas (issue 35): audited with the shipment. Ignored for anyone else and for other moments.
+   */
+  creditOverrideReason: optionalText(300),
 };
 
 export const whoPaysChangeSchema = z.object(whoPaysFields);
 export type WhoPaysChange = z.output<typeof whoPaysChangeSchema>;
 
 /** Only a third party keeps a document and name of its own; the sender and recipient are on the shipment. */
-export function whoPaysColumns(v: WhoPaysChange) {
+export function whoPaysColumns(v: Omit<WhoPaysChange, 'creditOverrideReason'>) {
   const third = v.payer === 'tercero';
   return {
     payer: v.payer,

@@ -43,7 +43,7 @@ import {
   type ShipmentRow,
 } from './rows.ts';
 import { changeShipmentStatus } from './status.ts';
-import { checkWhoPays } from './who-pays-check.ts';
+import { auditCreditOverride, checkWhoPays, creditCustomerOf } from './who-pays-check.ts';
 
 /** Both branches and the sender exist; answers the branches (their names go into the answer). */
 async function checkReferences(tx: Tx, data: NewShipment | ShipmentUpdate): Promise<{ origin: BranchRef; destination: BranchRef }> {
@@ -127,12 +127,19 @@ export async function createShipment(ctx: ServiceContext, actor: SessionUser, da
    */
   const insert = async (db: Db | Tx, customer: CustomerTariff | null) => {
     const priced = priceWith(tables, { company, route }, customer, data);
-    await checkWhoPays(db, data, {
-      originBranchId: data.originBranchId,
-      destinationBranchId: data.destinationBranchId,
-      priceCents: toCents(priced.quotedPrice),
-      weightKg: Number(priced.weightKg),
-    });
+    const priceCents = toCents(priced.quotedPrice);
+    const creditOverride = await checkWhoPays(
+      db,
+      data,
+      {
+        originBranchId: data.originBranchId,
+        destinationBranchId: data.destinationBranchId,
+        priceCents,
+        weightKg: Number(priced.weightKg),
+        senderCustomerId: data.senderCustomerId ?? null,
+      },
+      { actor, now: ctx.now() },
+    );
     const now = ctx.now();
     const values = {
       ...newRow(actor, now),
@@ -156,11 +163,13 @@ export async function createShipment(ctx: ServiceContext, actor: SessionUser, da
     const dto = toShipmentDto(row, actor);
     const { id: _id, code: _code, ...after } = snapshot(dto);
     const { id, code, eventId } = await insertNewShipment(db, values, after);
+    if (creditOverride) await auditCreditOverride(db, actor, id, creditCustomerOf(data, data.senderCustomerId ?? null), creditOverride, priceCents);
     const checkpoint = { id: eventId, ...first, note: null, statusFrom: null, at: now, userName: displayName(actor), visibleToCustomer: false };
     return { dto: { ...dto, id, code, checkpoints: [toCheckpoint(checkpoint)] }, eventId, now };
   };
 
-  if (!mayHaveAddressees(data)) return insert(ctx.db, null).then(({ dto }) => dto, foreignKeyAsRule);
+  // A credit shipment is judged against its account inside its own transaction (the account locked).
+  if (!mayHaveAddressees(data) && data.paymentMoment !== 'credito') return insert(ctx.db, null).then(({ dto }) => dto, foreignKeyAsRule);
   return ctx.db
     .transaction(async (tx) => {
       await checkSender(tx, data);

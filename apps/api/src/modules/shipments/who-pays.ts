@@ -6,7 +6,7 @@ import { loadDto } from './dto.ts';
 import { addShipmentEvent } from './events.ts';
 import { hasLiveCharge, loadedOnPlate, updateShipmentRow } from './rows.ts';
 import { lockForManagement } from './commands.ts';
-import { checkWhoPays } from './who-pays-check.ts';
+import { auditCreditOverride, checkWhoPays, creditCustomerOf } from './who-pays-check.ts';
 
 const describe = (v: WhoPaysChange) => `${PAYER_LABELS[v.payer]} — ${PAYMENT_MOMENT_LABELS[v.paymentMoment]}`;
 
@@ -24,12 +24,27 @@ export async function changeWhoPays(ctx: ServiceContext, actor: SessionUser, idO
     });
     if (refusal) throw conflict(refusal, { paymentMoment: refusal }, 'WHO_PAYS_LOCKED');
     const before = current.before;
-    await checkWhoPays(tx, data, {
-      originBranchId: before.originBranchId,
-      destinationBranchId: before.destinationBranchId,
-      priceCents: toCents(before.quotedPrice),
-      weightKg: before.weightKg,
-    });
+    const creditOverride = await checkWhoPays(
+      tx,
+      data,
+      {
+        originBranchId: before.originBranchId,
+        destinationBranchId: before.destinationBranchId,
+        priceCents: toCents(before.quotedPrice),
+        weightKg: before.weightKg,
+        senderCustomerId: before.senderCustomerId ?? null,
+      },
+      { actor, now: ctx.now() },
+    );
+    if (creditOverride)
+      await auditCreditOverride(
+        tx,
+        actor,
+        current.id,
+        creditCustomerOf(data, before.senderCustomerId ?? null),
+        creditOverride,
+        toCents(before.quotedPrice),
+      );
     const columns = whoPaysColumns(data);
     await updateShipmentRow(tx, current.id, { ...columns, updatedAt: ctx.now() });
     await addShipmentEvent(tx, actor, ctx.now(), current.id, { kind: 'edit', name: `Pago: ${describe(data)}` });
