@@ -19,7 +19,7 @@ import { idParams, pagingQuery } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { createAndEmit, issueReceipt } from './issuing.ts';
 import { voidDocument, voidStatus } from './lifecycle.ts';
-import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipments } from './rendering.ts';
+import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipments, voidSummaryXml } from './rendering.ts';
 
 /** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
 /** The register's page when the query names none. */
@@ -160,6 +160,22 @@ export default async function billingRoutes(app: App) {
     },
     async (request, reply) => {
       const { xml, filename } = await documentXml(app, currentUser(request), request.params.id);
+      return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(xml);
+    },
+  );
+  app.get(
+    '/billing/documents/:id/void-xml',
+    {
+      schema: {
+        tags,
+        summary: 'XML UBL 2.0 firmado de la comunicación de baja (RA) o del resumen diario (RC) que anuló el comprobante',
+        params: idParams,
+        response: answers({ 200: z.string().describe('El XML (application/xml)') }),
+      },
+      preHandler: staff,
+    },
+    async (request, reply) => {
+      const { xml, filename } = await voidSummaryXml(app, currentUser(request), request.params.id);
       return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(xml);
     },
   );

@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { Button, Group } from '@mantine/core';
-import { DOCUMENT_STATUS_LABELS, voidWordsFor, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
+import {
+  DOCUMENT_STATUS_LABELS,
+  VOID_SUMMARY_LABELS,
+  voidWordsFor,
+  type DocumentStatus,
+  type SunatDocumentType,
+  type VoidSummaryInfo,
+} from '@tramo/domain';
 import { notify } from '../../../lib/notify.ts';
 import { useConsultDocument, useVoidStatus } from '../api/documents.ts';
 import { saveBlob } from '../../../lib/files.ts';
@@ -14,6 +21,8 @@ export interface ActionableDocument {
   /** 'FFF1-00000012' */
   name: string;
   status: DocumentStatus;
+  /** The comunicación de baja or resumen diario that voided it, when its XML is kept. */
+  voidSummary?: VoidSummaryInfo | null;
 }
 
 /**
@@ -32,6 +41,12 @@ export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: Actio
       (blob) => saveBlob(blob, `${doc.name}.xml`),
       (err: unknown) => notify.error(err),
     );
+  const summary = doc.voidSummary;
+  const downloadVoidXml = (id: string) =>
+    fetchDocumentFile(doc.id, 'void-xml').then(
+      (blob) => saveBlob(blob, `${id}.xml`),
+      (err: unknown) => notify.error(err),
+    );
 
   return (
     <>
@@ -45,6 +60,11 @@ export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: Actio
         <Button size={size} variant="default" onClick={downloadXml}>
           XML
         </Button>
+        {summary && (
+          <Button size={size} variant="default" onClick={() => void downloadVoidXml(summary.id)} title={`${summary.id}: XML firmado`}>
+            {VOID_SUMMARY_LABELS[summary.kind]} (XML)
+          </Button>
+        )}
         <Button
           size={size}
           variant="default"
