@@ -13,3 +13,4 @@ export * from './guides.ts';
 export * from './vouchers.ts';
 export * from './invoice-form.ts';
 export * from './guide-api.ts';
+export * from './sales-register.ts';
