@@ -48,6 +48,8 @@ test('an admin opens the Registro de Ventas of the month from the menu, reconcil
     await page.goto(`/billing/preview?tab=comprobantes&doc=${voided.items[0].id}`);
     await expect(page.getByRole('button', { name: /^(Comunicación de baja|Resumen diario) \(XML\)$/ })).toBeVisible();
     await page.screenshot({ path: `${shots}/comprobante-anulado-1366.png` });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
   }
   await logout(page);
 

@@ -29,34 +29,58 @@ function recentMonths(today: string): string[] {
   return months;
 }
 
+/** Amounts without the currency (the header says S/): 1,234.50 with es-PE marks, negative in red. */
+const AMOUNT = new Intl.NumberFormat('es-PE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const money = (v: number) => (
-  <Text span size="sm" ff="monospace" c={v < 0 ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
-    {formatMoney(v)}
+  <Text span fz="xs" ff="monospace" c={v < 0 ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+    {AMOUNT.format(v)}
   </Text>
 );
+const nowrap = { whiteSpace: 'nowrap' } as const;
 
 function Row({ r }: { r: SalesRegisterRow }) {
   const voided = r.state === '2';
   return (
     <Table.Tr c={voided ? 'dimmed' : undefined}>
       <Table.Td>{r.correlative}</Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{dayText(r.issueDate)}</Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.dueDate ? dayText(r.dueDate) : '—'}</Table.Td>
-      <Table.Td title={SALES_REGISTER_TYPE_LABELS[r.type]}>{r.type}</Table.Td>
-      <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-        {r.series}-{r.number}
+      <Table.Td style={nowrap}>{dayText(r.issueDate)}</Table.Td>
+      <Table.Td style={nowrap} title={SALES_REGISTER_TYPE_LABELS[r.type]}>
+        <Text span fz="xs" c="dimmed">
+          {r.type}
+        </Text>{' '}
+        <Text span fz="xs" ff="monospace">
+          {r.series}-{r.number}
+        </Text>
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.customerDocType ? `${r.customerDocType} · ${r.customerDocNumber}` : '—'}</Table.Td>
-      <Table.Td>{r.customerName}</Table.Td>
+      <Table.Td>
+        <Text fz="xs" lineClamp={1} title={r.customerName}>
+          {r.customerName}
+        </Text>
+        <Text fz={11} c="dimmed" style={nowrap}>
+          {r.customerDocType ? `${r.customerDocType} · ${r.customerDocNumber}` : 'sin documento'}
+        </Text>
+      </Table.Td>
       <Table.Td ta="right">{money(r.base)}</Table.Td>
       <Table.Td ta="right">{money(r.igv)}</Table.Td>
       <Table.Td ta="right">{money(r.total)}</Table.Td>
-      <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-        {r.modified
-          ? `${r.modified.type} ${r.modified.series}-${r.modified.number}${r.modified.issueDate ? ` · ${dayText(r.modified.issueDate)}` : ''}`
-          : '—'}
+      <Table.Td style={nowrap}>{PLE_STATE_LABELS[r.state]}</Table.Td>
+      <Table.Td style={nowrap}>{r.dueDate ? dayText(r.dueDate) : '—'}</Table.Td>
+      <Table.Td style={nowrap}>
+        {r.modified ? (
+          <>
+            <Text span fz="xs" ff="monospace">
+              {r.modified.type} {r.modified.series}-{r.modified.number}
+            </Text>
+            {r.modified.issueDate && (
+              <Text fz={11} c="dimmed">
+                {dayText(r.modified.issueDate)}
+              </Text>
+            )}
+          </>
+        ) : (
+          '—'
+        )}
       </Table.Td>
-      <Table.Td>{PLE_STATE_LABELS[r.state]}</Table.Td>
       <Table.Td ta="right">{r.detraction ? money(r.detraction.amount) : '—'}</Table.Td>
     </Table.Tr>
   );
@@ -67,35 +91,33 @@ function Register({ data }: { data: SalesRegister }) {
   const c = data.counters;
   return (
     <>
-      <Alert color={data.reconciled ? 'teal' : 'red'} variant="light" mb="md">
+      <Alert color={data.reconciled ? 'teal' : 'red'} variant="light" mb="md" py="xs">
         {data.reconciled
           ? `Cuadra con el registro de comprobantes: ${countOf(t.count, 'documento')}, total ${formatMoney(t.total)}.`
           : `No cuadra con el registro de comprobantes: el registro cuenta ${countOf(c.count, 'documento')} por ${formatMoney(c.total)} y este libro ${countOf(t.count, 'documento')} por ${formatMoney(t.total)}.`}
       </Alert>
       <Paper withBorder>
-        <Table.ScrollContainer minWidth={1240}>
-          <Table striped highlightOnHover verticalSpacing={6} fz="sm">
+        <Table.ScrollContainer minWidth={960}>
+          <Table striped highlightOnHover verticalSpacing={4} horizontalSpacing={8} fz="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Correl.</Table.Th>
                 <Table.Th>Emisión</Table.Th>
-                <Table.Th>Vencimiento</Table.Th>
-                <Table.Th>Tipo</Table.Th>
-                <Table.Th>Serie-Número</Table.Th>
-                <Table.Th>Doc. cliente</Table.Th>
-                <Table.Th>Razón social</Table.Th>
-                <Table.Th ta="right">Base imponible</Table.Th>
-                <Table.Th ta="right">IGV</Table.Th>
-                <Table.Th ta="right">Total</Table.Th>
-                <Table.Th>Doc. modificado</Table.Th>
+                <Table.Th>Comprobante</Table.Th>
+                <Table.Th miw={150}>Cliente</Table.Th>
+                <Table.Th ta="right">Base imp. (S/)</Table.Th>
+                <Table.Th ta="right">IGV (S/)</Table.Th>
+                <Table.Th ta="right">Total (S/)</Table.Th>
                 <Table.Th>Estado</Table.Th>
+                <Table.Th>Vencimiento</Table.Th>
+                <Table.Th>Doc. modificado</Table.Th>
                 <Table.Th ta="right">Detracción</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {data.rows.length === 0 ? (
                 <Table.Tr>
-                  <Table.Td colSpan={13}>
+                  <Table.Td colSpan={11}>
                     <Text c="dimmed" ta="center" py="md">
                       Sin registros.
                     </Text>
@@ -107,14 +129,14 @@ function Register({ data }: { data: SalesRegister }) {
             </Table.Tbody>
             <Table.Tfoot>
               <Table.Tr fw={700}>
-                <Table.Td colSpan={7}>
+                <Table.Td colSpan={4}>
                   Totales · {countOf(t.count, 'documento')}
-                  {t.voided > 0 ? ` (${countOf(t.voided, 'anulado')})` : ''} · moneda PEN, tipo de cambio 1.000
+                  {t.voided > 0 ? ` (${countOf(t.voided, 'anulado')})` : ''}
                 </Table.Td>
                 <Table.Td ta="right">{money(t.base)}</Table.Td>
                 <Table.Td ta="right">{money(t.igv)}</Table.Td>
                 <Table.Td ta="right">{money(t.total)}</Table.Td>
-                <Table.Td colSpan={2} />
+                <Table.Td colSpan={3}>PEN · T.C. 1.000</Table.Td>
                 <Table.Td ta="right">{money(t.detraction)}</Table.Td>
               </Table.Tr>
             </Table.Tfoot>
