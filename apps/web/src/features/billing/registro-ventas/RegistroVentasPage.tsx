@@ -32,7 +32,7 @@ function recentMonths(today: string): string[] {
 /** Amounts without the currency (the header says S/): 1,234.50 with es-PE marks, negative in red. */
 const AMOUNT = new Intl.NumberFormat('es-PE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const money = (v: number) => (
-  <Text span fz="xs" ff="monospace" c={v < 0 ? 'red.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+  <Text span fz="xs" ff="monospace" c={v < 0 ? 'red.9' : undefined} style={{ whiteSpace: 'nowrap' }}>
     {AMOUNT.format(v)}
   </Text>
 );
