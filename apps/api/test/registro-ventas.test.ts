@@ -80,6 +80,10 @@ describe.each(engines)('Registro de Ventas (%s)', (engine) => {
     expect(r.totals).toMatchObject({ count: 4, voided: 1, base: 550, igv: 99, total: 649 });
     expect(r.counters).toEqual({ count: 4, base: 550, igv: 99, exonerada: 0, inafecta: 0, total: 649 });
     expect(r.reconciled).toBe(true);
+    // A page of the month: its lines keep the month's correlatives, the totals stay the month's.
+    const second = (await t.call('GET', `/api/billing/registro-ventas?mes=${month}&page=2&pageSize=2`, { token: admin })).json() as SalesRegister;
+    expect(second.rows.map((row) => row.correlative)).toEqual(['M3', 'M4']);
+    expect(second).toMatchObject({ page: 2, pageSize: 2, totals: r.totals, reconciled: true });
   });
 
   it('exports the PLE 14.1 file under SUNAT’s name with 35 fields a line in SUNAT’s formats, adding up to the register', async () => {

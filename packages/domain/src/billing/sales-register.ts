@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { dayText } from '../dates.ts';
+import { pagingQuery } from '../primitives.ts';
 import { centsToNumber, centsToString, type Cents } from '../money.ts';
 import { CSV_BOM, CSV_EOL, csvCell, csvLine, formatCsvAmount, type CsvDialect } from '../payments/csv.ts';
 
@@ -14,6 +15,9 @@ export const SALES_REGISTER_MONTH_MESSAGE = 'El mes debe tener la forma AAAA-MM 
 export const salesRegisterQuerySchema = z.object({
   mes: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, SALES_REGISTER_MONTH_MESSAGE),
 });
+/** The page shows the month a page at a time (the exports always hold the whole month). */
+export const salesRegisterPageQuerySchema = salesRegisterQuerySchema.extend(pagingQuery.shape);
+export const SALES_REGISTER_PAGE_SIZES = [50, 100, 200] as const;
 
 /** PLE field 35: 1 the operation belongs to the period; 2 the document was voided (its amounts are 0.00). */
 export type PleState = '1' | '2';
@@ -91,7 +95,10 @@ export const salesRegisterSchema = z.object({
   /** PLE field 1: AAAAMM00. */
   period: z.string(),
   pleFileName: z.string(),
+  /** One page of the month's lines (their correlatives count from the month's first); the totals are the whole month's. */
   rows: z.array(salesRegisterRowSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
   totals: salesRegisterTotalsSchema,
   /** The same totals from the documents register's monthly counters (facturas and boletas less credit notes, voided left out). */
   counters: salesRegisterTotalsSchema.pick({ count: true, base: true, igv: true, exonerada: true, inafecta: true, total: true }),

@@ -11,6 +11,7 @@ import {
   receiptRequestSchema,
   recordId,
   salesRegisterCsvName,
+  salesRegisterPageQuerySchema,
   salesRegisterQuerySchema,
   salesRegisterSchema,
   unbilledShipmentSchema,
@@ -28,6 +29,8 @@ import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipme
 /** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
 /** The register's page when the query names none. */
 const DOCUMENT_PAGE_SIZE = 25;
+/** The Registro de Ventas' page when the query names none. */
+const SALES_REGISTER_PAGE_SIZE = 100;
 
 const issueAnswers = {
   ...answers({ 200: issueResultSchema, 201: issueResultSchema, 202: issueResultSchema }),
@@ -190,13 +193,14 @@ export default async function billingRoutes(app: App) {
     {
       schema: {
         tags,
-        summary: 'Registro de Ventas e Ingresos del mes (PLE 14.1): facturas, boletas y notas de crédito, con totales cuadrados con el registro',
-        querystring: salesRegisterQuerySchema,
+        summary:
+          'Registro de Ventas e Ingresos del mes (PLE 14.1): facturas, boletas y notas de crédito, paginado (100 por defecto), con los totales del mes cuadrados con el registro',
+        querystring: salesRegisterPageQuerySchema,
         response: answers({ 200: salesRegisterSchema }),
       },
       preHandler: admin,
     },
-    async (request) => salesRegister(app, request.query.mes),
+    async (request) => salesRegister(app, request.query.mes, request.query.page ?? 1, request.query.pageSize ?? SALES_REGISTER_PAGE_SIZE),
   );
   app.get(
     '/billing/registro-ventas.txt',

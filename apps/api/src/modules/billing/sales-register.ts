@@ -134,8 +134,8 @@ async function monthCounters(db: Db, month: string): Promise<SalesRegister['coun
   };
 }
 
-/** `GET /billing/registro-ventas?mes=`: the month's register, its totals and the counters it must match. */
-export async function salesRegister(ctx: ServiceContext, month: string): Promise<SalesRegister> {
+/** The month's whole register, its totals and the counters it must match. */
+async function wholeMonth(ctx: ServiceContext, month: string): Promise<SalesRegister> {
   const [sources, counters] = await Promise.all([monthDocuments(ctx.readDb, month), monthCounters(ctx.readDb, month)]);
   const rows = sources.map((s, i) => salesRegisterRow(s, i + 1));
   const totals = salesRegisterTotals(rows);
@@ -145,19 +145,27 @@ export async function salesRegister(ctx: ServiceContext, month: string): Promise
     period: plePeriod(month),
     pleFileName: pleFileName(billingOf(ctx).issuer.ruc, month, rows.length > 0),
     rows,
+    page: 1,
+    pageSize: rows.length,
     totals,
     counters,
     reconciled,
   };
 }
 
+/** `GET /billing/registro-ventas?mes=&page=&pageSize=`: a page of the month's register with the whole month's totals. */
+export async function salesRegister(ctx: ServiceContext, month: string, page: number, pageSize: number): Promise<SalesRegister> {
+  const register = await wholeMonth(ctx, month);
+  return { ...register, rows: register.rows.slice((page - 1) * pageSize, page * pageSize), page, pageSize };
+}
+
 /** The PLE 14.1 text file of the month, under SUNAT's file name. */
 export async function salesRegisterPle(ctx: ServiceContext, month: string): Promise<{ text: string; filename: string }> {
-  const register = await salesRegister(ctx, month);
+  const register = await wholeMonth(ctx, month);
   return { text: pleText14(register.rows, month), filename: register.pleFileName };
 }
 
 /** The month's register as a CSV Excel opens (separator and decimal mark by the locale). */
 export async function salesRegisterCsvFile(ctx: ServiceContext, month: string, locale: string): Promise<string> {
-  return salesRegisterCsv(await salesRegister(ctx, month), csvDialectFor(locale));
+  return salesRegisterCsv(await wholeMonth(ctx, month), csvDialectFor(locale));
 }

@@ -1,13 +1,22 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Select, Table, Text } from '@mantine/core';
-import { dayText, limaDay, PLE_STATE_LABELS, SALES_REGISTER_TYPE_LABELS, type SalesRegister, type SalesRegisterRow } from '@tramo/domain';
+import {
+  dayText,
+  limaDay,
+  PLE_STATE_LABELS,
+  SALES_REGISTER_PAGE_SIZES,
+  SALES_REGISTER_TYPE_LABELS,
+  type SalesRegister,
+  type SalesRegisterRow,
+} from '@tramo/domain';
 import { PageHeader } from '../../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../../components/ui/PageSkeleton.tsx';
+import { Pager } from '../../../components/ui/Pager.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { saveBlob } from '../../../lib/files.ts';
 import { countOf, formatMoney } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useUrlState } from '../../../lib/url-state.ts';
+import { pageNumber, useUrlState } from '../../../lib/url-state.ts';
 import { fetchSalesRegisterFile, useSalesRegister } from '../api/sales-register.ts';
 
 const MONTH_NAMES = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'setiembre', 'octubre', 'noviembre', 'diciembre'];
@@ -86,7 +95,7 @@ function Row({ r }: { r: SalesRegisterRow }) {
   );
 }
 
-function Register({ data }: { data: SalesRegister }) {
+function Register({ data, onPage, onPageSize }: { data: SalesRegister; onPage(page: number): void; onPageSize(size: number): void }) {
   const t = data.totals;
   const c = data.counters;
   return (
@@ -143,6 +152,14 @@ function Register({ data }: { data: SalesRegister }) {
           </Table>
         </Table.ScrollContainer>
       </Paper>
+      <Pager
+        page={data.page}
+        pageSize={data.pageSize}
+        total={t.count}
+        pageSizes={SALES_REGISTER_PAGE_SIZES}
+        onPage={onPage}
+        onPageSize={onPageSize}
+      />
       {(t.exonerada !== 0 || t.inafecta !== 0) && (
         <Text size="sm" c="dimmed" mt="xs">
           Exonerado {formatMoney(t.exonerada)} · Inafecto {formatMoney(t.inafecta)}
@@ -159,9 +176,10 @@ function Register({ data }: { data: SalesRegister }) {
  */
 export default function RegistroVentasPage() {
   const months = recentMonths(limaDay(new Date()));
-  const [url, setUrl] = useUrlState({ mes: months[0]! }, { replace: true });
+  const [url, setUrl] = useUrlState({ mes: months[0]!, page: '1', size: '100' }, { replace: true });
   const month = /^\d{4}-(0[1-9]|1[0-2])$/.test(url.mes) ? url.mes : months[0]!;
-  const register = useSalesRegister(month);
+  const pageSize = pageNumber(url.size, 100, SALES_REGISTER_PAGE_SIZES);
+  const register = useSalesRegister(month, pageNumber(url.page, 1), pageSize);
   const [downloading, setDownloading] = useState<'txt' | 'csv' | null>(null);
 
   const download = (file: 'txt' | 'csv') => {
@@ -187,7 +205,15 @@ export default function RegistroVentasPage() {
         title="Registro de Ventas"
         description={`Registro de Ventas e Ingresos (PLE 14.1) de ${monthLabel(month)}: facturas, boletas y notas de crédito`}
       >
-        <Select aria-label="Mes" data={options} value={month} onChange={(v) => v && setUrl({ mes: v })} allowDeselect={false} w={180} searchable />
+        <Select
+          aria-label="Mes"
+          data={options}
+          value={month}
+          onChange={(v) => v && setUrl({ mes: v, page: null })}
+          allowDeselect={false}
+          w={180}
+          searchable
+        />
         <Button variant="default" onClick={() => download('csv')} loading={downloading === 'csv'} disabled={!register.data}>
           Exportar CSV
         </Button>
@@ -210,7 +236,11 @@ export default function RegistroVentasPage() {
               Periodo {register.data.period} · archivo {register.data.pleFileName}
             </Text>
           </Group>
-          <Register data={register.data} />
+          <Register
+            data={register.data}
+            onPage={(p) => setUrl({ page: String(p) })}
+            onPageSize={(size) => setUrl({ size: String(size), page: null })}
+          />
         </>
       )}
     </>
