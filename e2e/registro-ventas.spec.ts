@@ -23,6 +23,7 @@ test('an admin opens the Registro de Ventas of the month from the menu, reconcil
   await expect(page.getByText(/^Cuadra con el registro de comprobantes/)).toBeVisible();
   await expect(page.getByRole('row')).toHaveCount(expected.rows.length + 2);
   await page.screenshot({ path: `${shots}/registro-ventas-1366.png`, fullPage: false });
+  await page.screenshot({ path: `${shots}/registro-ventas-1366-full.png`, fullPage: true });
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.screenshot({ path: `${shots}/registro-ventas-1024.png`, fullPage: false });
 
