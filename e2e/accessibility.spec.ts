@@ -36,9 +36,10 @@ const MORE_ROUTES: [string, readonly Role[]][] = [
 
 /**
  * The movements report keeps the CSV's 16 columns (spec section 3) and scrolls sideways inside its
- * box on purpose, on the counter PC too; its rows hold links to shipments, no actions.
+ * box on purpose, on the counter PC too; its rows hold links to shipments, no actions. The Registro
+ * de Ventas keeps SUNAT's columns: at 1024 the amounts show and the rest scrolls inside its box.
  */
-const SCROLLS_ON_PURPOSE = ['/reports/movimientos'];
+const SCROLLS_ON_PURPOSE = ['/reports/movimientos', '/billing/registro-ventas'];
 
 /** Where, and for contrast the colours axe measured, so a failure says what to fix. */
 function describe(node: { target: unknown[]; html: string; any: { data?: unknown }[] }) {

@@ -118,6 +118,11 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/billing/unbilled-shipments': { roles: STAFF },
   // The credit-note form's picker of the document it modifies (issue 32).
   'GET /api/billing/creditable': { roles: STAFF },
+  // Issue 32: the void's RA/RC as any document's XML; the Registro de Ventas is the admin's (the company's monthly book).
+  'GET /api/billing/documents/{id}/void-xml': { roles: STAFF, scope: 'document' },
+  'GET /api/billing/registro-ventas': { roles: ADMIN },
+  'GET /api/billing/registro-ventas.txt': { roles: ADMIN },
+  'GET /api/billing/registro-ventas.csv': { roles: ADMIN },
   // Guides and vouchers (issue 15): as billing; the provider operations act on a branch's document.
   'POST /api/guides/create-emit': { roles: STAFF },
   'POST /api/guides/consult': { roles: STAFF },

@@ -185,7 +185,13 @@ describe.each(engines)('void of a pending boleta (%s)', (engine) => {
     expect(kinds.slice(0, 3)).toEqual(['emitido', 'consultado', 'anulación solicitada']);
     expect(kinds.at(-1)).toBe('anulado');
     const summary = detail.providerExchanges.find((e: { operation: string }) => e.operation === 'void');
-    expect(summary.answer).toMatchObject({ sunat_ticket_numero: expect.stringMatching(/^RC-/), estado_en_resumen: '3' });
+    // The resumen diario RC-<day>-<n> carries it voided; SUNAT's ticket is a number of its own (issue #32).
+    expect(summary.answer).toMatchObject({
+      sunat_ticket_numero: expect.stringMatching(/^\d{15}$/),
+      resumen: expect.stringMatching(/^RC-\d{8}-\d+$/),
+      estado_en_resumen: '3',
+    });
+    expect(detail.voidSummary).toMatchObject({ kind: 'RC', id: summary.answer.resumen });
   });
 
   it('still refuses a pending factura: it is voided once SUNAT accepted it', async () => {

@@ -345,7 +345,9 @@ describe('sandbox provider', () => {
     const ref = { type: '01' as const, series: 'FFF1', number: 12 };
     const requested = await provider.void(ref, 'ERROR DEL SISTEMA');
     expect(requested.status).toBe('anulación pendiente');
-    expect(requested.ticket).toBe('RA-20260515-12');
+    // SUNAT's ticket is a number of its own; the comunicación de baja is RA-<day>-<correlative of the day>.
+    expect(requested.ticket).toMatch(/^\d{15}$/);
+    expect(requested.summary).toMatchObject({ kind: 'RA', id: 'RA-20260515-1', ticket: requested.ticket });
     advance(VOID_DELAY - 1);
     expect((await provider.voidStatus(ref)).status).toBe('anulación pendiente');
     advance(1);
@@ -365,7 +367,8 @@ describe('sandbox provider', () => {
     const voided = await provider.void({ type: '03', series: 'BBB1', number: 4 }, 'ERROR DEL SISTEMA');
     // A boleta is voided through the daily summary (RC), not a comunicación de baja (RA); the
     // summary that would have carried it accepted carries it voided, answered when SUNAT answers it.
-    expect(voided).toMatchObject({ status: 'anulación pendiente', ticket: 'RC-20260515-4', raw: { estado_en_resumen: '3' } });
+    expect(voided).toMatchObject({ status: 'anulación pendiente', summary: { kind: 'RC', id: 'RC-20260515-1' }, raw: { estado_en_resumen: '3' } });
+    expect(voided.ticket).toMatch(/^\d{15}$/);
     advance(BOLETA_DELAY);
     expect((await provider.voidStatus({ type: '03', series: 'BBB1', number: 4 })).status).toBe('anulación pendiente');
     advance(VOID_DELAY);

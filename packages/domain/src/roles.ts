@@ -21,6 +21,7 @@ export const MENU = [
   { label: 'Pagos', path: '/pagos', roles: ['admin', 'agent'] },
   { label: 'Factor Peso', path: '/factor-peso', roles: ['admin', 'agent'] },
   { label: 'Facturación', path: '/billing/preview', roles: ['admin', 'agent'] },
+  { label: 'Registro de Ventas', path: '/billing/registro-ventas', roles: ['admin'] },
   { label: 'Clientes', path: '/customers', roles: ['admin', 'agent'] },
   { label: 'Sucursales', path: '/branches', roles: ['admin'] },
   { label: 'Transportistas', path: '/transportistas', roles: ['admin', 'agent'] },

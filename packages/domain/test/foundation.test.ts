@@ -95,7 +95,7 @@ describe('branch rules', () => {
 
 describe('menu by role (spec section 2)', () => {
   it('admin sees everything, agent no Sucursales/Usuarios, courier the four operational entries', () => {
-    expect(menuFor('admin')).toHaveLength(17);
+    expect(menuFor('admin')).toHaveLength(18);
     expect(menuFor('agent').map((m) => m.label)).not.toContain('Usuarios');
     expect(menuFor('agent').map((m) => m.label)).not.toContain('Sucursales');
     expect(menuFor('courier').map((m) => m.label)).toEqual(['Panel', 'Envíos', 'Entregas', 'Rastreo']);

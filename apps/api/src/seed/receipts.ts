@@ -58,12 +58,15 @@ type NewEvent = Omit<typeof documentEvents.$inferInsert, 'documentId'>;
 type NewAudit = typeof auditLog.$inferInsert;
 
 /** The sandbox's memory as a map, written to sandbox_documents in bulk afterwards. */
-function mapStore(): SandboxStore & { records: Map<string, SandboxRecord> } {
+function mapStore(): SandboxStore & { records: Map<string, SandboxRecord>; claimed: Set<string> } {
   const records = new Map<string, SandboxRecord>();
+  const claimed = new Set<string>();
   return {
     records,
+    claimed,
     get: async (key) => structuredClone(records.get(key) ?? null),
     put: async (record) => void records.set(record.key, structuredClone(record)),
+    claim: async (key) => !claimed.has(key) && Boolean(claimed.add(key)),
   };
 }
 
@@ -164,6 +167,7 @@ export async function seedReceipts(db: Db, charged: ChargedPayment[], options: D
     docAudit(p.issuedAt, p.userId, 'emit', { status });
     let updatedAt = p.issuedAt;
     let voidReason: string | null = null;
+    let voided: Pick<typeof documents.$inferInsert, 'voidSummaryId' | 'voidTicket' | 'voidXml'> = {};
 
     // A boleta waits for its daily summary; the register's consult finds it accepted a minute after.
     const consultAt = new Date(p.issuedAt.getTime() + options.boletaDelayMs + 60 * SECOND);
@@ -192,6 +196,7 @@ export async function seedReceipts(db: Db, charged: ChargedPayment[], options: D
       clock = at;
       result = await sandbox.void(ref, voidReason);
       status = result.status;
+      if (result.summary) voided = { voidSummaryId: result.summary.id, voidTicket: result.summary.ticket, voidXml: result.summary.xml };
       updatedAt = at;
       events.push({
         at,
@@ -238,6 +243,7 @@ export async function seedReceipts(db: Db, charged: ChargedPayment[], options: D
       pdfUrl: null,
       providerMessage: result.sunatDescription,
       voidReason,
+      ...voided,
       createdAt: p.issuedAt,
       updatedAt,
     });
@@ -261,7 +267,11 @@ export async function seedReceipts(db: Db, charged: ChargedPayment[], options: D
   const audits = auditsOf.flatMap((list, i) => list.map((a) => ({ ...a, entityId: String(docIds[i]!) })));
   for (let i = 0; i < audits.length; i += 500) await db.insert(auditLog).values(audits.slice(i, i + 500));
   if (options.keepSandboxRecords) {
-    const records = [...store.records.values()].map((record) => ({ key: record.key, record }));
+    // The RA/RC correlatives the demo's voids took, so the app's next void of those days takes the next one.
+    const records = [
+      ...[...store.records.values()].map((record) => ({ key: record.key, record })),
+      ...[...store.claimed].map((key) => ({ key, record: { claimed: true } })),
+    ];
     for (let i = 0; i < records.length; i += 100) await db.insert(sandboxDocuments).values(records.slice(i, i + 100));
   }
   return ids;

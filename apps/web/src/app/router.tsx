@@ -25,6 +25,7 @@ const ShipmentDetailPage = page(() => import('./routes/ShipmentDetailPage.tsx'))
 const TrackingPage = page(() => import('../features/tracking/TrackingPage.tsx'));
 const DeliveriesPage = page(() => import('../features/deliveries/DeliveriesPage.tsx'));
 const BillingPage = page(() => import('../features/billing/BillingPage.tsx'));
+const RegistroVentasPage = page(() => import('../features/billing/registro-ventas/RegistroVentasPage.tsx'));
 const PagosPage = page(() => import('../features/payments/PagosPage.tsx'));
 const MovimientosPage = page(() => import('../features/movements/MovimientosPage.tsx'));
 const CuentasPorCobrarPage = page(() => import('../features/receivables/CuentasPorCobrarPage.tsx'));
@@ -89,6 +90,7 @@ export const routes: RouteObject[] = [
           guarded('/tracking', TrackingPage),
           guarded('/deliveries', DeliveriesPage),
           guarded('/billing/preview', BillingPage),
+          guarded('/billing/registro-ventas', RegistroVentasPage),
           guarded('/pagos', PagosPage),
           guarded('/reports/movimientos', MovimientosPage),
           guarded('/cuentas-por-cobrar', CuentasPorCobrarPage),

@@ -129,6 +129,13 @@ export const voucherDetailSchema = z.object({
   ),
 });
 
+/** The void's own document: `RA-20261126-1` (comunicación de baja) or `RC-…` (resumen diario), and SUNAT's ticket. */
+export const voidSummarySchema = z.object({ kind: z.enum(['RA', 'RC']), id: z.string(), ticket: z.string().nullable() });
+export type VoidSummaryInfo = z.infer<typeof voidSummarySchema>;
+
+/** What the register calls each void document. */
+export const VOID_SUMMARY_LABELS = { RA: 'Comunicación de baja', RC: 'Resumen diario' } as const;
+
 /** The opened document (`GET /billing/lookup/{id}`): lines, totals, QR, provider answers and history. */
 export const documentDetailSchema = documentRowSchema.extend({
   customerAddress: z.string().nullable(),
@@ -159,6 +166,8 @@ export const documentDetailSchema = documentRowSchema.extend({
   voidReason: z.string().nullable(),
   /** The receipt of a payment still pending or paid: it is voided with its payment, from Pagos, never on its own. */
   ofLivePayment: z.boolean(),
+  /** The comunicación de baja (RA) or resumen diario (RC) that voided it, when the provider handed its XML. */
+  voidSummary: voidSummarySchema.nullable().optional(),
   shipmentIds: z.array(z.number().int()),
   shipmentCodes: z.array(z.string()),
   /** Every request sent to and answer received from the provider, oldest first. */
@@ -228,6 +237,7 @@ export const BILLING_MESSAGES = {
   notAccepted: 'Solo se puede anular un comprobante aceptado por SUNAT.',
   providerPending: 'El proveedor no respondió; el comprobante quedó pendiente con su número y se completará al consultarlo.',
   xmlMissing: 'El XML de este comprobante aún no está disponible.',
+  voidXmlMissing: 'Este comprobante no tiene comunicación de baja ni resumen diario con XML.',
   /** The same codigo_unico sent by the same branch with another payload: nothing of the first document is told. */
   idempotencyKeyReused: 'Esta clave de idempotencia ya se usó para otro comprobante.',
   /** A payment's receipt is voided with its payment (DESIGN.md section 5b), never on its own. */

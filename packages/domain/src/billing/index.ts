@@ -16,3 +16,4 @@ export * from './guide-api.ts';
 export * from './sunat-hints.ts';
 export * from './component-items.ts';
 export * from './carrier-guide-rules.ts';
+export * from './sales-register.ts';

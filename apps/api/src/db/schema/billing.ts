@@ -65,6 +65,10 @@ export const documents = pgTable(
     pdfUrl: text('pdf_url'),
     providerMessage: text('provider_message'),
     voidReason: text('void_reason'),
+    /** The comunicación de baja (RA) or resumen diario (RC) that voided it: its id, SUNAT's ticket and the signed XML. */
+    voidSummaryId: text('void_summary_id'),
+    voidTicket: text('void_ticket'),
+    voidXml: text('void_xml'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -8,6 +8,7 @@ import {
   type EmitResult,
   type GuideDocument,
   type VoidResult,
+  type VoidSummary,
   type VoucherDocument,
 } from '../../providers/billing/index.ts';
 import type { Tx } from '../../db/client.ts';
@@ -193,7 +194,7 @@ export async function syncDocument(ctx: ServiceContext, user: SessionUser | null
   if (doc.status === 'anulación pendiente') {
     try {
       const result = await voidStatusByType(provider, doc);
-      return await applyVoid(ctx, user, doc, result.status, result.sunatDescription, result.raw, 'void-status');
+      return await applyVoid(ctx, user, doc, result.status, result.sunatDescription, result.raw, 'void-status', result.summary);
     } catch (err) {
       if (!(err instanceof BillingProviderError)) throw err;
       await ctx.db.transaction(async (tx) => {
@@ -214,15 +215,18 @@ async function applyVoid(
   message: string | null,
   raw: unknown,
   operation: string,
+  summary?: VoidSummary | null,
 ): Promise<DocumentRecord> {
   return ctx.db.transaction(async (tx) => {
+    // The RA or RC that asked SUNAT, kept with the document like its own XML.
+    const sent = summary ? { voidSummaryId: summary.id, voidTicket: summary.ticket, voidXml: summary.xml } : {};
     // SUNAT refusing the void leaves the document as it was: accepted, or a boleta voided before
     // SUNAT accepted it pending again, for its consult to settle.
     const next = status === 'rechazado' ? ((await repo.wasAccepted(tx, doc.id)) ? 'aceptado' : 'pendiente') : status;
     const row = await repo.updateDocument(
       tx,
       doc.id,
-      { status: next, providerMessage: message ?? doc.providerMessage, updatedAt: ctx.now() },
+      { status: next, providerMessage: message ?? doc.providerMessage, updatedAt: ctx.now(), ...sent },
       'anulación pendiente',
     );
     if (next === 'anulado') await repo.freeShipments(tx, doc.id);
@@ -277,7 +281,7 @@ export async function voidDocument(
   }
   try {
     const result = await voidByType(billingOf(ctx).provider, doc, reason);
-    return voidAnswer(await applyVoid(ctx, user, requested, result.status, result.sunatDescription, result.raw, 'void'));
+    return voidAnswer(await applyVoid(ctx, user, requested, result.status, result.sunatDescription, result.raw, 'void', result.summary));
   } catch (err) {
     if (!(err instanceof BillingProviderError)) throw err;
     if (err.uncertain) return voidAnswer(requested);

@@ -75,6 +75,9 @@ export async function lookupDocument(ctx: ServiceContext, user: SessionUser, id:
   const common = {
     voidReason: doc.voidReason,
     ofLivePayment,
+    voidSummary: doc.voidSummaryId
+      ? { kind: doc.voidSummaryId.startsWith('RC-') ? ('RC' as const) : ('RA' as const), id: doc.voidSummaryId, ticket: doc.voidTicket }
+      : null,
     shipmentIds: billed.map((s) => s.id),
     shipmentCodes: billed.map((s) => s.code),
     providerExchanges: events
@@ -294,6 +297,13 @@ export async function documentXml(ctx: ServiceContext, user: SessionUser, id: nu
   if (!doc.xml) throw notFound(BILLING_MESSAGES.xmlMissing);
   // SUNAT names the file RUC-TT-SERIE-NUMERO with the number as in cbc:ID, unpadded (error 1036 otherwise).
   return { xml: doc.xml, filename: `${billingOf(ctx).issuer.ruc}-${doc.type}-${doc.series}-${doc.number}.xml` };
+}
+
+/** The signed RA or RC that voided a document, named as SUNAT names it: RUC-RA-YYYYMMDD-n.xml. */
+export async function voidSummaryXml(ctx: ServiceContext, user: SessionUser, id: number): Promise<{ xml: string; filename: string }> {
+  const doc = await visibleDocument(ctx, user, id);
+  if (!doc.voidXml || !doc.voidSummaryId) throw notFound(BILLING_MESSAGES.voidXmlMissing);
+  return { xml: doc.voidXml, filename: `${billingOf(ctx).issuer.ruc}-${doc.voidSummaryId}.xml` };
 }
 
 export async function unbilledShipments(ctx: ServiceContext, user: SessionUser, customerId: number): Promise<UnbilledShipment[]> {

@@ -10,6 +10,10 @@ import {
   keysetCursorFields,
   receiptRequestSchema,
   recordId,
+  salesRegisterCsvName,
+  salesRegisterPageQuerySchema,
+  salesRegisterQuerySchema,
+  salesRegisterSchema,
   unbilledShipmentSchema,
   voidRequestSchema,
   voidStatusSchema,
@@ -21,11 +25,14 @@ import { issueReceipt } from './counter-receipt.ts';
 import creditableRoutes from './creditable.ts';
 import { createAndEmit } from './issuing.ts';
 import { voidDocument, voidStatus } from './lifecycle.ts';
-import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipments } from './rendering.ts';
+import { salesRegister, salesRegisterCsvFile, salesRegisterPle } from './sales-register.ts';
+import { documentPdf, documentXml, listDocuments, lookupDocument, unbilledShipments, voidSummaryXml } from './rendering.ts';
 
 /** Create/emit answers carry the issue result even when refused (422) or when the provider failed (424). */
 /** The register's page when the query names none. */
 const DOCUMENT_PAGE_SIZE = 25;
+/** The Registro de Ventas' page when the query names none. */
+const SALES_REGISTER_PAGE_SIZE = 100;
 
 const issueAnswers = {
   ...answers({ 200: issueResultSchema, 201: issueResultSchema, 202: issueResultSchema }),
@@ -164,6 +171,80 @@ export default async function billingRoutes(app: App) {
     async (request, reply) => {
       const { xml, filename } = await documentXml(app, currentUser(request), request.params.id);
       return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(xml);
+    },
+  );
+  app.get(
+    '/billing/documents/:id/void-xml',
+    {
+      schema: {
+        tags,
+        summary: 'XML UBL 2.0 firmado de la comunicación de baja (RA) o del resumen diario (RC) que anuló el comprobante',
+        params: idParams,
+        response: answers({ 200: z.string().describe('El XML (application/xml)') }),
+      },
+      preHandler: staff,
+    },
+    async (request, reply) => {
+      const { xml, filename } = await voidSummaryXml(app, currentUser(request), request.params.id);
+      return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(xml);
+    },
+  );
+  // The Registro de Ventas is the accountant's monthly book of the whole company: administrators only.
+  const admin = guard(app, { roles: ['admin'] });
+  app.get(
+    '/billing/registro-ventas',
+    {
+      schema: {
+        tags,
+        summary:
+          'Registro de Ventas e Ingresos del mes (PLE 14.1): facturas, boletas y notas de crédito, paginado (100 por defecto), con los totales del mes cuadrados con el registro',
+        querystring: salesRegisterPageQuerySchema,
+        response: answers({ 200: salesRegisterSchema }),
+      },
+      preHandler: admin,
+    },
+    async (request) => salesRegister(app, request.query.mes, request.query.page ?? 1, request.query.pageSize ?? SALES_REGISTER_PAGE_SIZE),
+  );
+  app.get(
+    '/billing/registro-ventas.txt',
+    {
+      schema: {
+        tags,
+        summary: 'Archivo PLE 14.1 del mes (LE<RUC><AAAAMM>00140100001<1|0>11.txt, campos separados por |)',
+        querystring: salesRegisterQuerySchema,
+        response: answers({ 200: z.string().describe('El archivo de texto (text/plain)') }),
+      },
+      preHandler: admin,
+    },
+    async (request, reply) => {
+      const { text, filename } = await salesRegisterPle(app, request.query.mes);
+      return reply.type('text/plain; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(text);
+    },
+  );
+  app.get(
+    '/billing/registro-ventas.csv',
+    {
+      schema: {
+        tags,
+        summary: "CSV del Registro de Ventas del mes para Excel: BOM, línea sep=, separador ';' si la configuración regional usa coma decimal",
+        querystring: salesRegisterQuerySchema.extend({
+          locale: z
+            .string()
+            .max(35)
+            .regex(/^[A-Za-z0-9-]+$/)
+            .default('es-PE'),
+        }),
+        response: answers({ 200: z.string().describe('El CSV (text/csv)') }),
+      },
+      preHandler: admin,
+    },
+    async (request, reply) => {
+      const csv = await salesRegisterCsvFile(app, request.query.mes, request.query.locale);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${salesRegisterCsvName(request.query.mes)}"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
     },
   );
   app.get(

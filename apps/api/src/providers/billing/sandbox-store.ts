@@ -13,5 +13,14 @@ export function databaseSandboxStore(db: Db): SandboxStore {
     async put(record) {
       await db.insert(sandboxDocuments).values({ key: record.key, record }).onConflictDoUpdate({ target: sandboxDocuments.key, set: { record } });
     },
+    async claim(key) {
+      // The primary key decides between two processes claiming the same RA/RC correlative.
+      const taken = await db
+        .insert(sandboxDocuments)
+        .values({ key, record: { claimed: true } })
+        .onConflictDoNothing({ target: sandboxDocuments.key })
+        .returning({ key: sandboxDocuments.key });
+      return taken.length === 1;
+    },
   };
 }

@@ -10,6 +10,7 @@ import {
   type SunatDocumentType,
 } from '@tramo/domain';
 import { fingerprint } from '../../lib/fingerprint.ts';
+import { buildVoidSummary, summarySourceOf, sunatTicket, type SummarySource } from './sandbox-voids.ts';
 import { demoSigningKey, signUbl, type SigningKey } from './signature.ts';
 import {
   BillingProviderError,
@@ -22,6 +23,7 @@ import {
   type Json,
   type ProviderStatus,
   type VoidResult,
+  type VoidSummary,
   type VoucherDocument,
 } from './types.ts';
 import { modifiedKey, rejectionOf, sunatRejection, type ModifiedState } from './sandbox-rules.ts';
@@ -62,6 +64,10 @@ export interface SandboxRecord {
   voidedAt: string | null;
   voidReason: string | null;
   voidTicket: string | null;
+  /** The signed RA or RC of the void; absent on older records. */
+  voidSummary?: VoidSummary | null;
+  /** A boleta's or note's customer and amounts, for the resumen diario that may void it; absent on older records. */
+  summarySource?: SummarySource;
   /** '3' when a boleta was voided before its daily summary, which then reports it voided; absent on older records. */
   summaryStatus?: '3' | null;
 }
@@ -70,12 +76,16 @@ export interface SandboxRecord {
 export interface SandboxStore {
   get(key: string): Promise<SandboxRecord | null>;
   put(record: SandboxRecord): Promise<void>;
+  /** Takes `key` if nobody holds it (insert if absent): false when it was taken. The RA/RC correlatives. */
+  claim(key: string): Promise<boolean>;
 }
 
 /** For tests and throwaway runs; the app backs the store with a table. */
 export function memorySandboxStore(): SandboxStore {
   const records = new Map<string, SandboxRecord>();
+  const claimed = new Set<string>();
   return {
+    claim: async (key) => !claimed.has(key) && Boolean(claimed.add(key)),
     get: async (key) => {
       const record = records.get(key);
       return record ? structuredClone(record) : null;
@@ -233,11 +243,14 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
   function voidAnswer(r: SandboxRecord): VoidResult {
     const voided = clock() >= new Date(r.voidedAt!);
     const status = voided ? 'anulado' : 'anulación pendiente';
+    // As SUNAT's CDR words it: the summary by its id, else (an older record) by its ticket.
+    const sent = r.voidSummary?.kind === 'RC' ? 'El resumen diario' : 'La comunicación de baja';
+    const name = r.voidSummary?.id ?? r.voidTicket;
     const sunatDescription = isVoucher(r.type)
       ? `La reversión ${r.voidTicket} ha sido aceptada`
       : voided
-        ? `La comunicación de baja ${r.voidTicket} ha sido aceptada`
-        : `Comunicación de baja ${r.voidTicket} en proceso en SUNAT.`;
+        ? `${sent} ${name} ha sido ${r.voidSummary?.kind === 'RC' ? 'aceptado' : 'aceptada'}`
+        : `${sent} ${name} (ticket ${r.voidTicket}) está en proceso en SUNAT.`;
     const raw: Json = {
       proveedor: 'sandbox',
       tipo: r.type,
@@ -249,8 +262,9 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       sunat_description: sunatDescription,
       motivo: r.voidReason,
       ...(r.summaryStatus ? { estado_en_resumen: r.summaryStatus } : {}),
+      ...(r.voidSummary ? { resumen: r.voidSummary.id } : {}),
     };
-    return { status, ticket: r.voidTicket, sunatCode: voided ? '0' : null, sunatDescription, raw };
+    return { status, ticket: r.voidTicket, sunatCode: voided ? '0' : null, sunatDescription, raw, summary: r.voidSummary ?? null };
   }
 
   /** Stores and answers a guide or voucher the way `emit` does an invoice (idempotent by series-number). */
@@ -368,7 +382,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       record.voidRequestedAt = now.toISOString();
       record.voidedAt = now.toISOString();
       record.voidReason = reason.trim();
-      record.voidTicket = `RR-${limaDay(now).replaceAll('-', '')}-${record.number}`;
+      record.voidTicket = sunatTicket(now);
       await store.put(record);
       if (failure === 'lost-answer') fail('timeout');
       return voidAnswer(record);
@@ -411,6 +425,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
           hash: signed.hash,
         }),
         xml: signed.xml,
+        summarySource: summarySourceOf(doc),
         receivedAt: now.toISOString(),
         acceptedAt: new Date(now.getTime() + (viaDailySummary(doc) ? boletaDelayMs : 0)).toISOString(),
         rejection: failure === 'sunat-rejects' ? REJECTION : refusal,
@@ -445,12 +460,14 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       if (status === 'pendiente' && !inSummary) throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidNotAccepted, 422);
       const daysSinceIssue = (Date.parse(limaDay(now)) - Date.parse(record.issueDate)) / DAY_MS;
       if (!record.viaDailySummary && daysSinceIssue > VOID_WINDOW_DAYS) throw new BillingProviderError('rejected', SANDBOX_MESSAGES.voidTooLate, 422);
-      const day = limaDay(now).replaceAll('-', '');
+      // The RA or RC goes to SUNAT signed, and SUNAT answers it with a ticket of its own.
+      const summary = await buildVoidSummary(record, reason.trim(), now, issuer, await key(), store.claim);
       record.voidRequestedAt = now.toISOString();
       record.voidedAt = new Date((inSummary ? Date.parse(record.acceptedAt) : now.getTime()) + voidDelayMs).toISOString();
       record.summaryStatus = inSummary ? '3' : null;
       record.voidReason = reason.trim();
-      record.voidTicket = `${record.viaDailySummary ? 'RC' : 'RA'}-${day}-${record.number}`;
+      record.voidTicket = summary?.ticket ?? sunatTicket(now);
+      record.voidSummary = summary;
       await store.put(record);
       if (failure === 'lost-answer') fail('timeout');
       return voidAnswer(record);

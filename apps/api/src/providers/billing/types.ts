@@ -97,6 +97,18 @@ export interface ConsultResult extends EmitResult {
   voided: boolean;
 }
 
+/** The signed document that asked SUNAT to void: a comunicación de baja (RA) or a resumen diario (RC). */
+export interface VoidSummary {
+  kind: 'RA' | 'RC';
+  /** `RA-20261126-1`: its kind, the day it was generated and that day's correlative. */
+  id: string;
+  /** SUNAT's ticket for it. */
+  ticket: string;
+  /** The signed UBL 2.0 XML (VoidedDocuments or SummaryDocuments). */
+  xml: string;
+  hash: string;
+}
+
 export interface VoidResult {
   status: VoidStatus;
   /** SUNAT's ticket for the comunicación de baja / resumen diario, when there is one. */
@@ -104,6 +116,8 @@ export interface VoidResult {
   sunatCode: string | null;
   sunatDescription: string | null;
   raw: Json;
+  /** The RA or RC as sent, when the provider hands its bytes (sandbox). */
+  summary?: VoidSummary | null;
 }
 
 export interface BillingProvider {

@@ -1,6 +1,14 @@
 import { useState } from 'react';
 import { Button, Group, Text } from '@mantine/core';
-import { BILLING_MESSAGES, DOCUMENT_STATUS_LABELS, voidWordsFor, type DocumentStatus, type SunatDocumentType } from '@tramo/domain';
+import {
+  BILLING_MESSAGES,
+  DOCUMENT_STATUS_LABELS,
+  VOID_SUMMARY_LABELS,
+  voidWordsFor,
+  type DocumentStatus,
+  type SunatDocumentType,
+  type VoidSummaryInfo,
+} from '@tramo/domain';
 import { notify } from '../../../lib/notify.ts';
 import { useConsultDocument, useVoidStatus } from '../api/documents.ts';
 import { saveBlob } from '../../../lib/files.ts';
@@ -16,6 +24,8 @@ export interface ActionableDocument {
   status: DocumentStatus;
   /** A live payment's receipt: voided with its payment from Pagos, so no 'Anular' of its own. */
   ofLivePayment?: boolean;
+  /** The comunicación de baja or resumen diario that voided it, when its XML is kept. */
+  voidSummary?: VoidSummaryInfo | null;
 }
 
 /**
@@ -34,6 +44,12 @@ export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: Actio
       (blob) => saveBlob(blob, `${doc.name}.xml`),
       (err: unknown) => notify.error(err),
     );
+  const summary = doc.voidSummary;
+  const downloadVoidXml = (id: string) =>
+    fetchDocumentFile(doc.id, 'void-xml').then(
+      (blob) => saveBlob(blob, `${id}.xml`),
+      (err: unknown) => notify.error(err),
+    );
 
   return (
     <>
@@ -47,6 +63,11 @@ export function DocumentActions({ doc, onCreditNote, size = 'xs' }: { doc: Actio
         <Button size={size} variant="default" onClick={downloadXml}>
           XML
         </Button>
+        {summary && (
+          <Button size={size} variant="default" onClick={() => void downloadVoidXml(summary.id)} title={`${summary.id}: XML firmado`}>
+            {VOID_SUMMARY_LABELS[summary.kind]} (XML)
+          </Button>
+        )}
         <Button
           size={size}
           variant="default"

@@ -8,6 +8,7 @@ import {
   isCreditNoteReason,
   PAYMENT_FORM_LABELS,
   SUNAT_DOCUMENT_LABELS,
+  VOID_SUMMARY_LABELS,
   type DocumentDetail,
   dayText,
 } from '@tramo/domain';
@@ -68,12 +69,14 @@ function Body({ doc, onCreditNote }: { doc: DocumentDetail; onCreditNote(doc: Do
         <QrImage text={doc.qrText} />
       </Group>
       <DocumentActions
-        doc={{ id: doc.id, type: doc.type, name: doc.fullNumber, status: doc.status, ofLivePayment: doc.ofLivePayment }}
+        doc={{ id: doc.id, type: doc.type, name: doc.fullNumber, status: doc.status, ofLivePayment: doc.ofLivePayment, voidSummary: doc.voidSummary }}
         onCreditNote={() => onCreditNote(doc)}
       />
       {doc.voidReason && (
         <Alert color="gray" variant="light">
           Motivo de anulación: {doc.voidReason}
+          {doc.voidSummary &&
+            ` · ${VOID_SUMMARY_LABELS[doc.voidSummary.kind]} ${doc.voidSummary.id}${doc.voidSummary.ticket ? ` (ticket ${doc.voidSummary.ticket})` : ''}`}
         </Alert>
       )}
       <SimpleGrid cols={2} spacing="sm">

@@ -1,0 +1,3 @@
+ALTER TABLE "documents" ADD COLUMN "void_summary_id" text;--> statement-breakpoint
+ALTER TABLE "documents" ADD COLUMN "void_ticket" text;--> statement-breakpoint
+ALTER TABLE "documents" ADD COLUMN "void_xml" text;

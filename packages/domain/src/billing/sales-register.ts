@@ -1,0 +1,279 @@
+/**
+ * The Registro de Ventas e Ingresos (SUNAT's PLE format 14.1) of a month: facturas, boletas and
+ * credit notes issued in it, one line each, in the register's columns. docs/registro-ventas.md maps
+ * each of the 35 PLE fields to where Tramo takes it from. The same rows feed the page, the PLE text
+ * file and the CSV, so the three always say the same.
+ */
+import { z } from 'zod';
+import { dayText } from '../dates.ts';
+import { pagingQuery } from '../primitives.ts';
+import { centsToNumber, centsToString, type Cents } from '../money.ts';
+import { CSV_BOM, CSV_EOL, csvCell, csvLine, formatCsvAmount, type CsvDialect } from '../payments/csv.ts';
+
+/** `?mes=2026-11`: a calendar month. */
+export const SALES_REGISTER_MONTH_MESSAGE = 'El mes debe tener la forma AAAA-MM (por ejemplo 2026-11).';
+export const salesRegisterQuerySchema = z.object({
+  mes: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, SALES_REGISTER_MONTH_MESSAGE),
+});
+/** The page shows the month a page at a time (the exports always hold the whole month). */
+export const salesRegisterPageQuerySchema = salesRegisterQuerySchema.extend(pagingQuery.shape);
+export const SALES_REGISTER_PAGE_SIZES = [50, 100, 200] as const;
+
+/** PLE field 35: 1 the operation belongs to the period; 2 the document was voided (its amounts are 0.00). */
+export type PleState = '1' | '2';
+
+/** One document as the register reads it from the database (amounts in céntimos, positive as issued). */
+export interface SalesRegisterSource {
+  id: number;
+  type: '01' | '03' | '07';
+  series: string;
+  number: number;
+  issueDate: string;
+  /** The last instalment's or the payment's due date, when it is on credit. */
+  dueDate: string | null;
+  status: string;
+  customerDocType: string;
+  customerDocNumber: string;
+  customerName: string;
+  gravadaCents: Cents;
+  exoneradaCents: Cents;
+  inafectaCents: Cents;
+  igvCents: Cents;
+  totalCents: Cents;
+  /** A credit note's modified document (its issue date when it is in the register). */
+  modified: { issueDate: string | null; type: string; series: string; number: number } | null;
+  detraction: { percent: number; amountCents: Cents } | null;
+}
+
+const money = z.number();
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const salesRegisterRowSchema = z.object({
+  id: z.number().int(),
+  /** PLE field 2 (CUO) and 3 (correlativo del asiento). */
+  cuo: z.string(),
+  correlative: z.string(),
+  issueDate: day,
+  dueDate: day.nullable(),
+  type: z.enum(['01', '03', '07']),
+  series: z.string(),
+  number: z.number().int(),
+  customerDocType: z.string(),
+  customerDocNumber: z.string(),
+  customerName: z.string(),
+  /** Signed as the register writes them: a credit note negative, a voided document 0. */
+  base: money,
+  igv: money,
+  exonerada: money,
+  inafecta: money,
+  total: money,
+  currency: z.literal('PEN'),
+  exchangeRate: z.string(),
+  modified: z.object({ issueDate: day.nullable(), type: z.string(), series: z.string(), number: z.number().int() }).nullable(),
+  state: z.enum(['1', '2']),
+  /** The document's status in the register (anulado, aceptado…). */
+  status: z.string(),
+  detraction: z.object({ percent: z.number(), amount: money }).nullable(),
+});
+export type SalesRegisterRow = z.infer<typeof salesRegisterRowSchema>;
+
+export const salesRegisterTotalsSchema = z.object({
+  count: z.number().int(),
+  voided: z.number().int(),
+  base: money,
+  igv: money,
+  exonerada: money,
+  inafecta: money,
+  total: money,
+  detraction: money,
+});
+export type SalesRegisterTotals = z.infer<typeof salesRegisterTotalsSchema>;
+
+/** `GET /billing/registro-ventas?mes=`: the month's lines, their totals and whether they match the register's counters. */
+export const salesRegisterSchema = z.object({
+  month: z.string(),
+  /** PLE field 1: AAAAMM00. */
+  period: z.string(),
+  pleFileName: z.string(),
+  /** One page of the month's lines (their correlatives count from the month's first); the totals are the whole month's. */
+  rows: z.array(salesRegisterRowSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  totals: salesRegisterTotalsSchema,
+  /** The same totals from the documents register's monthly counters (facturas and boletas less credit notes, voided left out). */
+  counters: salesRegisterTotalsSchema.pick({ count: true, base: true, igv: true, exonerada: true, inafecta: true, total: true }),
+  reconciled: z.boolean(),
+});
+export type SalesRegister = z.infer<typeof salesRegisterSchema>;
+
+export const SALES_REGISTER_TYPE_LABELS = { '01': 'Factura', '03': 'Boleta', '07': 'Nota de crédito' } as const;
+export const PLE_STATE_LABELS: Record<PleState, string> = { '1': 'Del periodo', '2': 'Anulado' };
+
+/** `2026-11` → `20261100` (PLE field 1). */
+export const plePeriod = (month: string) => `${month.replace('-', '')}00`;
+
+/**
+ * SUNAT's PLE file name: LE + RUC + AAAA + MM + 00 (day) + 140100 (book) + 00 (EEFF opportunity)
+ * + 1 (operating company) + 1/0 (with/without information) + 1 (soles) + 1 (generated by PLE).
+ */
+export const pleFileName = (ruc: string, month: string, hasRows: boolean) =>
+  `LE${ruc}${month.replace('-', '')}00140100001${hasRows ? '1' : '0'}11.txt`;
+
+/** Catalogue 06 → PLE table 2: a customer without a document ('0', '-') leaves fields 10 and 11 empty. */
+const pleDocType = (docType: string) => (docType === '0' || docType === '-' ? '' : docType);
+
+/** The register's line of a document: signed amounts, state, the modified document of a note. */
+export function salesRegisterRow(source: SalesRegisterSource, position: number): SalesRegisterRow {
+  const voided = source.status === 'anulado';
+  const sign = source.type === '07' ? -1 : 1;
+  const amount = (cents: Cents) => (voided ? 0 : centsToNumber(sign * cents));
+  return {
+    id: source.id,
+    cuo: String(source.id),
+    correlative: `M${position}`,
+    issueDate: source.issueDate,
+    dueDate: source.dueDate,
+    type: source.type,
+    series: source.series,
+    number: source.number,
+    customerDocType: pleDocType(source.customerDocType),
+    customerDocNumber: pleDocType(source.customerDocType) ? source.customerDocNumber : '',
+    customerName: source.customerName,
+    base: amount(source.gravadaCents),
+    igv: amount(source.igvCents),
+    exonerada: amount(source.exoneradaCents),
+    inafecta: amount(source.inafectaCents),
+    total: amount(source.totalCents),
+    currency: 'PEN',
+    exchangeRate: '1.000',
+    modified: source.modified,
+    state: voided ? '2' : '1',
+    status: source.status,
+    detraction: source.detraction && !voided ? { percent: source.detraction.percent, amount: centsToNumber(source.detraction.amountCents) } : null,
+  };
+}
+
+/** Exact sums of the lines (in céntimos, then soles). */
+export function salesRegisterTotals(rows: readonly SalesRegisterRow[]): SalesRegisterTotals {
+  const sum = (pick: (r: SalesRegisterRow) => number) => centsToNumber(rows.reduce((s, r) => s + Math.round(pick(r) * 100), 0));
+  return {
+    count: rows.length,
+    voided: rows.filter((r) => r.state === '2').length,
+    base: sum((r) => r.base),
+    igv: sum((r) => r.igv),
+    exonerada: sum((r) => r.exonerada),
+    inafecta: sum((r) => r.inafecta),
+    total: sum((r) => r.total),
+    detraction: sum((r) => r.detraction?.amount ?? 0),
+  };
+}
+
+/** PLE amounts: 2 decimals, a point, no thousands mark, a minus sign when negative. */
+const pleAmount = (value: number) => centsToString(Math.round(value * 100));
+/** PLE text fields take no pipe (the separator) and no line break. */
+const pleText = (text: string) => text.replace(/[|\r\n]/g, ' ').trim();
+const pleDate = (iso: string | null) => (iso ? dayText(iso) : '');
+
+/** The 35 fields of PLE 14.1, in order, each followed by '|' (SUNAT's layout). */
+export function pleLine(row: SalesRegisterRow, month: string): string {
+  const m = row.modified;
+  const fields = [
+    plePeriod(month), // 1 periodo
+    row.cuo, // 2 CUO
+    row.correlative, // 3 correlativo del asiento
+    pleDate(row.issueDate), // 4 fecha de emisión
+    pleDate(row.dueDate), // 5 fecha de vencimiento
+    row.type, // 6 tipo (tabla 10)
+    row.series, // 7 serie
+    String(row.number), // 8 número
+    '', // 9 número final (consolidated tickets only)
+    row.customerDocType, // 10 tipo de documento del cliente (tabla 2)
+    row.customerDocNumber, // 11 número de documento
+    pleText(row.customerName).slice(0, 100), // 12 razón social
+    '0.00', // 13 exportación
+    pleAmount(row.base), // 14 base imponible gravada
+    '0.00', // 15 descuento de la base
+    pleAmount(row.igv), // 16 IGV
+    '0.00', // 17 descuento del IGV
+    pleAmount(row.exonerada), // 18 exonerada
+    pleAmount(row.inafecta), // 19 inafecta
+    '0.00', // 20 ISC
+    '0.00', // 21 base IVAP
+    '0.00', // 22 IVAP
+    '0.00', // 23 ICBPER
+    '0.00', // 24 otros conceptos
+    pleAmount(row.total), // 25 importe total
+    row.currency, // 26 moneda (tabla 4)
+    row.exchangeRate, // 27 tipo de cambio
+    m ? pleDate(m.issueDate) : '', // 28 fecha del comprobante modificado
+    m ? m.type : '', // 29 tipo del modificado
+    m ? m.series : '', // 30 serie del modificado
+    m ? String(m.number) : '', // 31 número del modificado
+    '', // 32 contrato o proyecto
+    '', // 33 error tipo 1 (tipo de cambio)
+    '', // 34 cancelado con medio de pago
+    row.state, // 35 estado
+  ];
+  return `${fields.join('|')}|\r\n`;
+}
+
+export const PLE_FIELD_COUNT = 35;
+
+/** The PLE 14.1 text file's content. */
+export const pleText14 = (rows: readonly SalesRegisterRow[], month: string) => rows.map((r) => pleLine(r, month)).join('');
+
+/** The CSV's columns: header and cell (amounts with the locale's decimal mark). */
+const CSV_COLUMNS: readonly { header: string; cell: (r: SalesRegisterRow, mark: string) => string | number | null; numeric?: true }[] = [
+  { header: 'CUO', cell: (r) => r.cuo },
+  { header: 'Correlativo', cell: (r) => r.correlative },
+  { header: 'Fecha de emisión', cell: (r) => pleDate(r.issueDate) },
+  { header: 'Fecha de vencimiento', cell: (r) => pleDate(r.dueDate) },
+  { header: 'Tipo', cell: (r) => r.type },
+  { header: 'Serie', cell: (r) => r.series },
+  { header: 'Número', cell: (r) => r.number },
+  { header: 'Tipo doc. cliente', cell: (r) => r.customerDocType },
+  { header: 'Número doc. cliente', cell: (r) => r.customerDocNumber },
+  { header: 'Razón social', cell: (r) => r.customerName },
+  { header: 'Base imponible', cell: (r, m) => formatCsvAmount(r.base, m), numeric: true },
+  { header: 'IGV', cell: (r, m) => formatCsvAmount(r.igv, m), numeric: true },
+  { header: 'Exonerada', cell: (r, m) => formatCsvAmount(r.exonerada, m), numeric: true },
+  { header: 'Inafecta', cell: (r, m) => formatCsvAmount(r.inafecta, m), numeric: true },
+  { header: 'Total', cell: (r, m) => formatCsvAmount(r.total, m), numeric: true },
+  { header: 'Moneda', cell: (r) => r.currency },
+  { header: 'Tipo de cambio', cell: (r, m) => r.exchangeRate.replace('.', m === ',' ? ',' : '.'), numeric: true },
+  { header: 'Fecha doc. modificado', cell: (r) => pleDate(r.modified?.issueDate ?? null) },
+  { header: 'Tipo doc. modificado', cell: (r) => r.modified?.type ?? '' },
+  { header: 'Serie doc. modificado', cell: (r) => r.modified?.series ?? '' },
+  { header: 'Número doc. modificado', cell: (r) => (r.modified ? String(r.modified.number) : '') },
+  { header: 'Estado', cell: (r) => PLE_STATE_LABELS[r.state] },
+  { header: 'Detracción', cell: (r, m) => (r.detraction ? formatCsvAmount(r.detraction.amount, m) : ''), numeric: true },
+];
+
+/** The register as a CSV Excel opens: BOM, `sep=` line, header, one line per document, and the totals line. */
+export function salesRegisterCsv(register: Pick<SalesRegister, 'rows' | 'totals'>, { sep, decimalMark }: CsvDialect): string {
+  const head =
+    CSV_BOM +
+    `sep=${sep}` +
+    CSV_EOL +
+    csvLine(
+      CSV_COLUMNS.map((c) => c.header),
+      sep,
+    );
+  const lines = register.rows.map((r) => CSV_COLUMNS.map((c) => csvCell(c.cell(r, decimalMark), sep, c.numeric)).join(sep) + CSV_EOL);
+  const t = register.totals;
+  const amount = (v: number) => csvCell(formatCsvAmount(v, decimalMark), sep, true);
+  const totals = [
+    csvCell(`Totales (${t.count} documentos)`, sep),
+    ...Array<string>(9).fill(''),
+    amount(t.base),
+    amount(t.igv),
+    amount(t.exonerada),
+    amount(t.inafecta),
+    amount(t.total),
+    ...Array<string>(7).fill(''),
+    amount(t.detraction),
+  ].join(sep);
+  return head + lines.join('') + totals + CSV_EOL;
+}
+
+export const salesRegisterCsvName = (month: string) => `registro_ventas_${month.replace('-', '')}.csv`;
