@@ -16,7 +16,10 @@ export const whoPaysRulesQuery = queryOptions({
 export const useWhoPaysRules = () => useQuery(whoPaysRulesQuery);
 
 /** The form's values as PUT /shipments/{id}/who-pays takes them (the API applies the defaults and the rules). */
-export type WhoPaysInput = Omit<WhoPaysChange, 'payerDocType' | 'creditOverrideReason'> & { payerDocType: number | null; creditOverrideReason?: string | null };
+export type WhoPaysInput = Omit<WhoPaysChange, 'payerDocType' | 'creditOverrideReason'> & {
+  payerDocType: number | null;
+  creditOverrideReason?: string | null;
+};
 
 export function useChangeWhoPays() {
   const queryClient = useQueryClient();
