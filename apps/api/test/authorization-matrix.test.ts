@@ -200,6 +200,10 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/credit/invoices/{id}/detraction-deposit': { roles: ADMIN },
   'GET /api/credit/accounts/{customerId}/statement': { roles: ADMIN },
   'GET /api/credit/ageing': { roles: ADMIN },
+  'GET /api/credit/accounts/{customerId}/statement.pdf': { roles: ADMIN },
+  'GET /api/credit/accounts/{customerId}/statement.csv': { roles: ADMIN },
+  'GET /api/credit/accounts/{customerId}/invoice-period': { roles: ADMIN },
+  'POST /api/credit/accounts/{customerId}/invoice-period': { roles: ADMIN },
   // Issue 36: the company's data (RUC, name, address, MTC registration, logo).
   'GET /api/settings/company': { roles: ADMIN },
   'PUT /api/settings/company': { roles: ADMIN },

@@ -338,6 +338,45 @@ describe.each(engines)('credit accounts (%s)', (engine) => {
     expect(pay.statusCode).toBe(422);
   });
 
+  it("'Facturar periodo' issues a closed period's credit shipments once: 20 requests at once answer one factura al crédito", async () => {
+    const ica = ((await t.call('GET', '/api/credit/accounts', { token: admin })).json() as { customerId: number; docNumber: string }[]).find(
+      (a) => a.docNumber === '20131312955',
+    )!;
+    const day = today();
+    const open = (await t.call('GET', `/api/credit/accounts/${ica.customerId}/invoice-period?from=${day}&to=${day}`, { token: admin })).json();
+    expect(open.error).toBe('El periodo aún no termina: factura periodos cerrados.');
+    t.clock.advance(86_400_000);
+    try {
+      const later = await t.login('ADMIN');
+      const before = (await t.call('GET', `/api/credit/accounts/${ica.customerId}`, { token: later })).json();
+      const preview = await t.call('GET', `/api/credit/accounts/${ica.customerId}/invoice-period?from=${day}&to=${day}`, { token: later });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json().shipments).toHaveLength(before.shipments.length);
+      expect(preview.json()).toMatchObject({ total: before.uninvoiced, detraction: null, dueDate: addDays(today(), 15), payable: before.uninvoiced });
+
+      const body = { from: day, to: day, grouping: 'ruta' };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => t.call('POST', `/api/credit/accounts/${ica.customerId}/invoice-period`, { token: later, body })),
+      );
+      expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+      expect(statusCounts(results.map((r) => r.statusCode))).toEqual({ 200: 19, 201: 1 });
+      expect(new Set(results.map((r) => r.json().id)).size).toBe(1);
+      expect(await scalar(sql`select count(*) as n from documents where customer_doc_number = '20131312955' and type = '01'`)).toBe(1);
+
+      const after = (await t.call('GET', `/api/credit/accounts/${ica.customerId}`, { token: later })).json();
+      expect(after).toMatchObject({ uninvoiced: 0, shipments: [] });
+      expect(after.invoices).toHaveLength(1);
+      expect(after.invoices[0]).toMatchObject({ dueDate: addDays(today(), 15), open: after.invoices[0].total });
+      expect(Math.abs(after.balance - before.balance)).toBeLessThanOrEqual(0.02); // IGV rounding of the grouped line
+      const statement = (await t.call('GET', `/api/credit/accounts/${ica.customerId}/statement?from=${day}&to=${today()}`, { token: later })).json();
+      expect(statement.closing).toBe(after.balance);
+      const again = await t.call('GET', `/api/credit/accounts/${ica.customerId}/invoice-period?from=${day}&to=${day}`, { token: later });
+      expect(again.json().error).toBe('No hay envíos a crédito por facturar en el periodo.');
+    } finally {
+      t.clock.advance(-86_400_000);
+    }
+  });
+
   it('the ledger check reads 0 after all this, and reports each credit invariant broken in SQL', async () => {
     const check = async () => {
       const res = await t.call('GET', '/api/reconciliation', { token: admin });

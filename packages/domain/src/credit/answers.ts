@@ -120,3 +120,28 @@ export type CreditAccountDetail = z.infer<typeof creditAccountDetailAnswerSchema
 export type CreditInvoiceAnswer = z.infer<typeof creditInvoiceAnswerSchema>;
 export type CreditCollectionAnswer = z.infer<typeof creditCollectionAnswerSchema>;
 export type CreditAgeingAnswer = z.infer<typeof creditAgeingAnswerSchema>;
+
+export const periodInvoicePreviewSchema = z.object({
+  shipments: z.array(z.object({ id: z.number(), code: z.string(), route: z.string(), amount: z.number() })),
+  items: z.array(z.object({ description: z.string(), unitValue: z.number() })),
+  gravada: z.number(),
+  igv: z.number(),
+  total: z.number(),
+  detraction: z.number().nullable(),
+  needsDetractionAccount: z.boolean(),
+  trip: z
+    .object({
+      originUbigeo: z.string(),
+      originAddress: z.string(),
+      destinationUbigeo: z.string(),
+      destinationAddress: z.string(),
+      detail: z.string(),
+      serviceReference: z.string(),
+      effectiveLoadReference: z.string(),
+      nominalLoadReference: z.string(),
+    })
+    .nullable(),
+  dueDate: z.string(),
+  payable: z.number(),
+});
+export type PeriodInvoicePreview = z.infer<typeof periodInvoicePreviewSchema>;

@@ -6,3 +6,4 @@ export * from './balances.ts';
 export * from './statement.ts';
 export * from './answers.ts';
 export * from './statement-csv.ts';
+export * from './period-invoice.ts';

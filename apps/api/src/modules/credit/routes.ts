@@ -12,6 +12,9 @@ import {
   detractionDepositSchema,
   statementCsv,
   statementFileName,
+  issueResultSchema,
+  periodInvoicePreviewSchema,
+  periodInvoiceSchema,
   recordId,
   statementQuerySchema,
 } from '@tramo/domain';
@@ -21,9 +24,15 @@ import { currentUser, type App } from '../../types.ts';
 import { accountDetail, listAccounts, saveAccount } from './accounts.ts';
 import { recordDetractionDeposit, registerCollection, voidCollection } from './collections.ts';
 import { accountStatement, ageing } from './statement.ts';
+import { issuePeriodInvoice, periodInvoicePreview } from './period-invoice.ts';
 import { statementPdf } from './statement-pdf.ts';
 import { getCompany } from '../company/index.ts';
 
+const issueAnswers = {
+  ...answers({ 200: issueResultSchema, 201: issueResultSchema, 202: issueResultSchema }),
+  422: issueResultSchema,
+  424: issueResultSchema,
+};
 const customerParams = z.object({ customerId: recordId('Cliente inválido') });
 /** A client's retry token: the same key answers the same collection instead of taking the money twice. */
 const idempotencyHeaders = z.object({
@@ -171,6 +180,38 @@ export default async function creditRoutes(app: App) {
         .header('content-disposition', `attachment; filename="${statementFileName(statement, 'csv')}"`)
         .header('cache-control', 'no-store')
         .send(statementCsv(statement, csvDialectFor('es-PE')));
+    },
+  );
+  app.get(
+    '/credit/accounts/:customerId/invoice-period',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        querystring: periodInvoiceSchema,
+        response: answers({ 200: periodInvoicePreviewSchema }),
+        summary: "Vista previa de 'Facturar periodo': los envíos a crédito del periodo sin facturar, las líneas, la detracción y el vencimiento",
+      },
+      preHandler: admin,
+    },
+    async (request) => periodInvoicePreview(app, currentUser(request), request.params.customerId, request.query),
+  );
+  app.post(
+    '/credit/accounts/:customerId/invoice-period',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        body: periodInvoiceSchema,
+        response: issueAnswers,
+        summary:
+          "'Facturar periodo': una factura al crédito con los envíos del periodo (por envío o por ruta), con detracción y cuota según el plazo; el mismo periodo responde la misma factura",
+      },
+      preHandler: admin,
+    },
+    async (request, reply) => {
+      const answer = await issuePeriodInvoice(app, currentUser(request), request.params.customerId, request.body);
+      return reply.status(answer.statusCode).send(answer.result);
     },
   );
   app.get(

@@ -32,7 +32,8 @@ function linesOf(s: repo.StatementSources): StatementLine[] {
       kind: 'factura' as const,
       reference: x.label,
       debitCents: Math.max(x.totalCents - x.carriedCents, 0),
-      creditCents: 0,
+      // IGV rounding can make a period factura a céntimo under the shipments it gathers.
+      creditCents: Math.max(x.carriedCents - x.totalCents, 0),
       documentCents: x.totalCents,
     })),
     ...s.notes.map((x) => ({ date: x.date, kind: 'nota' as const, reference: x.label, debitCents: 0, creditCents: x.cents })),
