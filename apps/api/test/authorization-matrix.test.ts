@@ -200,6 +200,7 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/credit/invoices/{id}/detraction-deposit': { roles: ADMIN },
   'GET /api/credit/accounts/{customerId}/statement': { roles: ADMIN },
   'GET /api/credit/ageing': { roles: ADMIN },
+  'GET /api/credit/customers/{customerId}/status': { roles: STAFF },
   'GET /api/credit/accounts/{customerId}/statement.pdf': { roles: ADMIN },
   'GET /api/credit/accounts/{customerId}/statement.csv': { roles: ADMIN },
   'GET /api/credit/accounts/{customerId}/invoice-period': { roles: ADMIN },

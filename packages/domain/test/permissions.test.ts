@@ -70,6 +70,7 @@ describe('permission table (DESIGN.md section 4)', () => {
       'movements',
       'discounts',
       'fleetCompliance',
+      'credit',
     ]);
     expect(areas('agent')).toEqual(['fleet', 'customers', 'pricing', 'newShipment', 'billing', 'payments', 'movements']);
     expect(areas('courier')).toEqual([]);

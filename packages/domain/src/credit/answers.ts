@@ -145,3 +145,7 @@ export const periodInvoicePreviewSchema = z.object({
   payable: z.number(),
 });
 export type PeriodInvoicePreview = z.infer<typeof periodInvoicePreviewSchema>;
+
+/** What the counter may know of a customer's credit (issue 35): whether 'Crédito' is offered, and how much is left. */
+export const creditStatusAnswerSchema = z.object({ active: z.boolean(), available: z.number().nullable(), overdue: z.boolean() });
+export type CreditStatusAnswer = z.infer<typeof creditStatusAnswerSchema>;

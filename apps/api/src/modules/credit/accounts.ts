@@ -14,7 +14,7 @@ import {
 } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
-import { conflict, notFound, unprocessable } from '../../lib/errors.ts';
+import { notFound, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import * as repo from './repository.ts';
 
@@ -182,4 +182,10 @@ export async function hasActiveAccount(db: Db | Tx, customerId: number | null): 
   return account?.status === 'activa';
 }
 
-export const accountConflict = (message: string) => conflict(message, undefined, 'CREDIT_ACCOUNT');
+/** GET /credit/customers/{id}/status: the counter's view of a customer's credit (no balances of others). */
+export async function creditStatus(ctx: ServiceContext, customerId: number) {
+  const account = await repo.accountOf(ctx.db, customerId);
+  if (!account || account.status !== 'activa') return { active: false, available: null, overdue: false };
+  const s = await standing(ctx.db, account, limaDay(ctx.now()));
+  return { active: true, available: centsToNumber(Math.max(toCents(account.creditLimit) - s.balanceCents, 0)), overdue: s.overdue };
+}

@@ -7,6 +7,7 @@ import {
   creditAccountAnswerSchema,
   creditAccountSchema,
   creditAgeingAnswerSchema,
+  creditStatusAnswerSchema,
   creditStatementAnswerSchema,
   csvDialectFor,
   detractionDepositSchema,
@@ -21,7 +22,7 @@ import {
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
-import { accountDetail, listAccounts, saveAccount } from './accounts.ts';
+import { accountDetail, creditStatus, listAccounts, saveAccount } from './accounts.ts';
 import { recordDetractionDeposit, registerCollection, voidCollection } from './collections.ts';
 import { accountStatement, ageing } from './statement.ts';
 import { issuePeriodInvoice, periodInvoicePreview } from './period-invoice.ts';
@@ -213,6 +214,19 @@ export default async function creditRoutes(app: App) {
       const answer = await issuePeriodInvoice(app, currentUser(request), request.params.customerId, request.body);
       return reply.status(answer.statusCode).send(answer.result);
     },
+  );
+  app.get(
+    '/credit/customers/:customerId/status',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        response: answers({ 200: creditStatusAnswerSchema }),
+        summary: "Si el cliente tiene cuenta de crédito activa y cuánto le queda (el mostrador ofrece 'Crédito' solo entonces)",
+      },
+      preHandler: guard(app, { roles: ['admin', 'agent'] }),
+    },
+    async (request) => creditStatus(app, request.params.customerId),
   );
   app.get(
     '/credit/ageing',

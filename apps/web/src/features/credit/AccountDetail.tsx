@@ -8,13 +8,14 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { notify } from '../../lib/notify.ts';
 import { CollectionForm } from './CollectionForm.tsx';
+import { PeriodInvoiceForm } from './PeriodInvoiceForm.tsx';
 import { StatementView } from './StatementView.tsx';
 import { useCreditAccount, useDetractionDeposit, useVoidCollection } from './api/credit.ts';
 
 /** One account: what it owes and why (facturas, cobros, envíos por facturar), and its actions. */
 export function AccountDetail({ customerId }: { customerId: number }) {
   const account = useCreditAccount(customerId);
-  const [modal, setModal] = useState<'cobro' | 'estado' | { deposit: CreditInvoiceAnswer } | { void: number } | null>(null);
+  const [modal, setModal] = useState<'cobro' | 'estado' | 'periodo' | { deposit: CreditInvoiceAnswer } | { void: number } | null>(null);
   if (account.isPending) return <PageSkeleton />;
   if (account.isError)
     return (
@@ -37,6 +38,9 @@ export function AccountDetail({ customerId }: { customerId: number }) {
         </div>
         <Group gap="xs">
           <Button onClick={() => setModal('cobro')}>Registrar cobro</Button>
+          <Button variant="default" onClick={() => setModal('periodo')}>
+            Facturar periodo
+          </Button>
           <Button variant="default" onClick={() => setModal('estado')}>
             Estado de cuenta
           </Button>
@@ -87,6 +91,9 @@ export function AccountDetail({ customerId }: { customerId: number }) {
       )}
       <Modal opened={modal === 'cobro'} onClose={close} title="Registrar cobro" size="lg">
         {modal === 'cobro' && <CollectionForm account={a} onDone={close} />}
+      </Modal>
+      <Modal opened={modal === 'periodo'} onClose={close} title="Facturar periodo" size="lg">
+        {modal === 'periodo' && <PeriodInvoiceForm account={a} onDone={close} />}
       </Modal>
       <Modal opened={modal === 'estado'} onClose={close} title="Estado de cuenta" size="min(1000px, 100%)">
         {modal === 'estado' && <StatementView customerId={a.customerId} />}

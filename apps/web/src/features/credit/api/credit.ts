@@ -6,6 +6,7 @@ import type {
   CreditAccountInput,
   CreditAgeingAnswer,
   CreditStatementAnswer,
+  IssueResult,
   Customer,
   Page,
 } from '@tramo/domain';
@@ -50,7 +51,7 @@ export const useRucCustomers = (q: string) =>
     placeholderData: keepPreviousData,
   });
 
-function useCreditMutation<V>(fn: (values: V) => Promise<unknown>) {
+function useCreditMutation<V, R>(fn: (values: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({ mutationFn: fn, onSuccess: () => client.invalidateQueries({ queryKey: creditKey }) });
 }
@@ -71,4 +72,10 @@ export const useVoidCollection = () =>
 export const useDetractionDeposit = () =>
   useCreditMutation(({ documentId, ...body }: { documentId: number; constancia: string; depositedOn: string }) =>
     api.post(`/credit/invoices/${documentId}/detraction-deposit`, body),
+  );
+
+export const useIssuePeriodInvoice = () =>
+  useCreditMutation(
+    ({ customerId, ...body }: { customerId: number; from: string; to: string; grouping: 'envio' | 'ruta'; detractionAccount: string | null }) =>
+      api.post<IssueResult>(`/credit/accounts/${customerId}/invoice-period`, body),
   );

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { WhoPaysChange, whoPaysRulesAnswerSchema } from '@tramo/domain';
+import type { CreditStatusAnswer, WhoPaysChange, whoPaysRulesAnswerSchema } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 import { shipmentsChanged } from '../../../lib/shipment-queries.ts';
 import type { Shipment } from '../types.ts';
@@ -28,3 +28,12 @@ export function useChangeWhoPays() {
     onSuccess: (shipment) => shipmentsChanged(queryClient, shipment),
   });
 }
+
+/** Whether the paying customer has an active credit account (issue 35): 'Crédito' is offered only then. */
+export const useCreditStatus = (customerId: number | null) =>
+  useQuery({
+    queryKey: ['credit', 'status', customerId],
+    queryFn: ({ signal }) => api.get<CreditStatusAnswer>(`/credit/customers/${customerId}/status`, undefined, signal),
+    enabled: customerId !== null,
+    staleTime: 30_000,
+  });

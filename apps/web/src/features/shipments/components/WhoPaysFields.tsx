@@ -13,7 +13,7 @@ import {
 } from '@tramo/domain';
 import { formatMoney } from '../../../lib/format.ts';
 import { CustomerPicker, useDocumentLookup } from '../../customers/index.ts';
-import { useWhoPaysRules } from '../api/who-pays.ts';
+import { useCreditStatus, useWhoPaysRules } from '../api/who-pays.ts';
 
 /** The form's who-pays values (issue 33); the domain schema turns '' into the defaults and nulls. */
 export interface WhoPaysValues {
@@ -41,11 +41,12 @@ const PAYER_OPTIONS = [
   { value: 'destinatario', label: 'Destinatario' },
   { value: 'tercero', label: 'Tercero' },
 ];
-// 'Crédito' waits for the credit-accounts issue: until a customer can have an account, it is not offered.
+// 'Crédito' is offered only when the paying customer has an active credit account (issue 35).
 const MOMENT_OPTIONS = [
   { value: 'origen', label: 'En origen' },
   { value: 'destino', label: 'En destino' },
 ];
+const CREDIT_OPTION = { value: 'credito', label: 'Crédito' };
 const DOC_OPTIONS = [
   { value: '1', label: 'DNI' },
   { value: '6', label: 'RUC' },
@@ -90,15 +91,21 @@ export function WhoPaysFields({
   onChange,
   route,
   errors = {},
+  senderCustomerId = null,
 }: {
   value: WhoPaysValues;
   onChange(patch: Partial<WhoPaysValues>): void;
   route: WhoPaysRoute;
   errors?: Partial<Record<WhoPaysField, string | undefined>>;
+  /** The registered sender, whose account a credit shipment the sender pays goes to. */
+  senderCustomerId?: number | null;
 }) {
   const refusal = useRuleRefusal(value, route);
   const errorOf = (field: WhoPaysField) => errors[field] ?? (refusal?.field === field ? refusal.message : undefined);
   const third = value.payer === 'tercero';
+  const creditCustomerId = third ? value.payerCustomerId : value.payer === 'remitente' ? senderCustomerId : null;
+  const credit = useCreditStatus(creditCustomerId).data;
+  const offersCredit = Boolean(credit?.active) || value.paymentMoment === 'credito';
 
   const [picked, setPicked] = useState<Customer | null>(null);
   const pick = (c: Customer | null) => {
@@ -140,7 +147,7 @@ export function WhoPaysFields({
         <div>
           <SegmentedControl
             aria-label="Momento de pago"
-            data={MOMENT_OPTIONS}
+            data={offersCredit ? [...MOMENT_OPTIONS, CREDIT_OPTION] : MOMENT_OPTIONS}
             value={value.paymentMoment}
             onChange={(v) => chooseMoment(v as PaymentMoment)}
           />
@@ -149,6 +156,11 @@ export function WhoPaysFields({
       {value.paymentMoment === 'destino' && route.priceCents !== null && route.priceCents > 0 && !refusal && (
         <Text size="sm" c="orange.9" fw={600}>
           Pago en destino: {formatMoney(route.priceCents / 100)} por cobrar al entregar.
+        </Text>
+      )}
+      {value.paymentMoment === 'credito' && credit?.active && (
+        <Text size="sm" c={credit.overdue ? 'red.8' : 'dimmed'}>
+          {credit.overdue ? 'Cliente con facturas vencidas.' : `Crédito disponible: ${formatMoney(credit.available ?? 0)}`}
         </Text>
       )}
       {third && (

@@ -16,7 +16,7 @@ export function WhoPaysSection({
   total: number | null;
   weightKg: number;
 }) {
-  const watched = useWatch({ control: form.control, name: [...KEYS, 'originBranchId', 'destinationBranchId'] });
+  const watched = useWatch({ control: form.control, name: [...KEYS, 'originBranchId', 'destinationBranchId', 'senderCustomerId'] });
   const value = Object.fromEntries(KEYS.map((k, i) => [k, watched[i]])) as unknown as WhoPaysValues;
   const { errors } = form.formState;
   const onChange = (patch: Partial<WhoPaysValues>) => {
@@ -32,6 +32,7 @@ export function WhoPaysSection({
       <WhoPaysFields
         value={value}
         onChange={onChange}
+        senderCustomerId={watched[8]}
         route={{
           originBranchId: watched[6],
           destinationBranchId: watched[7],
