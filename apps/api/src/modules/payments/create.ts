@@ -194,6 +194,11 @@ async function sendAndConfirm(ctx: ServiceContext, user: SessionUser, issuer: Se
   try {
     const sent = await emitToProvider(ctx, doc);
     done = await ctx.db.transaction(async (tx) => {
+      // The payment's cash session is locked before billing's rows (the document and its counters):
+      // the first transaction of another payment holds its session and then numbers its document,
+      // so taking them here in the other order deadlocks two payments of one session.
+      const payment = await repo.findPayment(tx, id);
+      if (payment) await lockSession(tx, payment.cashSessionId);
       const outcome = outcomeOf(await recordEmission(ctx, tx, issuer, doc, sent));
       seen.outcome = outcome;
       if (!outcome.ok) {
