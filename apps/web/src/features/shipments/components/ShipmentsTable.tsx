@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Badge, Group, Table, Text, type TableProps, type TableTdProps } from '@mantine/core';
+import { Badge, Stack, Table, Text, type TableProps, type TableTdProps } from '@mantine/core';
 import { Link } from 'react-router';
 import { TableSkeleton } from '../../../components/ui/PageSkeleton.tsx';
 import { StatusChip } from '../../../components/ui/StatusChip.tsx';
@@ -62,12 +62,21 @@ const COLUMNS: Record<ShipmentSearchColumn, Column<ShipmentSearchRow>> & Record<
     // The list's full row says who collects at the destination (issue 33); the narrow search row has no such field.
     cell: (s) =>
       'paymentMoment' in s && s.paymentMoment === 'destino' ? (
-        <Group gap={4} wrap="nowrap">
+        // Stacked, so the column is no wider than its widest chip (the list fits 1024 wide).
+        <Stack gap={2} align="flex-start">
           <StatusChip status={s.status} />
-          <Badge size="sm" color="orange" variant="light" tt="none">
+          <Badge
+            size="sm"
+            color="orange"
+            variant="light"
+            tt="none"
+            radius="sm"
+            // Never truncated, as the status chip: 'Paga…' would say nothing.
+            styles={{ root: { flexShrink: 0, overflow: 'visible' }, label: { overflow: 'visible' } }}
+          >
             Paga destino
           </Badge>
-        </Group>
+        </Stack>
       ) : (
         <StatusChip status={s.status} />
       ),
