@@ -87,5 +87,14 @@ export async function issuePeriodInvoice(ctx: ServiceContext, user: SessionUser,
   const { shipmentIds, ...input } = invoicePayloadFromForm(form, periodKey(customerId, p));
   const parsed = invoicePayloadSchema.safeParse(input);
   if (!parsed.success) return { statusCode: 422, result: refusal(parsed.error.issues.map((i) => i.message)) };
-  return createAndEmit(ctx, user, parsed.data, shipmentIds);
+  try {
+    return await createAndEmit(ctx, user, parsed.data, shipmentIds);
+  } catch (err) {
+    // Requests racing for one period: the one that lost to the winner's commit (its shipments now
+    // billed, or its key taken) answers the winner's factura, as a retry would.
+    const winner =
+      err instanceof AppError && err.statusCode === 409 ? await findByIdempotencyKey(ctx.db, user.branchId, periodKey(customerId, p)) : null;
+    if (winner) return { statusCode: 200, result: issueResult(winner) };
+    throw err;
+  }
 }
