@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { execFileSync } from 'node:child_process';
 import { addDays, COLLECTION_MESSAGES, CREDIT_MESSAGES, limaDay, parseCsv } from '@tramo/domain';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { seedLimaPrices, shipmentBody, FREIGHT_TRIP as TRIP } from './fixtures.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
 import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
 
@@ -16,16 +16,6 @@ const RUC = '20100070970';
 /** A PDF's text as poppler's pdftotext reads it (Debian's poppler-utils, installed by .ci/run). */
 const pdfText = (pdf: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8');
 const CUSTOMER = { doc_type: 6, doc_number: RUC, firstName: 'SUPERMERCADOS PERUANOS S.A.', address: 'Av. Morro Solar 1086, Lima' };
-const TRIP = {
-  ubigeo_origen: '150101',
-  direccion_origen: 'Av. Nicolás de Piérola 1020, Cercado de Lima',
-  ubigeo_destino: '040101',
-  direccion_destino: 'Calle Mercaderes 214, Arequipa',
-  detalle_viaje: 'Carga consolidada Lima - Arequipa',
-  val_ref_serv_trans: '950.00',
-  val_ref_carga_efec: '820.50',
-  val_ref_carga_util: '1200.00',
-};
 
 describe.each(engines)('credit accounts (%s)', (engine) => {
   let t: TestContext;

@@ -57,6 +57,18 @@ export const shipmentBody = (route: { originBranchId: number; destinationBranchI
   ...over,
 });
 
+/** A freight detracción factura's trip (operation 1004): Lima (Cercado) to Arequipa with the three reference values. */
+export const FREIGHT_TRIP = {
+  ubigeo_origen: '150101',
+  direccion_origen: 'Av. Nicolás de Piérola 1020, Cercado de Lima',
+  ubigeo_destino: '040101',
+  direccion_destino: 'Calle Mercaderes 214, Arequipa',
+  detalle_viaje: 'Carga consolidada Lima - Arequipa',
+  val_ref_serv_trans: '950.00',
+  val_ref_carga_efec: '820.50',
+  val_ref_carga_util: '1200.00',
+};
+
 /** Far beyond any test clock: the documents the fixtures give never expire during a test. */
 export const FIXTURE_DOCUMENTS_EXPIRE_ON = '2099-12-31';
 

@@ -11,7 +11,7 @@ import {
   limaDay,
   type UnbilledShipment,
 } from '@tramo/domain';
-import { seedLimaPrices, shipmentBody } from './fixtures.ts';
+import { seedLimaPrices, shipmentBody, FREIGHT_TRIP as TRIP } from './fixtures.ts';
 import { validateUbl } from './support/ubl-xsd.ts';
 import { DEMO_ISSUER } from '../src/providers/billing/index.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
@@ -257,16 +257,6 @@ describe.each(engines)('SUNAT rules at issue (%s)', (engine) => {
   });
 
   describe('row 1: a freight detracción factura carries its trip', () => {
-    const TRIP = {
-      ubigeo_origen: '150101',
-      direccion_origen: 'Av. Nicolás de Piérola 1020, Cercado de Lima',
-      ubigeo_destino: '040101',
-      direccion_destino: 'Calle Mercaderes 214, Arequipa',
-      detalle_viaje: 'Carga consolidada Lima - Arequipa',
-      val_ref_serv_trans: '950.00',
-      val_ref_carga_efec: '820.50',
-      val_ref_carga_util: '1200.00',
-    };
     const detraccion = (viaje: Record<string, unknown>) =>
       factura({
         serie: 'F710',

@@ -1,4 +1,4 @@
-import { PRODUCT_TYPES, type ProductType } from '@tramo/domain';
+import { centsToString, PRODUCT_TYPES, type ProductType } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
 import { routeReferenceValues, weightFactorTables, weightFactorTiers } from '../db/schema.ts';
 
@@ -94,7 +94,7 @@ export async function seedPricing(db: Db, branchIds: Map<string, number>): Promi
     roads.map((r) => ({
       originBranchId: branchIds.get(r.origin)!,
       destinationBranchId: branchIds.get(r.destination)!,
-      servicePerTm: (Math.round(r.km * 11) / 100).toFixed(2),
+      servicePerTm: centsToString(Math.round(r.km * 11)),
       effectiveLoadTm: '5.00',
       nominalLoadTm: '8.00',
     })),

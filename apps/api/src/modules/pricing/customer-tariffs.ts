@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { TARIFF_FIELD_MESSAGES, type customerRoutePricesBodySchema, type CustomerRoutePricesAnswer } from '@tramo/domain';
+import { centsToString, TARIFF_FIELD_MESSAGES, type customerRoutePricesBodySchema, type CustomerRoutePricesAnswer } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import { customerRouteTariffs, customers, tariffArticles } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
@@ -76,7 +76,7 @@ export function putCustomerRoutePrices(
       const [before] = await tx.select().from(customerRouteTariffs).where(key);
       const values = {
         tiers: body.tiers as StoredTiers,
-        articlePrices: body.articles.map((a) => ({ articleId: a.articleId, price: (a.price / 100).toFixed(2) })),
+        articlePrices: body.articles.map((a) => ({ articleId: a.articleId, price: centsToString(a.price) })),
         updatedAt: ctx.now(),
       };
       let after: CustomerRoutePricesAnswer | null = null;

@@ -3,6 +3,7 @@ import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import {
   answers,
   centsToNumber,
+  centsToString,
   checkRouteReference,
   routeReferenceAnswerSchema,
   routeReferenceInputSchema,
@@ -66,7 +67,7 @@ export async function putReferenceValues(ctx: ServiceContext, actor: SessionUser
   if (!check.ok) throw unprocessable(check.problems.join(' '), { referenceValues: check.problems.join(' ') });
   const { originBranchId, destinationBranchId } = body;
   const values = {
-    servicePerTm: (check.config.servicePerTmCents / 100).toFixed(2),
+    servicePerTm: centsToString(check.config.servicePerTmCents),
     effectiveLoadTm: check.config.effectiveLoadTm,
     nominalLoadTm: check.config.nominalLoadTm,
   };

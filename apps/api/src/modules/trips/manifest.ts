@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { canSee, FLEET_MESSAGES, formatKg, type ShipmentLine } from '@tramo/domain';
+import { canSee, FLEET_MESSAGES, formatKg, limaDateTime, type ShipmentLine } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
 import { branches, complianceOverrides, drivers, shipments, transportAssignments, transports, trips, tripShipments } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
@@ -22,17 +22,6 @@ const MUTED = '#555555';
 const RULE = '#9a9a9a';
 const SHADE = '#ececec';
 const MARGIN = 36;
-
-const limaDateTime = (d: Date) =>
-  new Intl.DateTimeFormat('es-PE', {
-    timeZone: 'America/Lima',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  }).format(d);
 
 interface ManifestRow {
   code: string;
