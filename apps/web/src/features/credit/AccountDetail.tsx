@@ -10,6 +10,7 @@ import { notify } from '../../lib/notify.ts';
 import { CollectionForm } from './CollectionForm.tsx';
 import { PeriodInvoiceForm } from './PeriodInvoiceForm.tsx';
 import { StatementView } from './StatementView.tsx';
+import { WHOLE_CHIP } from './chips.ts';
 import { useCreditAccount, useDetractionDeposit, useVoidCollection } from './api/credit.ts';
 
 /** One account: what it owes and why (facturas, cobros, envíos por facturar), and its actions. */
@@ -164,11 +165,11 @@ function InvoicesTable({ account, onDeposit }: { account: CreditAccountDetail; o
                   </Table.Td>
                   <Table.Td>
                     {i.open > 0 ? (
-                      <Badge variant="light" color={i.bucket === 'porVencer' ? 'gray' : 'red'} tt="none">
+                      <Badge variant="light" color={i.bucket === 'porVencer' ? 'gray' : 'red'} tt="none" styles={WHOLE_CHIP}>
                         {AGEING_BUCKET_LABELS[i.bucket]}
                       </Badge>
                     ) : (
-                      <Badge variant="light" color="teal" tt="none">
+                      <Badge variant="light" color="teal" tt="none" styles={WHOLE_CHIP}>
                         Pagada
                       </Badge>
                     )}
@@ -221,7 +222,13 @@ function CollectionsTable({ account, onVoid }: { account: CreditAccountDetail; o
                   </Table.Td>
                   <Table.Td ta="right">{formatMoney(c.unapplied)}</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={c.status === 'vigente' ? 'teal' : 'gray'} tt="none" title={c.voidReason ?? undefined}>
+                    <Badge
+                      variant="light"
+                      color={c.status === 'vigente' ? 'teal' : 'gray'}
+                      tt="none"
+                      styles={WHOLE_CHIP}
+                      title={c.voidReason ?? undefined}
+                    >
                       {c.status === 'vigente' ? 'Vigente' : 'Anulado'}
                     </Badge>
                   </Table.Td>

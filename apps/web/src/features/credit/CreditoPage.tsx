@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Drawer, Group, Table, Tabs, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Drawer, Group, Table, Tabs, Text } from '@mantine/core';
 import { AGEING_BUCKET_LABELS, AGEING_BUCKETS, CREDIT_ACCOUNT_STATUS_LABELS, CREDIT_PERIOD_LABELS, type CreditAccountAnswer } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
@@ -8,6 +8,7 @@ import { formatMoney } from '../../lib/format.ts';
 import { AccountDetail } from './AccountDetail.tsx';
 import { AccountForm } from './AccountForm.tsx';
 import { useCreditAccounts, useCreditAgeing } from './api/credit.ts';
+import { WHOLE_CHIP } from './chips.ts';
 
 /** 'Crédito' (issue 35): corporate customers' accounts, their facturas and cobranza, and the ageing of what they owe. */
 export default function CreditoPage() {
@@ -85,11 +86,11 @@ function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a:
               </Table.Td>
               <Table.Td>
                 <Group gap={4}>
-                  <Badge variant="light" color={a.status === 'activa' ? 'teal' : 'gray'} tt="none">
+                  <Badge variant="light" color={a.status === 'activa' ? 'teal' : 'gray'} tt="none" styles={WHOLE_CHIP}>
                     {CREDIT_ACCOUNT_STATUS_LABELS[a.status]}
                   </Badge>
                   {a.overdue && (
-                    <Badge variant="light" color="red" tt="none">
+                    <Badge variant="light" color="red" tt="none" styles={WHOLE_CHIP}>
                       Facturas vencidas
                     </Badge>
                   )}
@@ -126,7 +127,7 @@ function AgeingTable({ onOpen }: { onOpen(id: number): void }) {
           {errorMessage(ageing.error, 'No se pudo cargar la antigüedad de saldos.')}
         </Alert>
       ) : (
-        <Table.ScrollContainer minWidth={900}>
+        <Table.ScrollContainer minWidth={720}>
           <Table striped>
             <Table.Thead>
               <Table.Tr>
@@ -136,7 +137,7 @@ function AgeingTable({ onOpen }: { onOpen(id: number): void }) {
                     {AGEING_BUCKET_LABELS[b]}
                   </Table.Th>
                 ))}
-                <Table.Th ta="right">Facturado pendiente</Table.Th>
+                <Table.Th ta="right">Facturas</Table.Th>
                 <Table.Th ta="right">Saldo de la cuenta</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -144,11 +145,11 @@ function AgeingTable({ onOpen }: { onOpen(id: number): void }) {
               {ageing.data.items.map((i) => (
                 <Table.Tr key={i.customerId}>
                   <Table.Td>
-                    <Button variant="subtle" size="compact-sm" onClick={() => onOpen(i.customerId)} className="user-text">
+                    <Anchor component="button" type="button" size="sm" ta="left" onClick={() => onOpen(i.customerId)} className="user-text">
                       {i.customerName}
-                    </Button>
+                    </Anchor>
                     {i.overLimit && (
-                      <Badge ml={4} variant="light" color="red" tt="none">
+                      <Badge ml={4} variant="light" color="red" tt="none" styles={WHOLE_CHIP}>
                         Sobre su límite
                       </Badge>
                     )}
