@@ -9,6 +9,8 @@ export type ChartBucket = (typeof CHART_BUCKETS)[number];
 export const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 export const msDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const addDays = (day: string, n: number) => msDay(dayMs(day) + n * DAY_MS);
+/** Whole days from one calendar day to another (negative when `to` comes first). */
+export const daysBetween = (from: string, to: string) => Math.round((dayMs(to) - dayMs(from)) / DAY_MS);
 export const earliest = (...days: string[]) => days.reduce((a, b) => (b < a ? b : a));
 export const latest = (...days: string[]) => days.reduce((a, b) => (b > a ? b : a));
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addDays, dayMs } from './calendar.ts';
+import { addDays, daysBetween } from './calendar.ts';
 import { dayText, limaDay } from './dates.ts';
 import { calendarDay } from './fleet.ts';
 
@@ -32,11 +32,9 @@ export type ExpiryAlertWindow = (typeof EXPIRY_ALERT_WINDOWS)[number];
 
 export type ExpiryState = 'vigente' | 'por_vencer' | 'vencido';
 
-const DAY_MS = 86_400_000;
-
 /** Whole Lima days from `now` until the expiry day (0 = expires today, negative = expired). */
 export function daysUntilExpiry(expiresOn: string, now: Date): number {
-  return Math.round((dayMs(expiresOn) - dayMs(limaDay(now))) / DAY_MS);
+  return daysBetween(limaDay(now), expiresOn);
 }
 
 export function isExpired(expiresOn: string, now: Date): boolean {

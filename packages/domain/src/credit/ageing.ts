@@ -1,4 +1,4 @@
-import { dayMs, DAY_MS } from '../calendar.ts';
+import { daysBetween } from '../calendar.ts';
 import { sumCents, type Cents } from '../money.ts';
 
 /**
@@ -18,7 +18,7 @@ export const AGEING_BUCKET_LABELS: Record<AgeingBucket, string> = {
 
 /** Whole days from the due date to today; 0 or less = not yet overdue. */
 export function daysOverdue(dueDate: string, today: string): number {
-  return Math.round((dayMs(today) - dayMs(dueDate)) / DAY_MS);
+  return daysBetween(dueDate, today);
 }
 
 export function ageingBucket(dueDate: string, today: string): AgeingBucket {
