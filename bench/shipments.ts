@@ -131,6 +131,11 @@ const cases: [string, string, string][] = [
   ['detalle /shipments/{code}', `/api/shipments/${sample.code}`, admin],
   ['rastreo (search) maria quispe', '/api/shipments/search?q=maria%20quispe', admin],
   ['rastreo (search) quispe', '/api/shipments/search?q=quispe', admin],
+  // Issue 37: read from the maintained balances, so flat however long the history.
+  ['cuentas por cobrar', '/api/receivables/customers', admin],
+  ['cuentas por cobrar agente', '/api/receivables/customers', agent],
+  ['cuentas por cobrar q=comercial', '/api/receivables/customers?q=comercial', admin],
+  ['por cobrar en destino (sucursales)', '/api/receivables/destination-branches', admin],
 ];
 
 /**

@@ -15,6 +15,8 @@ export const LEDGER_CHECKS = [
   'credit_invoice_balance',
   'credit_collection_applied',
   'shipment_billed_once',
+  'receivable_balances',
+  'destination_receivable_balances',
 ] as const;
 export type LedgerCheck = (typeof LEDGER_CHECKS)[number];
 
@@ -59,6 +61,15 @@ export const LEDGER_CHECK_TEXTS: Record<LedgerCheck, { name: string; description
   shipment_billed_once: {
     name: 'Envío facturado una vez',
     description: 'Ningún envío figura en más de un comprobante vigente.',
+  },
+  receivable_balances: {
+    name: 'Saldos por cobrar por cliente',
+    description:
+      'El saldo guardado de cada cliente y sucursal de origen (envíos, monto y último envío) es igual al que dan sus envíos no anulados sin pago pagado.',
+  },
+  destination_receivable_balances: {
+    name: 'Saldos por cobrar en destino',
+    description: 'El saldo guardado de cada sucursal de destino y estado es igual al que dan sus envíos con pago en destino sin pago pagado.',
   },
 };
 

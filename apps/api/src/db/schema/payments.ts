@@ -7,6 +7,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -174,4 +175,69 @@ export const paymentMovements = pgTable(
     index('payment_movements_session_idx').on(t.cashSessionId, t.id),
     check('payment_movements_kind_ck', sql`${t.kind} in ('cobro', 'anulacion')`),
   ],
+);
+
+/**
+ * Receivables kept as they change (issue 37): one row per shipment still owed, made and unmade by
+ * triggers on `shipments` and `payments` (migration 0089) from the view `receivable_items_source`,
+ * the one definition of "owed": at origin (its sender's account, 'origen' and 'credito') every
+ * shipment not Anulado without a paid payment; pago en destino while Creado, En tránsito or En
+ * agencia without one. The balances below are summed from these rows by their own triggers, so a
+ * read costs what is owed now, not the whole history.
+ */
+export const receivableItems = pgTable(
+  'receivable_items',
+  {
+    shipmentId: integer('shipment_id').primaryKey(),
+    side: text('side').notNull(),
+    /** 'c' || customer id, else 'n:' || the lowercased sender name (Cuentas por cobrar's grouping). */
+    customerKey: text('customer_key').notNull(),
+    customerId: integer('customer_id'),
+    senderName: text('sender_name').notNull(),
+    /** The origin branch (side 'origen') or the destination branch (side 'destino'). */
+    branchId: integer('branch_id').notNull(),
+    /** The shipment's status on the 'destino' side (where it splits the balance); null at origin, where it does not. */
+    status: text('status'),
+    amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // A balance's last shipment, found again when the newest one leaves it.
+    index('receivable_items_last_idx')
+      .on(t.customerKey, t.branchId, t.senderName, t.createdAt)
+      .where(sql`${t.side} = 'origen'`),
+    check('receivable_items_side_ck', sql`${t.side} in ('origen', 'destino')`),
+  ],
+);
+
+/**
+ * Cuentas por cobrar per customer key, origin branch (agents see their branch) and sender name as
+ * typed (the list shows the smallest of a key's names, as it did when it scanned the shipments).
+ * A row lives while it has shipments owed.
+ */
+export const receivableCustomerBalances = pgTable(
+  'receivable_customer_balances',
+  {
+    customerKey: text('customer_key').notNull(),
+    originBranchId: integer('origin_branch_id').notNull(),
+    senderName: text('sender_name').notNull(),
+    customerId: integer('customer_id'),
+    n: integer('n').notNull(),
+    amount: numeric('amount').notNull(),
+    lastShipmentAt: timestamp('last_shipment_at', { withTimezone: true }).notNull(),
+  },
+  // No CHECK (n >= 0): a decrement is an upsert whose proposed row is negative; the trigger refuses a negative balance instead.
+  (t) => [primaryKey({ columns: [t.customerKey, t.originBranchId, t.senderName] })],
+);
+
+/** 'Por cobrar en destino' per destination branch and the shipments' status there. */
+export const receivableDestinationBalances = pgTable(
+  'receivable_destination_balances',
+  {
+    destinationBranchId: integer('destination_branch_id').notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+    amount: numeric('amount').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.destinationBranchId, t.status] })],
 );

@@ -194,6 +194,45 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
       ) l
       join shipments s on s.id = l.shipment_id`,
   },
+  // Issue 37: Cuentas por cobrar reads balances kept by triggers (migration 0089). Each must be what
+  // the shipments and payments make it now (the view receivable_items_source, which defines what is
+  // owed): a trigger dropped or bypassed, or a balance edited by hand, shows here.
+  receivable_balances: {
+    table: 'receivable_customer_balances',
+    query: sql`
+      with want as (
+        select customer_key, branch_id, sender_name, count(*)::int as n, sum(amount) as amount, max(created_at) as last_at
+        from receivable_items_source where side = 'origen' group by 1, 2, 3
+      ), kept as (
+        select customer_key, origin_branch_id as branch_id, sender_name, n, amount, last_shipment_at as last_at
+        from receivable_customer_balances
+      )
+      select coalesce(k.customer_key, w.customer_key) || ' / ' || coalesce(k.branch_id, w.branch_id) || ' / ' || coalesce(k.sender_name, w.sender_name) as id,
+        coalesce(k.sender_name, w.sender_name) as code,
+        jsonb_build_object('branchId', coalesce(k.branch_id, w.branch_id), 'keptShipments', coalesce(k.n, 0), 'shipments', coalesce(w.n, 0),
+          'keptCents', coalesce(round(k.amount * 100), 0)::bigint, 'cents', coalesce(round(w.amount * 100), 0)::bigint,
+          'keptLastShipmentAt', k.last_at, 'lastShipmentAt', w.last_at) as vals,
+        count(*) over () as total
+      from kept k
+      full join want w on w.customer_key = k.customer_key and w.branch_id = k.branch_id and w.sender_name = k.sender_name
+      where k.n is distinct from w.n or k.amount is distinct from w.amount or k.last_at is distinct from w.last_at`,
+  },
+  destination_receivable_balances: {
+    table: 'receivable_destination_balances',
+    query: sql`
+      with want as (
+        select branch_id, status, count(*)::int as n, sum(amount) as amount from receivable_items_source where side = 'destino' group by 1, 2
+      ), kept as (
+        select destination_branch_id as branch_id, status, n, amount from receivable_destination_balances
+      )
+      select coalesce(k.branch_id, w.branch_id) || ' / ' || coalesce(k.status, w.status) as id, coalesce(k.status, w.status) as code,
+        jsonb_build_object('branchId', coalesce(k.branch_id, w.branch_id), 'keptShipments', coalesce(k.n, 0), 'shipments', coalesce(w.n, 0),
+          'keptCents', coalesce(round(k.amount * 100), 0)::bigint, 'cents', coalesce(round(w.amount * 100), 0)::bigint) as vals,
+        count(*) over () as total
+      from kept k
+      full join want w on w.branch_id = k.branch_id and w.status = k.status
+      where k.n is distinct from w.n or k.amount is distinct from w.amount`,
+  },
 };
 
 /** The first violations of a check (in the order of their ids) and how many there are. */

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { limaDayEnd, limaDayStart, type Scope } from '@tramo/domain';
 import type { Db } from '../../../db/client.ts';
-import { customers, shipments } from '../../../db/schema.ts';
+import { customers, receivableCustomerBalances, receivableDestinationBalances, shipments } from '../../../db/schema.ts';
 import { containsPattern, escapeLike } from '../../../lib/sql.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
 
@@ -55,28 +55,30 @@ export async function findCustomer(db: Db, id: number) {
   return row ?? null;
 }
 
+/**
+ * Cuentas por cobrar: the maintained balances (receivable_customer_balances, migration 0089), one
+ * row per customer key, origin branch and sender name as typed, summed per key. As the scan of the
+ * shipments it replaced: the name is the customer's, else the smallest sender name; a search
+ * filters the rows before they are summed.
+ */
 export async function receivables(db: Db, scope: Scope, q: string | undefined) {
   const term = q?.trim();
+  const b = receivableCustomerBalances;
   const rows = await db.execute(sql`
     with open as (
-      select coalesce('c' || s.sender_customer_id::text, 'n:' || lower(s.sender_name)) as key,
-        s.sender_customer_id,
-        coalesce(nullif(trim(c.first_name || ' ' || coalesce(c.last_name, '')), ''), s.sender_name) as name,
-        c.doc_number, s.quoted_price, s.created_at
-      from shipments s
-      left join customers c on c.id = s.sender_customer_id
-      where s.status <> 'Anulado'
-        -- Pago en destino is the recipient's (or a third party's) to pay at the destination: its own balance below.
-        and s.payment_moment <> 'destino'
-        and not exists (select 1 from payments p where p.shipment_id = s.id and p.status = 'paid')
-        and ${branchScopeCondition(scope, s.originBranchId) ?? sql`true`}
+      select ${b.customerKey} as key, ${b.customerId} as customer_id,
+        coalesce(nullif(trim(c.first_name || ' ' || coalesce(c.last_name, '')), ''), ${b.senderName}) as name,
+        c.doc_number, ${b.n} as n, ${b.amount} as amount, ${b.lastShipmentAt} as last_shipment_at
+      from ${b}
+      left join customers c on c.id = ${b.customerId}
+      where ${b.n} > 0 and ${branchScopeCondition(scope, b.originBranchId) ?? sql`true`}
     )
-    select key, max(sender_customer_id) as customer_id, min(name) as name, min(doc_number) as doc_number,
-      count(*)::int as shipments_count, sum(quoted_price)::text as open_amount, max(created_at) as last_shipment_at
+    select key, max(customer_id) as customer_id, min(name) as name, min(doc_number) as doc_number,
+      sum(n)::int as shipments_count, sum(amount)::text as open_amount, max(last_shipment_at) as last_shipment_at
     from open
     ${term ? sql`where name ilike ${containsPattern(term)} or doc_number like ${escapeLike(term) + '%'}` : sql``}
     group by key
-    order by sum(quoted_price) desc, min(name)
+    order by sum(amount) desc, min(name)
     limit 500`);
   return rows.rows as {
     key: string;
@@ -92,22 +94,21 @@ export async function receivables(db: Db, scope: Scope, q: string | undefined) {
 /**
  * 'Por cobrar en destino' per destination branch (issue 33): live pago en destino shipments bound
  * there with no paid payment, split by where they are (registered, on the road, waiting at the
- * agency). Agents: their branch as destination.
+ * agency), read from their maintained balances (migration 0089). Agents: their branch as destination.
  */
 export async function destinationReceivables(db: Db, scope: Scope) {
+  const d = receivableDestinationBalances;
   const rows = await db.execute(sql`
-    select s.destination_branch_id as branch_id, b.name as branch_name,
-      count(*)::int as n, coalesce(sum(s.quoted_price), 0)::text as open_amount,
-      (count(*) filter (where s.status = 'En agencia'))::int as waiting_n,
-      coalesce(sum(s.quoted_price) filter (where s.status = 'En agencia'), 0)::text as waiting_amount,
-      (count(*) filter (where s.status in ('En agencia', 'En tránsito')))::int as due_n,
-      coalesce(sum(s.quoted_price) filter (where s.status in ('En agencia', 'En tránsito')), 0)::text as due_amount
-    from shipments s
-    join branches b on b.id = s.destination_branch_id
-    where s.payment_moment = 'destino' and s.status in ('Creado', 'En tránsito', 'En agencia')
-      and not exists (select 1 from payments p where p.shipment_id = s.id and p.status = 'paid')
-      and ${branchScopeCondition(scope, s.destinationBranchId) ?? sql`true`}
-    group by s.destination_branch_id, b.name
+    select ${d.destinationBranchId} as branch_id, b.name as branch_name,
+      sum(${d.n})::int as n, coalesce(sum(${d.amount}), 0)::text as open_amount,
+      coalesce(sum(${d.n}) filter (where ${d.status} = 'En agencia'), 0)::int as waiting_n,
+      coalesce(sum(${d.amount}) filter (where ${d.status} = 'En agencia'), 0)::text as waiting_amount,
+      coalesce(sum(${d.n}) filter (where ${d.status} in ('En agencia', 'En tránsito')), 0)::int as due_n,
+      coalesce(sum(${d.amount}) filter (where ${d.status} in ('En agencia', 'En tránsito')), 0)::text as due_amount
+    from ${d}
+    join branches b on b.id = ${d.destinationBranchId}
+    where ${d.n} > 0 and ${branchScopeCondition(scope, d.destinationBranchId) ?? sql`true`}
+    group by ${d.destinationBranchId}, b.name
     order by b.name`);
   return rows.rows as {
     branch_id: number;
