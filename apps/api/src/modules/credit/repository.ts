@@ -97,39 +97,80 @@ export async function invoicesOf(
   termsDays: number,
   options: { openOnly?: boolean; until?: string } = {},
 ): Promise<InvoiceRow[]> {
+  return (await invoicesOfMany(db, [{ docNumber, termsDays }], options)).get(docNumber) ?? [];
+}
+
+/**
+ * invoicesOf for many customers in one statement (issue 37: the list of accounts read three
+ * statements per account). Set-based: the credit notes and the allocations are summed once for
+ * all the facturas and joined, instead of a subquery per factura (the credit notes' one scanned
+ * every credit note for each factura: `modifies` has no index). Keyed by the customer's document.
+ */
+export async function invoicesOfMany(
+  db: Db | Tx,
+  customers: { docNumber: string; termsDays: number }[],
+  options: { openOnly?: boolean; until?: string } = {},
+): Promise<Map<string, InvoiceRow[]>> {
+  const byCustomer = new Map<string, InvoiceRow[]>(customers.map((c) => [c.docNumber, []]));
+  if (customers.length === 0) return byCustomer;
+  const accounts = sql.join(
+    customers.map((c) => sql`(${c.docNumber}::text, ${c.termsDays}::int)`),
+    sql`, `,
+  );
   const result = await db.execute(sql`
-    with inv as (
-      select d.id, d.series, d.number, d.issue_date::text as issue_date, d.status,
+    with acc (doc_number, terms_days) as (values ${accounts}),
+    inv as (
+      select d.id, d.customer_doc_number, d.series, d.number, d.issue_date::text as issue_date, d.status,
+        d.series || '-' || lpad(d.number::text, 8, '0') as label,
         round(d.total * 100)::bigint as total_cents,
         coalesce((d.document -> 'detraction' ->> 'amountCents')::bigint, 0) as detraction_cents,
-        coalesce(d.document -> 'payment' ->> 'dueDate', (d.issue_date + ${termsDays}::int)::text) as due_date
+        coalesce(d.document -> 'payment' ->> 'dueDate', (d.issue_date + acc.terms_days)::text) as due_date
       from documents d
-      where d.type = '01' and d.customer_doc_number = ${docNumber} and d.status not in ('anulado', 'rechazado')
+      join acc on acc.doc_number = d.customer_doc_number
+      where d.type = '01' and d.status not in ('anulado', 'rechazado')
         and d.document -> 'payment' ->> 'form' = 'credito'
         ${options.until ? sql`and d.issue_date <= ${options.until}::date` : sql``}
+    ),
+    notes as (
+      select n.modifies, sum(round(n.total * 100))::bigint as cents
+      from documents n
+      where n.type = '07' and n.status not in ('anulado', 'rechazado') and n.document -> 'creditNote' ->> 'modifiedType' = '01'
+        and n.modifies in (select label from inv)
+      group by n.modifies
+    ),
+    allocated as (
+      select a.document_id, sum(round(a.amount * 100))::bigint as cents
+      from credit_allocations a
+      where a.live and a.document_id in (select id from inv)
+      group by a.document_id
     )
-    select inv.*,
-      (select coalesce(sum(round(n.total * 100)), 0)::bigint from documents n
-        where n.type = '07' and n.modifies = inv.series || '-' || lpad(inv.number::text, 8, '0')
-          and n.status not in ('anulado', 'rechazado') and n.document -> 'creditNote' ->> 'modifiedType' = '01') as credited_cents,
-      (select coalesce(sum(round(a.amount * 100)), 0)::bigint from credit_allocations a where a.document_id = inv.id and a.live) as collected_cents,
+    select inv.*, coalesce(notes.cents, 0)::bigint as credited_cents, coalesce(allocated.cents, 0)::bigint as collected_cents,
       dd.constancia, dd.deposited_on::text as deposited_on, round(dd.amount * 100)::bigint as deposited_cents
-    from inv left join detraction_deposits dd on dd.document_id = inv.id
+    from inv
+    left join notes on notes.modifies = inv.label
+    left join allocated on allocated.document_id = inv.id
+    left join detraction_deposits dd on dd.document_id = inv.id
     order by inv.due_date, inv.issue_date, inv.id`);
-  const rows = (result.rows as Record<string, unknown>[]).map((r) => ({
-    id: Number(r.id),
-    series: String(r.series),
-    number: Number(r.number),
-    issueDate: String(r.issue_date),
-    dueDate: String(r.due_date),
-    status: String(r.status),
-    totalCents: Number(r.total_cents),
-    creditedCents: Number(r.credited_cents),
-    collectedCents: Number(r.collected_cents),
-    detractionCents: Number(r.detraction_cents),
-    deposit: r.constancia ? { constancia: String(r.constancia), depositedOn: String(r.deposited_on), amountCents: Number(r.deposited_cents) } : null,
-  }));
-  return options.openOnly ? rows.filter((r) => r.totalCents - r.creditedCents - r.collectedCents - (r.deposit ? r.detractionCents : 0) > 0) : rows;
+  for (const r of result.rows as Record<string, unknown>[]) {
+    const row: InvoiceRow = {
+      id: Number(r.id),
+      series: String(r.series),
+      number: Number(r.number),
+      issueDate: String(r.issue_date),
+      dueDate: String(r.due_date),
+      status: String(r.status),
+      totalCents: Number(r.total_cents),
+      creditedCents: Number(r.credited_cents),
+      collectedCents: Number(r.collected_cents),
+      detractionCents: Number(r.detraction_cents),
+      deposit: r.constancia
+        ? { constancia: String(r.constancia), depositedOn: String(r.deposited_on), amountCents: Number(r.deposited_cents) }
+        : null,
+    };
+    if (options.openOnly && row.totalCents - row.creditedCents - row.collectedCents - (row.deposit ? row.detractionCents : 0) <= 0) continue;
+    byCustomer.get(String(r.customer_doc_number))?.push(row);
+  }
+  return byCustomer;
 }
 
 /** The customer's credit shipments that no live factura carries yet, and their sum. */
@@ -151,6 +192,41 @@ export async function uninvoicedShipments(db: Db | Tx, customerId: number, until
     cents: Number(r.cents),
     route: `${String(r.origin_name)} → ${String(r.destination_name)}`,
   }));
+}
+
+/** The uninvoiced credit shipments' sum per customer, for many customers in one statement (the list of accounts). */
+export async function uninvoicedCentsOfMany(db: Db | Tx, customerIds: number[]): Promise<Map<number, number>> {
+  const sums = new Map<number, number>(customerIds.map((id) => [id, 0]));
+  if (customerIds.length === 0) return sums;
+  const result = await db.execute(sql`
+    select ${CREDIT_CUSTOMER} as customer_id, coalesce(sum(round(s.quoted_price * 100)), 0)::bigint as cents
+    from shipments s
+    where s.payment_moment = 'credito' and ${CREDIT_CUSTOMER} in (${sql.join(
+      customerIds.map((id) => sql`${id}::int`),
+      sql`, `,
+    )}) and s.status <> 'Anulado'
+      and not exists (select 1 from document_shipments ds where ds.shipment_id = s.id and ds.live and ds.role = 'comprobante')
+    group by 1`);
+  for (const r of result.rows as { customer_id: unknown; cents: unknown }[]) sums.set(Number(r.customer_id), Number(r.cents));
+  return sums;
+}
+
+/** unappliedCents for many customers in one statement (the list of accounts). */
+export async function unappliedCentsOfMany(db: Db | Tx, customerIds: number[]): Promise<Map<number, number>> {
+  const sums = new Map<number, number>(customerIds.map((id) => [id, 0]));
+  if (customerIds.length === 0) return sums;
+  const result = await db.execute(sql`
+    select c.customer_id, coalesce(sum(round(c.amount * 100) - coalesce(a.cents, 0)), 0)::bigint as cents
+    from credit_collections c
+    left join (select collection_id, sum(round(amount * 100)) as cents from credit_allocations where live group by collection_id) a
+      on a.collection_id = c.id
+    where c.customer_id in (${sql.join(
+      customerIds.map((id) => sql`${id}::int`),
+      sql`, `,
+    )}) and c.status = 'vigente'
+    group by c.customer_id`);
+  for (const r of result.rows as { customer_id: unknown; cents: unknown }[]) sums.set(Number(r.customer_id), Number(r.cents));
+  return sums;
 }
 
 /** Money received and not applied to any factura: the customer's credit balance. */
