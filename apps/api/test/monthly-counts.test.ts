@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { SHIPMENT_STATUSES } from '@tramo/domain';
-import { foldDailyCounts } from '../src/modules/shipments/index.ts';
+import { and } from 'drizzle-orm';
+import { countByDayAndStatusUpTo, filterConditions, foldDailyCounts, searchWindows, textSearch } from '../src/modules/shipments/index.ts';
 import { seedPricing } from '../src/seed/pricing.ts';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { shipmentBody } from './fixtures.ts';
@@ -104,5 +105,71 @@ describe.each(engines)('monthly counts (%s)', (engine) => {
     await check();
     await foldDailyCounts(t.database.db);
     await check();
+  });
+
+  it('searches text newest first window by window: the same pages, totals, capped counts and tracking rows as one query over all of history', async () => {
+    const now = t.clock.now();
+    const [{ name }] = (await t.database.db.execute(sql`select recipient_name as name from shipments order by created_at limit 1`)).rows as [
+      { name: string },
+    ];
+    const terms = ['quispe', 'maria quispe', 'rosa', name, 'zzz'];
+    const lastYear = new Date(now.getTime() - 400 * 86_400_000).toISOString().slice(0, 10);
+    for (const q of terms) {
+      for (const range of [{}, { dateFrom: lastYear }, { dateTo: lastYear }]) {
+        const filters = { q, ...range };
+        const where = and(...filterConditions(filters));
+        const label = JSON.stringify(filters);
+        // Every match, newest first, straight from the table.
+        const all = (
+          await t.database.db.execute(
+            sql`select code, status, to_char((created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day
+                  from shipments where ${where} order by created_at desc, id desc`,
+          )
+        ).rows as { code: string; status: string; day: string }[];
+        const windows = searchWindows(filters, now);
+        expect(windows.length, label).toBeGreaterThan(1);
+        for (const cap of [3, 40, 5000]) {
+          const { counts, capped } = await countByDayAndStatusUpTo(t.database.db, where, cap, windows);
+          const expected = new Map<string, number>();
+          for (const m of all.slice(0, cap)) expected.set(`${m.day} ${m.status}`, (expected.get(`${m.day} ${m.status}`) ?? 0) + 1);
+          expect(new Map(counts.map((c) => [`${c.day} ${c.status}`, c.n])), `${label} cap ${cap}`).toEqual(expected);
+          expect(capped, `${label} cap ${cap}`).toBe(all.length > cap);
+        }
+        // The list: the first page, then 'Siguiente' to the end, and its total.
+        const dates = Object.entries(range)
+          .map(([k, v]) => `&${k}=${v}`)
+          .join('');
+        const codes: string[] = [];
+        let after: string | null = null;
+        let total = -1;
+        do {
+          const res = await t.call('GET', `/api/shipments?pageSize=7&q=${encodeURIComponent(q)}${dates}${after ? `&after=${after}` : ''}`, {
+            token: admin,
+          });
+          expect(res.statusCode, label).toBe(200);
+          const page = res.json() as { items: { code: string }[]; total: number; totalCapped: boolean; next: string | null };
+          if (total < 0) total = page.total;
+          codes.push(...page.items.map((i) => i.code));
+          after = page.next;
+        } while (after);
+        expect(total, label).toBe(all.length);
+        expect(codes, label).toEqual(all.map((m) => m.code));
+        const panel = (await t.call('GET', `/api/dashboard?q=${encodeURIComponent(q)}${dates}`, { token: admin })).json() as {
+          counters: { total: number };
+        };
+        expect(panel.counters.total, label).toBe(all.length);
+      }
+      // Tracking: the 20 newest matches by the recipient.
+      const tracked = (await t.call('GET', `/api/shipments/search?q=${encodeURIComponent(q)}`, { token: admin })).json() as { code: string }[];
+      const newest = (
+        await t.database.db.execute(
+          sql`select code from shipments where ${textSearch(q, { sender: false })} order by created_at desc, id desc limit 20`,
+        )
+      ).rows as { code: string }[];
+      expect(
+        tracked.map((r) => r.code),
+        `rastreo ${q}`,
+      ).toEqual(newest.map((r) => r.code));
+    }
   });
 });

@@ -26,23 +26,43 @@ export interface DayStatusCount {
 /**
  * Counts per Lima day and status (Lima has no DST: the fixed −5 h shift gives the same days as
  * `limaDay()`) of at most the newest `cap` matching shipments, and whether more match: for a
- * text search, which no maintained counter knows. LIMIT lets the planner stop walking the newest
- * rows (a common name) or sort only a rare name's few index matches; never a count of every match.
+ * text search, which no maintained counter knows. The `windows` of creation instants (the search's
+ * searchWindows, newest first) are read in order until the cap is reached, so a common name reads
+ * the newest rows it counts and not its matches over the whole history (issue 37). Within a window,
+ * LIMIT lets the planner stop walking the newest rows (a common name) or sort only a rare name's few
+ * index matches; never a count of every match.
  */
-export async function countByDayAndStatusUpTo(db: Db, where: SQL | undefined, cap: number): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
-  const result = await db.execute(sql`
-    select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
-           count(*) filter (where m.rn <= ${cap})::int as n, max(m.rn)::int as found
-      from (select ${shipments.createdAt} as created_at, ${shipments.status} as status,
-                   row_number() over (order by ${shipments.createdAt} desc, ${shipments.id} desc) as rn
-              from ${shipments} ${where ? sql`where ${where}` : sql``}
-             order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${cap + 1}) m
-     group by 1, 2`);
-  const rows = result.rows as { day: string; status: string; n: number; found: number }[];
-  return {
-    counts: rows.filter((r) => Number(r.n) > 0).map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) })),
-    capped: rows.some((r) => Number(r.found) > cap),
-  };
+export async function countByDayAndStatusUpTo(
+  db: Db,
+  where: SQL | undefined,
+  cap: number,
+  windows: (SQL | undefined)[] = [undefined],
+): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
+  // A Lima day can straddle two windows: its counts add up.
+  const counts = new Map<string, DayStatusCount>();
+  let left = cap;
+  for (const window of windows) {
+    const conditions = and(where, window);
+    const result = await db.execute(sql`
+      select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
+             count(*) filter (where m.rn <= ${left})::int as n, max(m.rn)::int as found
+        from (select ${shipments.createdAt} as created_at, ${shipments.status} as status,
+                     row_number() over (order by ${shipments.createdAt} desc, ${shipments.id} desc) as rn
+                from ${shipments} ${conditions ? sql`where ${conditions}` : sql``}
+               order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${left + 1}) m
+       group by 1, 2`);
+    const rows = result.rows as { day: string; status: string; n: number; found: number }[];
+    for (const r of rows.filter((r) => Number(r.n) > 0)) {
+      const key = `${r.day} ${r.status}`;
+      const known = counts.get(key);
+      if (known) known.n += Number(r.n);
+      else counts.set(key, { day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) });
+    }
+    const found = Math.max(0, ...rows.map((r) => Number(r.found)));
+    if (found > left) return { counts: [...counts.values()], capped: true };
+    left -= found;
+  }
+  return { counts: [...counts.values()], capped: false };
 }
 
 const dayStatusCounts = (rows: unknown[]): DayStatusCount[] =>
