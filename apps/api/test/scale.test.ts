@@ -77,6 +77,35 @@ describe.each(engines)('scale (%s)', (engine) => {
     return { kept: kept.map(numbers), actual: actual.map(numbers) };
   };
 
+  /**
+   * Each monthly table (migration 0092) against its daily table added up by month: the same rows,
+   * whatever wrote the days (the fold, a status change, a bulk recount).
+   */
+  const monthsMatchDays = async () => {
+    const pairs = [
+      ['shipment_monthly_counts', 'shipment_daily_counts', 'origin_branch_id, destination_branch_id, status', 'sum(n)::int'],
+      ['shipment_monthly_status_counts', 'shipment_daily_status_counts', 'status', 'sum(n)::int'],
+      [
+        'shipment_monthly_branch_counts',
+        'shipment_daily_branch_counts',
+        'branch_id, status',
+        'sum(n)::int, sum(n_origin)::int, sum(n_destination)::int',
+      ],
+    ];
+    for (const [monthly, daily, keys, sums] of pairs) {
+      const months = await rows(
+        sql.raw(`select month::text as m, ${keys}, ${sums} from ${monthly} group by 1, ${keys} having sum(n) <> 0 order by 1, ${keys}`),
+      );
+      const days = await rows(
+        sql.raw(
+          `select date_trunc('month', day)::date::text as m, ${keys}, ${sums} from ${daily} group by 1, ${keys} having sum(n) <> 0 order by 1, ${keys}`,
+        ),
+      );
+      expect(days.length).toBeGreaterThan(0);
+      expect(months).toEqual(days);
+    }
+  };
+
   const createMany = async (route: () => { originBranchId: number; destinationBranchId: number }) => {
     const results = await Promise.all(
       Array.from({ length: perRun }, () => t.call('POST', '/api/shipments', { token: admin, body: shipmentBody(route()) })),
@@ -100,6 +129,7 @@ describe.each(engines)('scale (%s)', (engine) => {
     expect(company.kept).toEqual(company.actual);
     const branches = await perBranch();
     expect(branches.kept).toEqual(branches.actual);
+    await monthsMatchDays();
   };
 
   it('keeps codes unique and gapless and the daily counts exact under concurrent creations on random routes', async () => {

@@ -211,6 +211,52 @@ export const shipmentDailyBranchCounts = pgTable(
 );
 
 /**
+ * The same counts per calendar month (its first day) instead of per day, one table for each daily
+ * one, kept by statement triggers on the daily tables (migration 0092) as the money counters'
+ * months are (migration 0024). A count over the whole history, or over a range of months, adds up a
+ * dozen rows per key a year here, and only the days of a month the range cuts come from the daily
+ * rows (lib/month-span.ts): ten years of history cost about what one does (issue 37). The route
+ * table's key leads with the route, so a route and status filter (the list's origin + destination +
+ * status) reads its own months only.
+ */
+export const shipmentMonthlyCounts = pgTable(
+  'shipment_monthly_counts',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    originBranchId: integer('origin_branch_id').notNull(),
+    destinationBranchId: integer('destination_branch_id').notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.originBranchId, t.destinationBranchId, t.status, t.month] })],
+);
+
+/** shipment_daily_status_counts per calendar month (migration 0092). */
+export const shipmentMonthlyStatusCounts = pgTable(
+  'shipment_monthly_status_counts',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.status] })],
+);
+
+/** shipment_daily_branch_counts per calendar month (migration 0092). */
+export const shipmentMonthlyBranchCounts = pgTable(
+  'shipment_monthly_branch_counts',
+  {
+    branchId: integer('branch_id').notNull(),
+    month: date('month', { mode: 'string' }).notNull(),
+    status: text('status').notNull(),
+    n: integer('n').notNull(),
+    nOrigin: integer('n_origin').notNull(),
+    nDestination: integer('n_destination').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.branchId, t.month, t.status] })],
+);
+
+/**
  * Changes to shipment_daily_counts not yet folded into it: the trigger appends ±1 rows here (no
  * row is shared between creations, so none waits on another) and a background fold moves them
  * into the counts. Readers sum both.

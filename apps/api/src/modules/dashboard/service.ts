@@ -22,6 +22,7 @@ import {
   dailyCountDays,
   dailyCountsByBucket,
   filterConditions,
+  searchWindows,
   type DayStatusCount,
 } from '../shipments/index.ts';
 
@@ -73,7 +74,12 @@ export async function dashboard(ctx: ServiceContext, actor: SessionUser, query: 
   let capped = false;
   let span: ReturnType<typeof chartSpan>;
   if (query.q) {
-    ({ counts, capped } = await countByDayAndStatusUpTo(ctx.readDb, and(branchScope(actor), ...filterConditions(query)), DASHBOARD_SEARCH_CAP));
+    ({ counts, capped } = await countByDayAndStatusUpTo(
+      ctx.readDb,
+      and(branchScope(actor), ...filterConditions(query)),
+      DASHBOARD_SEARCH_CAP,
+      searchWindows(query, ctx.now()),
+    ));
     const days = counts.map((c) => c.day).sort();
     span = openSpan(query, today, days.length > 0 ? { first: days[0]!, last: days.at(-1)! } : null);
   } else {

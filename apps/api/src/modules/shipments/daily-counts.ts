@@ -1,11 +1,21 @@
-import { and, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { ACTIVE_STATUSES, FINAL_STATUSES, scopeOf, type ChartBucket, type ShipmentFilters, type ShipmentStatus } from '@tramo/domain';
+import { ACTIVE_STATUSES, addDays, FINAL_STATUSES, scopeOf, type ChartBucket, type ShipmentFilters, type ShipmentStatus } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
-import { shipmentDailyBranchCounts, shipmentDailyCountDeltas, shipmentDailyCounts, shipmentDailyStatusCounts, shipments } from '../../db/schema.ts';
+import {
+  shipmentDailyBranchCounts,
+  shipmentDailyCountDeltas,
+  shipmentDailyCounts,
+  shipmentDailyStatusCounts,
+  shipmentMonthlyBranchCounts,
+  shipmentMonthlyCounts,
+  shipmentMonthlyStatusCounts,
+  shipments,
+} from '../../db/schema.ts';
 import { branchScopeCondition } from '../../lib/branch-scope.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { runInBackground } from '../../lib/background.ts';
+import { monthSpan, within, type DayRange, type MonthSpan } from '../../lib/month-span.ts';
 
 export interface DayStatusCount {
   day: string;
@@ -16,23 +26,43 @@ export interface DayStatusCount {
 /**
  * Counts per Lima day and status (Lima has no DST: the fixed −5 h shift gives the same days as
  * `limaDay()`) of at most the newest `cap` matching shipments, and whether more match: for a
- * text search, which no maintained counter knows. LIMIT lets the planner stop walking the newest
- * rows (a common name) or sort only a rare name's few index matches; never a count of every match.
+ * text search, which no maintained counter knows. The `windows` of creation instants (the search's
+ * searchWindows, newest first) are read in order until the cap is reached, so a common name reads
+ * the newest rows it counts and not its matches over the whole history (issue 37). Within a window,
+ * LIMIT lets the planner stop walking the newest rows (a common name) or sort only a rare name's few
+ * index matches; never a count of every match.
  */
-export async function countByDayAndStatusUpTo(db: Db, where: SQL | undefined, cap: number): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
-  const result = await db.execute(sql`
-    select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
-           count(*) filter (where m.rn <= ${cap})::int as n, max(m.rn)::int as found
-      from (select ${shipments.createdAt} as created_at, ${shipments.status} as status,
-                   row_number() over (order by ${shipments.createdAt} desc, ${shipments.id} desc) as rn
-              from ${shipments} ${where ? sql`where ${where}` : sql``}
-             order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${cap + 1}) m
-     group by 1, 2`);
-  const rows = result.rows as { day: string; status: string; n: number; found: number }[];
-  return {
-    counts: rows.filter((r) => Number(r.n) > 0).map((r) => ({ day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) })),
-    capped: rows.some((r) => Number(r.found) > cap),
-  };
+export async function countByDayAndStatusUpTo(
+  db: Db,
+  where: SQL | undefined,
+  cap: number,
+  windows: (SQL | undefined)[] = [undefined],
+): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
+  // A Lima day can straddle two windows: its counts add up.
+  const counts = new Map<string, DayStatusCount>();
+  let left = cap;
+  for (const window of windows) {
+    const conditions = and(where, window);
+    const result = await db.execute(sql`
+      select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
+             count(*) filter (where m.rn <= ${left})::int as n, max(m.rn)::int as found
+        from (select ${shipments.createdAt} as created_at, ${shipments.status} as status,
+                     row_number() over (order by ${shipments.createdAt} desc, ${shipments.id} desc) as rn
+                from ${shipments} ${conditions ? sql`where ${conditions}` : sql``}
+               order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${left + 1}) m
+       group by 1, 2`);
+    const rows = result.rows as { day: string; status: string; n: number; found: number }[];
+    for (const r of rows.filter((r) => Number(r.n) > 0)) {
+      const key = `${r.day} ${r.status}`;
+      const known = counts.get(key);
+      if (known) known.n += Number(r.n);
+      else counts.set(key, { day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) });
+    }
+    const found = Math.max(0, ...rows.map((r) => Number(r.found)));
+    if (found > left) return { counts: [...counts.values()], capped: true };
+    left -= found;
+  }
+  return { counts: [...counts.values()], capped: false };
 }
 
 const dayStatusCounts = (rows: unknown[]): DayStatusCount[] =>
@@ -53,11 +83,16 @@ export async function dailyCountsByBucket(
   from: string,
 ): Promise<DayStatusCount[]> {
   // Per day first (the counts' rows are per route too), then per bar: the date arithmetic runs on
-  // a row per day and status, not on every counter row.
+  // a row per day (or whole month) and status, not on every counter row. A whole month is one bar's
+  // share only when bars are months or years, and only from `from` on: the month `from` cuts is
+  // read by days, so its first bar starts on `from` (issue 37: before, the whole history by days).
   const start = bucket === 'day' ? sql`d.day` : sql`date_trunc(${bucket}, d.day::timestamp)::date`;
+  const before =
+    filters.dateFrom === undefined || filters.dateFrom < from ? [countRows(actor, filters, filters.dateFrom, addDays(from, -1), true)] : [];
+  const inChart = countRows(actor, filters, from, filters.dateTo, bucket === 'month' || bucket === 'year');
   const result = await db.execute(sql`
     select (case when d.day < ${from}::date then ${start} else greatest(${start}, ${from}::date) end)::text as day, d.status, sum(d.n)::bigint as n
-      from (select k.day, k.status, sum(k.n) as n from (${dailyCountRows(actor, filters)}) k group by k.day, k.status) d
+      from (select k.day, k.status, sum(k.n) as n from (${sql.join([...before, inChart], sql` union all `)}) k group by k.day, k.status) d
      group by 1, 2`);
   return dayStatusCounts(result.rows);
 }
@@ -73,9 +108,9 @@ export async function dailyCountDays(
 ): Promise<{ first: string; last: string } | null> {
   // Scalar min()/max() per table, which PostgreSQL answers from the day index; over a union it
   // would read every row.
-  const ends = dailyCountSources(actor, filters).map(
-    ({ table, where, n }) =>
-      sql`(select min(${table.day}) from ${table} where ${where} and ${n} > 0), (select max(${table.day}) from ${table} where ${where} and ${n} > 0)`,
+  const ends = [foldedSource(actor, filters, 'day'), deltaSource(actor, filters)].map(
+    ({ table, date, where, n }) =>
+      sql`(select min(${date}) from ${table} where ${where} and ${n} > 0), (select max(${date}) from ${table} where ${where} and ${n} > 0)`,
   );
   const result = await db.execute(sql`
     select least(f.first, d.first)::text as first, greatest(f.last, d.last)::text as last
@@ -85,59 +120,90 @@ export async function dailyCountDays(
 }
 
 /**
- * The list's total from the same counters, added up by the database: one row comes back, where the
- * per-day answer would bring a row per day and status (thousands over a few years).
+ * The list's total from the same counters, added up by the database: one row comes back. The
+ * whole months of the dates (all of them without dates) are month rows, so a route, status or
+ * branch filter over ten years reads a hundred rows or so, not one per day (issue 37).
  */
 export async function dailyCountTotal(db: Db, actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): Promise<number> {
-  const result = await db.execute(sql`select coalesce(sum(k.n), 0)::bigint as n from (${dailyCountRows(actor, filters)}) k`);
+  const result = await db.execute(
+    sql`select coalesce(sum(k.n), 0)::bigint as n from (${countRows(actor, filters, filters.dateFrom, filters.dateTo, true)}) k`,
+  );
   return Number((result.rows[0] as { n: string | number }).n);
 }
 
 /**
- * Counter rows (folded counts and pending deltas) matching the filters: day, status, n. The folded
- * part comes from the smallest table that answers the filters (see foldedSource).
+ * Counter rows matching the filters for the days from `from` to `to` (inclusive, either open):
+ * day, status, n. With `months`, the whole calendar months come from the monthly counts (day = the
+ * month's first day) and only the days a month is cut at from the daily ones (lib/month-span.ts);
+ * without, every day from the daily ones. Both from the smallest table that answers the filters
+ * (see foldedSource), plus the pending deltas of those days.
  */
-function dailyCountRows(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): SQL {
-  const [folded, deltas] = dailyCountSources(actor, filters);
-  return sql`select ${folded.table.day} as day, ${folded.table.status} as status, ${folded.n} as n from ${folded.table} where ${folded.where}
-      union all
-      select ${deltas.table.day}, ${deltas.table.status}, ${deltas.n} from ${deltas.table} where ${deltas.where}`;
+function countRows(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>, from: string | undefined, to: string | undefined, months: boolean): SQL {
+  const rowsOf = ({ table, date, where, n }: CounterSource, range: DayRange) =>
+    sql`select ${date} as day, ${table.status} as status, ${n} as n from ${table} where ${and(where, ...within(date, range))}`;
+  // The last day a date holds bounds nothing, and the month after it has no date (monthSpan's edge).
+  if (to !== undefined && to >= LAST_DAY) to = undefined;
+  const span: MonthSpan = months ? monthSpan(from, to) : { months: null, days: [{ from: from ?? null, to: to ?? null }] };
+  const parts = [
+    ...(span.months ? [rowsOf(foldedSource(actor, filters, 'month'), span.months)] : []),
+    ...span.days.map((range) => rowsOf(foldedSource(actor, filters, 'day'), range)),
+    rowsOf(deltaSource(actor, filters), { from: from ?? null, to: to ?? null }),
+  ];
+  return sql.join(parts, sql` union all `);
 }
 
-type CounterTable =
-  typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas | typeof shipmentDailyStatusCounts | typeof shipmentDailyBranchCounts;
+const LAST_DAY = '9999-12-31';
 
-/** A counter table, the filters as its conditions, and the column that counts what they match. */
+type CounterTable =
+  | typeof shipmentDailyCounts
+  | typeof shipmentDailyCountDeltas
+  | typeof shipmentDailyStatusCounts
+  | typeof shipmentDailyBranchCounts
+  | typeof shipmentMonthlyCounts
+  | typeof shipmentMonthlyStatusCounts
+  | typeof shipmentMonthlyBranchCounts;
+
+/** A counter table, its date column (a day or a month's first day), the filters but dates as its conditions, and the column that counts what they match. */
 interface CounterSource {
   table: CounterTable;
+  date: AnyPgColumn;
   where: SQL;
   n: AnyPgColumn;
 }
 
-/** The two sources a count is the sum of: folded counts, then pending deltas (always per route). */
-function dailyCountSources(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): readonly [CounterSource, CounterSource] {
-  const deltas = shipmentDailyCountDeltas;
-  return [foldedSource(actor, filters), { table: deltas, where: routeConditions(deltas, actor, filters), n: deltas.n }] as const;
+/** The pending deltas (always per route and day). */
+function deltaSource(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): CounterSource {
+  const d = shipmentDailyCountDeltas;
+  return { table: d, date: d.day, where: routeConditions(d, actor, filters), n: d.n };
 }
+
+/** Each kind of folded counts, per day and per month. */
+const FOLDED = {
+  company: { day: shipmentDailyStatusCounts, month: shipmentMonthlyStatusCounts },
+  branch: { day: shipmentDailyBranchCounts, month: shipmentMonthlyBranchCounts },
+  route: { day: shipmentDailyCounts, month: shipmentMonthlyCounts },
+} as const;
 
 /**
  * With no route in play (an admin, no origin or destination filter) the counts added up over the
  * routes (migration 0019), a row per day and status; with one branch on one side or either (an
  * agent's scope, an admin's origin or destination filter) that branch's counts (migration 0023), a
- * row per day and status too; else every route's row.
+ * row per day and status too; else every route's row. Each per day or per month (migration 0092).
  */
-function foldedSource(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>): CounterSource {
+function foldedSource(actor: SessionUser, filters: Omit<ShipmentFilters, 'q'>, grain: 'day' | 'month'): CounterSource {
+  const dateOf = (t: CounterTable) => ('month' in t ? t.month : t.day);
   if (actor.role === 'admin' && !filters.originBranchId && !filters.destinationBranchId) {
-    const c = shipmentDailyStatusCounts;
-    return { table: c, where: dayAndStatusConditions(c, filters) ?? sql`true`, n: c.n };
+    const c = FOLDED.company[grain];
+    return { table: c, date: dateOf(c), where: statusConditions(c, filters) ?? sql`true`, n: c.n };
   }
   const one = oneBranch(actor, filters);
   if (one) {
-    const c = shipmentDailyBranchCounts;
+    const c = FOLDED.branch[grain];
     const n = one.side === 'origin' ? c.nOrigin : one.side === 'destination' ? c.nDestination : c.n;
-    return { table: c, where: and(eq(c.branchId, one.branchId), dayAndStatusConditions(c, filters))!, n };
+    return { table: c, date: dateOf(c), where: and(eq(c.branchId, one.branchId), statusConditions(c, filters))!, n };
   }
-  return { table: shipmentDailyCounts, where: routeConditions(shipmentDailyCounts, actor, filters), n: shipmentDailyCounts.n };
+  const c = FOLDED.route[grain];
+  return { table: c, date: dateOf(c), where: routeConditions(c, actor, filters), n: c.n };
 }
 
 /**
@@ -162,24 +228,21 @@ function oneBranch(
   return null;
 }
 
-/** The filters' days and status on a counter table (a missing date bound is open, as in the list). */
-function dayAndStatusConditions(c: CounterTable, filters: Omit<ShipmentFilters, 'q'>): SQL | undefined {
+/** The filters' status on a counter table (the dates are the caller's: a day or a month range). */
+function statusConditions(c: CounterTable, filters: Omit<ShipmentFilters, 'q'>): SQL | undefined {
   const where: SQL[] = [];
-  // Inclusive Lima days, as the list's createdAt bounds.
-  if (filters.dateFrom) where.push(gte(c.day, filters.dateFrom));
-  if (filters.dateTo) where.push(lte(c.day, filters.dateTo));
   if (filters.status) where.push(eq(c.status, filters.status));
   if (filters.active !== undefined) where.push(inArray(c.status, [...(filters.active ? ACTIVE_STATUSES : FINAL_STATUSES)]));
   return and(...where);
 }
 
-/** The filters, the actor's branch scope included, on a table with a row per route. */
+/** The filters but dates, the actor's branch scope included, on a table with a row per route. */
 function routeConditions(
-  c: typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas,
+  c: typeof shipmentDailyCounts | typeof shipmentDailyCountDeltas | typeof shipmentMonthlyCounts,
   actor: SessionUser,
   filters: Omit<ShipmentFilters, 'q'>,
 ): SQL {
-  const where: (SQL | undefined)[] = [dayAndStatusConditions(c, filters)];
+  const where: (SQL | undefined)[] = [statusConditions(c, filters)];
   where.push(branchScopeCondition(scopeOf(actor), c.originBranchId, c.destinationBranchId));
   if (filters.originBranchId) where.push(eq(c.originBranchId, filters.originBranchId));
   if (filters.destinationBranchId) where.push(eq(c.destinationBranchId, filters.destinationBranchId));

@@ -16,5 +16,5 @@ export {
 export { isFreightPaid, shipmentKey, toShipmentDto, type ShipmentDto } from './dto.ts';
 export { addShipmentEvent, recordShipmentEvent, type KnownShipment, type ShipmentEventInput } from './events.ts';
 export { findEvents, findRow } from './rows.ts';
-export { branchScope, filterConditions, searchMatchesFloor, textSearch } from './search.ts';
+export { branchScope, filterConditions, searchMatchesFloor, searchWindows, textSearch } from './search.ts';
 export { changeShipmentStatus, type StatusChange } from './status.ts';

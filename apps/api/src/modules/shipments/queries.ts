@@ -15,7 +15,7 @@ import type { SessionUser, ServiceContext } from '../../types.ts';
 import { dailyCountTotal } from './daily-counts.ts';
 import { loadDto, shipmentKey, toShipmentDto } from './dto.ts';
 import type { ShipmentRow } from './rows.ts';
-import { branchScope, countUpTo, filterConditions, listPage, searchMatchesFloor, searchRows } from './search.ts';
+import { branchScope, countUpTo, filterConditions, listPage, searchMatchesFloor, searchRows, searchWindows } from './search.ts';
 
 /**
  * A searched list's total. The statistics' floor is one of the whole table, so it stands only for
@@ -26,13 +26,14 @@ async function searchTotal(
   actor: SessionUser,
   filters: Omit<ShipmentListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
   where: SQL | undefined,
+  windows: (SQL | undefined)[],
 ) {
   const { q, ...others } = filters;
   const alone = q !== undefined && actor.role === 'admin' && Object.values(others).every((v) => v === undefined);
   if (alone && (await searchMatchesFloor(db, q)) >= SEARCH_FLOOR_MARGIN * NUMBERED_PAGE_ROWS) {
     return { total: NUMBERED_PAGE_ROWS, totalCapped: true };
   }
-  return countUpTo(db, where, NUMBERED_PAGE_ROWS);
+  return countUpTo(db, where, NUMBERED_PAGE_ROWS, windows);
 }
 
 /**
@@ -45,10 +46,12 @@ async function searchTotal(
 export async function listShipments(ctx: ServiceContext, actor: SessionUser, query: ShipmentListQuery) {
   const { page, pageSize, after, before, ...filters } = query;
   const where = and(branchScope(actor), ...filterConditions(filters));
+  // A text search reads newest first and stops at what it shows (issue 37); the open-incident filter alone reads as one query.
+  const windows = filters.q ? searchWindows(filters, ctx.now()) : undefined;
   const [found, counted] = await Promise.all([
-    listPage(ctx.db, where, { page, pageSize, after, before }),
+    listPage(ctx.db, where, { page, pageSize, after, before }, windows),
     filters.q || filters.incidencia
-      ? searchTotal(ctx.db, actor, filters, where)
+      ? searchTotal(ctx.db, actor, filters, where, windows ?? [undefined])
       : dailyCountTotal(ctx.db, actor, filters).then((total) => ({ total, totalCapped: false })),
   ]);
   return {
@@ -66,7 +69,7 @@ export async function searchShipments(
   ctx: ServiceContext,
   query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
 ) {
-  const rows = await searchRows(ctx.db, query, 20);
+  const rows = await searchRows(ctx.db, query, 20, ctx.now());
   return rows.map(toSearchRow);
 }
 

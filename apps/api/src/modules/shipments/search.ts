@@ -122,6 +122,43 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
   return where;
 }
 
+/** How far back each window of a text search reaches, in days before its newest end; after the last, the rest. */
+const SEARCH_WINDOW_DAYS = [7, 35, 180, 730] as const;
+
+/**
+ * A text search's windows of creation instants, newest first, that together hold every instant
+ * once: the first has no upper bound, the last no lower one (undefined: all of it), and none starts
+ * before the range's first day (the search's own conditions keep the range). A search reads them in
+ * order and stops once it has what it shows (a page, a capped count), so a common name costs the
+ * newest rows it shows, not its matches over ten years of history (issue 37); a rare one reads
+ * every window, each a short walk of the names' index.
+ */
+export function searchWindows(range: { dateFrom?: string | undefined; dateTo?: string | undefined }, now: Date): (SQL | undefined)[] {
+  // The newest end is the range's last day or now, whichever is earlier (a later one holds nothing yet).
+  const end = range.dateTo && range.dateTo < '9999-12-31' ? Math.min(limaDayEnd(range.dateTo).getTime(), now.getTime()) : now.getTime();
+  const floor = range.dateFrom ? limaDayStart(range.dateFrom).getTime() : -Infinity;
+  const windows: (SQL | undefined)[] = [];
+  let upper: Date | null = null;
+  for (const days of SEARCH_WINDOW_DAYS) {
+    const lower = new Date(end - days * 86_400_000);
+    if (lower.getTime() <= floor) break;
+    windows.push(and(gte(shipments.createdAt, lower), upper ? lt(shipments.createdAt, upper) : undefined));
+    upper = lower;
+  }
+  windows.push(upper ? lt(shipments.createdAt, upper) : undefined);
+  return windows;
+}
+
+/** Rows read window by window, newest first, until `need` of them are found (see searchWindows). */
+async function newestFirst<T>(windows: (SQL | undefined)[], need: number, read: (window: SQL | undefined, need: number) => Promise<T[]>) {
+  const found: T[] = [];
+  for (const window of windows) {
+    found.push(...(await read(window, need - found.length)));
+    if (found.length >= need) break;
+  }
+  return found;
+}
+
 /** The list's order (newest first, id breaking ties), the order of shipments_created_idx. */
 const listOrder: KeysetOrder = { at: shipments.createdAt, id: shipments.id, unit: 'microseconds' };
 
@@ -137,15 +174,22 @@ const selectListRows = selectWithFixedHead<ShipmentRow & { cursor: string }>(lis
     .innerJoin(destinationBranch, eq(destinationBranch.id, shipments.destinationBranchId)),
 );
 
-/** One page of the list, newest first: by number or next to a cursor (lib/keyset.ts). */
-export async function listPage(db: Db, where: SQL | undefined, request: PageRequest) {
+/**
+ * One page of the list, newest first: by number or next to a cursor (lib/keyset.ts). With a text
+ * search's `windows`, the first page and 'Siguiente' read them newest first and stop when the page
+ * is full; a numbered page further down and 'Anterior' read as one query.
+ */
+export async function listPage(db: Db, where: SQL | undefined, request: PageRequest, windows?: (SQL | undefined)[]) {
   return keysetPage(listOrder, request, ({ seek, orderBy, limit, offset }) => {
-    const conditions = and(where, seek);
     // As drizzle writes it (no `offset 0`): the same text, the same plan.
-    return selectListRows(
-      db,
-      sql`${conditions ? sql`where ${conditions} ` : sql``}order by ${orderBy} limit ${limit}${offset ? sql` offset ${offset}` : sql``}`,
-    );
+    const read = (window: SQL | undefined, rows: number) => {
+      const conditions = and(where, seek, window);
+      return selectListRows(
+        db,
+        sql`${conditions ? sql`where ${conditions} ` : sql``}order by ${orderBy} limit ${rows}${offset ? sql` offset ${offset}` : sql``}`,
+      );
+    };
+    return windows && offset === 0 && !request.before ? newestFirst(windows, limit, read) : read(undefined, limit);
   });
 }
 
@@ -153,7 +197,16 @@ export async function listPage(db: Db, where: SQL | undefined, request: PageRequ
  * How many shipments match, counting no further than `cap` (the total is then "more than cap"):
  * for a text search, whose matches no maintained counter knows.
  */
-export const countUpTo = (db: Db, where: SQL | undefined, cap: number) => countRowsUpTo(db, shipments, where, cap);
+export async function countUpTo(db: Db, where: SQL | undefined, cap: number, windows: (SQL | undefined)[] = [undefined]) {
+  // Window by window, newest first, each counted up to what is left of the cap.
+  let total = 0;
+  for (const window of windows) {
+    const counted = await countRowsUpTo(db, shipments, and(where, window), cap - total);
+    if (counted.totalCapped) return { total: cap, totalCapped: true };
+    total += counted.total;
+  }
+  return { total, totalCapped: false };
+}
 
 /** The rows' select up to its conditions, rendered once (lib/statements.ts). */
 const selectSearchRows = selectWithFixedHead<ShipmentRow>(rowColumns, selectRows);
@@ -163,6 +216,7 @@ export async function searchRows(
   db: Db,
   query: { q?: string | undefined; originId?: number | undefined; destinationId?: number | undefined; status?: ShipmentStatus | undefined },
   limit: number,
+  now: Date,
 ) {
   const where: SQL[] = [];
   // Tracking and Entregas find by the recipient (spec: code, recipient document or name), never the sender.
@@ -171,5 +225,8 @@ export async function searchRows(
   if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
   if (query.status) where.push(eq(shipments.status, query.status));
   if (where.length === 0) return [];
-  return selectSearchRows(db, sql`where ${and(...where)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${limit}`);
+  // A term reads newest first, window by window, until the answer is full (see searchWindows).
+  return newestFirst(query.q ? searchWindows({}, now) : [undefined], limit, (window, rows) =>
+    selectSearchRows(db, sql`where ${and(...where, window)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${rows}`),
+  );
 }
