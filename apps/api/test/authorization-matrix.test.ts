@@ -205,6 +205,8 @@ const MATRIX: Record<string, Rule> = {
   'GET /api/credit/accounts/{customerId}/statement.csv': { roles: ADMIN },
   'GET /api/credit/accounts/{customerId}/invoice-period': { roles: ADMIN },
   'POST /api/credit/accounts/{customerId}/invoice-period': { roles: ADMIN },
+  'GET /api/credit/period-invoices/due': { roles: ADMIN },
+  'POST /api/credit/period-invoices': { roles: ADMIN },
   // Issue 36: the company's data (RUC, name, address, MTC registration, logo).
   'GET /api/settings/company': { roles: ADMIN },
   'PUT /api/settings/company': { roles: ADMIN },

@@ -3,17 +3,19 @@ import { ageingBucket, type AgeingBucket } from './ageing.ts';
 
 /**
  * Estado de cuenta (issue 35). What the customer owes moves with shipments sent on credit (a
- * debit), credit notes that do not send their shipments back to be invoiced again, collections and
- * deposited detracciones (credits). An invoice only gathers shipments already counted, so it is
- * listed with its amount for reference and moves nothing; that keeps the closing balance equal to
- * the account's balance however the shipments are invoiced.
+ * debit), credit notes, collections and deposited detracciones (credits). An invoice only gathers
+ * shipments already counted, so it is listed with its amount for reference and moves nothing; that
+ * keeps the closing balance equal to the account's balance however the shipments are invoiced. A
+ * note that credits a factura whole sends its shipments back to be invoiced again: they are owed
+ * again (a 'reapertura' debit of what the factura had gathered) until a new factura takes them.
  */
-export const STATEMENT_LINE_KINDS = ['envio', 'factura', 'nota', 'cobro', 'detraccion', 'anulacion'] as const;
+export const STATEMENT_LINE_KINDS = ['envio', 'factura', 'nota', 'reapertura', 'cobro', 'detraccion', 'anulacion'] as const;
 export type StatementLineKind = (typeof STATEMENT_LINE_KINDS)[number];
 export const STATEMENT_LINE_LABELS: Record<StatementLineKind, string> = {
   envio: 'Envío a crédito',
   factura: 'Factura',
   nota: 'Nota de crédito',
+  reapertura: 'Envíos reabiertos',
   cobro: 'Cobro',
   detraccion: 'Detracción depositada',
   anulacion: 'Cobro anulado',

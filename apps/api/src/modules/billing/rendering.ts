@@ -306,8 +306,14 @@ export async function voidSummaryXml(ctx: ServiceContext, user: SessionUser, id:
   return { xml: doc.voidXml, filename: `${billingOf(ctx).issuer.ruc}-${doc.voidSummaryId}.xml` };
 }
 
-export async function unbilledShipments(ctx: ServiceContext, user: SessionUser, customerId: number): Promise<UnbilledShipment[]> {
-  const rows = await repo.unbilledShipments(ctx.db, customerId, scopeOf(user));
+export async function unbilledShipments(
+  ctx: ServiceContext,
+  user: SessionUser,
+  customerId: number,
+  shipmentIds?: readonly number[],
+): Promise<UnbilledShipment[]> {
+  if (shipmentIds?.length === 0) return [];
+  const rows = await repo.unbilledShipments(ctx.db, customerId, scopeOf(user), shipmentIds);
   return rows.map((r) => ({
     id: r.id,
     code: r.code,

@@ -185,8 +185,11 @@ const tripOfShipment = {
   } | null>`(select json_build_object('service_per_tm', r.service_per_tm::text, 'effective_load_tm', r.effective_load_tm::text, 'nominal_load_tm', r.nominal_load_tm::text) from route_reference_values r where r.origin_branch_id = shipments.origin_branch_id and r.destination_branch_id = shipments.destination_branch_id)`,
 };
 
-/** A sender's shipments that may be billed: not Anulado and on no live document. */
-export async function unbilledShipments(db: Db, customerId: number, scope: Scope) {
+/**
+ * A sender's shipments that may be billed: not Anulado and on no live document. Given ids, those
+ * shipments instead, whoever sent them (a credit account bills what its customer pays for, issue 35).
+ */
+export async function unbilledShipments(db: Db, customerId: number, scope: Scope, shipmentIds?: readonly number[]) {
   return db
     .select({
       id: shipments.id,
@@ -200,14 +203,14 @@ export async function unbilledShipments(db: Db, customerId: number, scope: Scope
     .from(shipments)
     .where(
       and(
-        eq(shipments.senderCustomerId, customerId),
+        shipmentIds ? inArray(shipments.id, [...shipmentIds]) : eq(shipments.senderCustomerId, customerId),
         ne(shipments.status, 'Anulado'),
         branchScopeCondition(scope, shipments.originBranchId, shipments.destinationBranchId),
         sql`not exists (select 1 from document_shipments ds where ds.shipment_id = ${shipments.id} and ds.live and ds.role = 'comprobante')`,
       ),
     )
     .orderBy(asc(shipments.id))
-    .limit(500);
+    .limit(shipmentIds ? Math.max(shipmentIds.length, 1) : 500);
 }
 
 export async function shipmentsByIds(db: Db, ids: number[]) {

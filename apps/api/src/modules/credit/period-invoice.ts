@@ -26,17 +26,16 @@ async function periodForm(ctx: ServiceContext, user: SessionUser, customerId: nu
   if (p.to >= today) throw unprocessable(PERIOD_INVOICE_MESSAGES.future, { to: PERIOD_INVOICE_MESSAGES.future });
   const account = await repo.accountOf(ctx.db, customerId);
   if (!account) throw notFound(CREDIT_MESSAGES.accountNotFound);
-  // The period's credit shipments of this customer not on a live comprobante (Lima days).
-  const credit = await repo.uninvoicedShipments(ctx.db, customerId);
-  const inPeriod = new Set(
-    credit
-      .filter((s) => {
-        const day = limaDay(s.createdAt);
-        return day >= p.from && day <= p.to;
-      })
-      .map((s) => s.id),
-  );
-  const shipments = (await unbilledShipments(ctx, user, customerId)).filter((s) => inPeriod.has(s.id));
+  // The period's credit shipments this customer pays (as sender, or as the third party who pays
+  // another sender's freight) that no live comprobante carries, by Lima day; then billing's lines,
+  // trip and reference values of exactly those.
+  const inPeriod = (await repo.uninvoicedShipments(ctx.db, customerId))
+    .filter((s) => {
+      const day = limaDay(s.createdAt);
+      return day >= p.from && day <= p.to;
+    })
+    .map((s) => s.id);
+  const shipments = await unbilledShipments(ctx, user, customerId, inPeriod);
   if (shipments.length === 0) throw unprocessable(PERIOD_INVOICE_MESSAGES.nothing);
   const customer = { id: customerId, doc_type: account.docType, doc_number: account.docNumber, name: account.customerName, address: account.address };
   const form = periodInvoiceForm(customer, shipments, {
@@ -66,14 +65,30 @@ export async function periodInvoicePreview(ctx: ServiceContext, user: SessionUse
   };
 }
 
-/** The factura's codigo_unico (Nubefact takes at most 20 characters): the customer and the period, hashed. */
-const periodKey = (customerId: number, p: PeriodInvoiceRequest) =>
-  `PER${createHash('sha256').update(`${customerId}|${p.from}|${p.to}`).digest('hex').slice(0, 17)}`;
+/**
+ * The factura's codigo_unico (Nubefact takes at most 20 characters): the customer and the period,
+ * hashed. A period's factura that no longer bills its shipments (credited whole, voided, rejected)
+ * hands the period on: the next key (generation 1, 2, …) names the factura that takes them again.
+ */
+const periodKey = (customerId: number, p: PeriodInvoiceRequest, generation: number) =>
+  `PER${createHash('sha256')
+    .update(`${customerId}|${p.from}|${p.to}${generation > 0 ? `|${generation}` : ''}`)
+    .digest('hex')
+    .slice(0, 17)}`;
+
+/** The period's current key, and the factura already issued under it (that still bills its shipments), if any. */
+async function currentPeriodKey(ctx: ServiceContext, user: SessionUser, customerId: number, p: PeriodInvoiceRequest) {
+  for (let generation = 0; ; generation++) {
+    const key = periodKey(customerId, p, generation);
+    const earlier = await findByIdempotencyKey(ctx.db, user.branchId, key);
+    if (!earlier || (await repo.billsShipments(ctx.db, earlier.id))) return { key, earlier };
+  }
+}
 
 /** POST …/invoice-period: issues the period's factura al crédito. */
 export async function issuePeriodInvoice(ctx: ServiceContext, user: SessionUser, customerId: number, p: PeriodInvoiceRequest): Promise<IssueAnswer> {
-  // The same period asked again (a retry, a second click, another tab) answers its factura.
-  const earlier = await findByIdempotencyKey(ctx.db, user.branchId, periodKey(customerId, p));
+  // The same period asked again (a retry, a second click, another tab, a batch run) answers its factura.
+  const { key, earlier } = await currentPeriodKey(ctx, user, customerId, p);
   if (earlier) return { statusCode: 200, result: issueResult(earlier) };
   let form: Awaited<ReturnType<typeof periodForm>>['form'];
   try {
@@ -84,7 +99,7 @@ export async function issuePeriodInvoice(ctx: ServiceContext, user: SessionUser,
     throw err;
   }
   if (form.detraction.enabled && !form.detraction.bankAccount) return { statusCode: 422, result: refusal([PERIOD_INVOICE_MESSAGES.account]) };
-  const { shipmentIds, ...input } = invoicePayloadFromForm(form, periodKey(customerId, p));
+  const { shipmentIds, ...input } = invoicePayloadFromForm(form, key);
   const parsed = invoicePayloadSchema.safeParse(input);
   if (!parsed.success) return { statusCode: 422, result: refusal(parsed.error.issues.map((i) => i.message)) };
   try {
@@ -92,8 +107,7 @@ export async function issuePeriodInvoice(ctx: ServiceContext, user: SessionUser,
   } catch (err) {
     // Requests racing for one period: the one that lost to the winner's commit (its shipments now
     // billed, or its key taken) answers the winner's factura, as a retry would.
-    const winner =
-      err instanceof AppError && err.statusCode === 409 ? await findByIdempotencyKey(ctx.db, user.branchId, periodKey(customerId, p)) : null;
+    const winner = err instanceof AppError && err.statusCode === 409 ? await findByIdempotencyKey(ctx.db, user.branchId, key) : null;
     if (winner) return { statusCode: 200, result: issueResult(winner) };
     throw err;
   }

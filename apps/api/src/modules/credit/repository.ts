@@ -311,7 +311,8 @@ export async function invoiceDocument(tx: Tx | Db, id: number) {
 export interface StatementSources {
   shipments: { date: string; code: string; cents: number }[];
   invoices: { date: string; label: string; totalCents: number; carriedCents: number }[];
-  notes: { date: string; label: string; cents: number }[];
+  /** `reopenedCents`: what the factura had gathered of the account's credit shipments, when this note credited it whole (migration 0083). */
+  notes: { date: string; label: string; cents: number; reopenedCents: number; modifies: string }[];
   collections: { date: string; label: string; cents: number; voidedOn: string | null }[];
   deposits: { date: string; label: string; cents: number }[];
 }
@@ -321,16 +322,25 @@ export async function statementSources(db: Db | Tx, customerId: number, docNumbe
   const lima = (column: string) => sql.raw(`(${column} at time zone 'America/Lima')::date::text`);
   const invoiceWhere = sql`d.type = '01' and d.customer_doc_number = ${docNumber} and d.status not in ('anulado', 'rechazado')
     and d.document -> 'payment' ->> 'form' = 'credito' and d.issue_date <= ${until}::date`;
+  // The account's credit shipments a document gathered (live or since reopened).
+  const carried = (doc: 'd') =>
+    sql`(select coalesce(sum(round(s.quoted_price * 100)), 0)::bigint from document_shipments ds join shipments s on s.id = ds.shipment_id
+      where ds.document_id = ${sql.raw(doc)}.id and ds.role = 'comprobante' and s.payment_moment = 'credito' and ${CREDIT_CUSTOMER} = ${customerId})`;
+  // The live notes against the note's factura up to (and before) this one: the note that reaches the total reopened it.
+  const creditedUpTo = (op: '<' | '<=') =>
+    sql.raw(`(select coalesce(sum(m.total), 0) from documents m where m.type = '07' and m.modifies = n.modifies
+      and m.status not in ('anulado', 'rechazado') and m.document -> 'creditNote' ->> 'modifiedType' = '01' and m.id ${op} n.id)`);
   const [shipments, invoices, notes, collections, deposits] = await Promise.all([
     db.execute(sql`select ${lima('s.created_at')} as day, s.code, round(s.quoted_price * 100)::bigint as cents
       from shipments s where s.payment_moment = 'credito' and ${CREDIT_CUSTOMER} = ${customerId} and s.status <> 'Anulado'
         and (s.created_at at time zone 'America/Lima')::date <= ${until}::date
       order by s.created_at, s.id`),
     db.execute(sql`select d.issue_date::text as day, d.series || '-' || d.number as label, round(d.total * 100)::bigint as cents,
-        (select coalesce(sum(round(s.quoted_price * 100)), 0)::bigint from document_shipments ds join shipments s on s.id = ds.shipment_id
-          where ds.document_id = d.id and ds.role = 'comprobante' and s.payment_moment = 'credito' and ${CREDIT_CUSTOMER} = ${customerId}) as carried
+        ${carried('d')} as carried
       from documents d where ${invoiceWhere} order by d.issue_date, d.id`),
-    db.execute(sql`select n.issue_date::text as day, n.series || '-' || n.number as label, round(n.total * 100)::bigint as cents
+    db.execute(sql`select n.issue_date::text as day, n.series || '-' || n.number as label, round(n.total * 100)::bigint as cents,
+        d.series || '-' || d.number as modifies,
+        case when ${creditedUpTo('<=')} >= d.total and ${creditedUpTo('<')} < d.total then ${carried('d')} else 0 end as reopened
       from documents n join documents d on n.modifies = d.series || '-' || lpad(d.number::text, 8, '0')
       where n.type = '07' and n.status not in ('anulado', 'rechazado') and n.document -> 'creditNote' ->> 'modifiedType' = '01'
         and ${invoiceWhere} and n.issue_date <= ${until}::date
@@ -352,7 +362,13 @@ export async function statementSources(db: Db | Tx, customerId: number, docNumbe
       totalCents: Number(r.cents),
       carriedCents: Number(r.carried),
     })),
-    notes: rows(notes).map((r) => ({ date: String(r.day), label: String(r.label), cents: Number(r.cents) })),
+    notes: rows(notes).map((r) => ({
+      date: String(r.day),
+      label: String(r.label),
+      cents: Number(r.cents),
+      reopenedCents: Number(r.reopened),
+      modifies: String(r.modifies),
+    })),
     collections: rows(collections).map((r) => ({
       date: String(r.day),
       label: String(r.label),
@@ -361,4 +377,34 @@ export async function statementSources(db: Db | Tx, customerId: number, docNumbe
     })),
     deposits: rows(deposits).map((r) => ({ date: String(r.day), label: String(r.label), cents: Number(r.cents) })),
   };
+}
+
+/**
+ * The Lima days on which each active account's customer sent credit shipments that no live
+ * comprobante carries yet, before `today` ('Facturar periodos vencidos' groups them into periods).
+ */
+export async function uninvoicedDaysOfActiveAccounts(db: Db | Tx, today: string): Promise<Map<number, string[]>> {
+  const result = await db.execute(sql`
+    select ${CREDIT_CUSTOMER} as customer_id, (s.created_at at time zone 'America/Lima')::date::text as day
+    from shipments s
+    where s.payment_moment = 'credito' and s.status <> 'Anulado'
+      and (s.created_at at time zone 'America/Lima')::date < ${today}::date
+      and ${CREDIT_CUSTOMER} in (select a.customer_id from credit_accounts a where a.status = 'activa')
+      and not exists (select 1 from document_shipments ds where ds.shipment_id = s.id and ds.live and ds.role = 'comprobante')
+    group by 1, 2
+    order by 1, 2`);
+  const days = new Map<number, string[]>();
+  for (const r of result.rows as { customer_id: unknown; day: unknown }[]) {
+    const id = Number(r.customer_id);
+    days.set(id, [...(days.get(id) ?? []), String(r.day)]);
+  }
+  return days;
+}
+
+/** Whether a document still bills shipments (a live comprobante link): not voided, rejected or credited whole. */
+export async function billsShipments(db: Db | Tx, documentId: number): Promise<boolean> {
+  const result = await db.execute(
+    sql`select exists (select 1 from document_shipments where document_id = ${documentId} and live and role = 'comprobante') as bills`,
+  );
+  return Boolean((result.rows[0] as { bills: unknown }).bills);
 }

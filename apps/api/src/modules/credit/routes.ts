@@ -11,6 +11,10 @@ import {
   creditStatementAnswerSchema,
   csvDialectFor,
   detractionDepositSchema,
+  duePeriodsAnswerSchema,
+  PERIOD_GROUPINGS,
+  periodBatchAnswerSchema,
+  periodBatchSchema,
   statementCsv,
   statementFileName,
   issueResultSchema,
@@ -26,6 +30,7 @@ import { accountDetail, creditStatus, listAccounts, saveAccount } from './accoun
 import { recordDetractionDeposit, registerCollection, voidCollection } from './collections.ts';
 import { accountStatement, ageing } from './statement.ts';
 import { issuePeriodInvoice, periodInvoicePreview } from './period-invoice.ts';
+import { duePeriods, issueDuePeriods } from './period-batch.ts';
 import { statementPdf } from './statement-pdf.ts';
 import { getCompany } from '../company/index.ts';
 
@@ -214,6 +219,35 @@ export default async function creditRoutes(app: App) {
       const answer = await issuePeriodInvoice(app, currentUser(request), request.params.customerId, request.body);
       return reply.status(answer.statusCode).send(answer.result);
     },
+  );
+  app.get(
+    '/credit/period-invoices/due',
+    {
+      schema: {
+        tags,
+        querystring: z.object({ grouping: z.enum(PERIOD_GROUPINGS, { error: 'Agrupación inválida: por envío o por ruta.' }).default('envio') }),
+        response: answers({ 200: duePeriodsAnswerSchema }),
+        summary:
+          "Vista previa de 'Facturar periodos vencidos': por cuenta activa y periodo terminado con envíos a crédito sin facturar, los envíos, el total y la detracción",
+      },
+      preHandler: admin,
+    },
+    async (request) => duePeriods(app, currentUser(request), request.query.grouping),
+  );
+  app.post(
+    '/credit/period-invoices',
+    {
+      schema: {
+        tags,
+        headers: idempotencyHeaders,
+        body: periodBatchSchema,
+        response: answers({ 200: periodBatchAnswerSchema }),
+        summary:
+          "'Facturar periodos vencidos': una factura de periodo por cada periodo de la vista previa, una a la vez; cada cuenta responde su resultado y un periodo ya facturado responde su factura",
+      },
+      preHandler: admin,
+    },
+    async (request) => issueDuePeriods(app, currentUser(request), request.body, request.headers['idempotency-key'] ?? null),
   );
   app.get(
     '/credit/customers/:customerId/status',

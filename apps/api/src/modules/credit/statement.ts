@@ -36,7 +36,13 @@ function linesOf(s: repo.StatementSources): StatementLine[] {
       creditCents: Math.max(x.carriedCents - x.totalCents, 0),
       documentCents: x.totalCents,
     })),
-    ...s.notes.map((x) => ({ date: x.date, kind: 'nota' as const, reference: x.label, debitCents: 0, creditCents: x.cents })),
+    ...s.notes.flatMap((x) => [
+      { date: x.date, kind: 'nota' as const, reference: x.label, debitCents: 0, creditCents: x.cents },
+      // Credited whole, the factura let its shipments go: they are owed again until a new factura takes them.
+      ...(x.reopenedCents > 0
+        ? [{ date: x.date, kind: 'reapertura' as const, reference: `${x.modifies} (${x.label})`, debitCents: x.reopenedCents, creditCents: 0 }]
+        : []),
+    ]),
     ...s.collections.flatMap((x) => [
       { date: x.date, kind: 'cobro' as const, reference: collectionLabel(x.label), debitCents: 0, creditCents: x.cents },
       ...(x.voidedOn
