@@ -7,3 +7,4 @@ export * from './statement.ts';
 export * from './answers.ts';
 export * from './statement-csv.ts';
 export * from './period-invoice.ts';
+export * from './statement-send.ts';
