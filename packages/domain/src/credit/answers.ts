@@ -78,6 +78,8 @@ export const creditAgeingAnswerSchema = z.object({
     }),
   ),
   totals: z.object(ageingAmounts),
+  /** The same totals per branch that issued the factura (else where its first shipment originated); null: none. */
+  branches: z.array(z.object({ branchId: z.number().nullable(), branchName: z.string(), ...ageingAmounts })),
 });
 
 export const creditStatementAnswerSchema = z.object({
