@@ -5,8 +5,11 @@ import { pageSchema } from './answers.ts';
 
 export const SHIPMENT_NOTIFICATION_TOPICS = ['registered', 'departed', 'arrived', 'delivered'] as const;
 export type ShipmentNotificationTopic = (typeof SHIPMENT_NOTIFICATION_TOPICS)[number];
-/** 'fleet_expiry': a vehicle or driver document about to expire (issue 36), sent to the company's fleet contact. */
-export const NOTIFICATION_TOPICS = [...SHIPMENT_NOTIFICATION_TOPICS, 'fleet_expiry'] as const;
+/**
+ * 'fleet_expiry': a vehicle or driver document about to expire (issue 36), sent to the company's fleet contact.
+ * 'credit_statement': a credit account's estado de cuenta (issue 35), sent to the account's statement contact.
+ */
+export const NOTIFICATION_TOPICS = [...SHIPMENT_NOTIFICATION_TOPICS, 'fleet_expiry', 'credit_statement'] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 export const NOTIFICATION_CHANNELS = ['email', 'whatsapp'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -20,6 +23,7 @@ export const NOTIFICATION_TOPIC_LABELS: Record<NotificationTopic, string> = {
   arrived: 'Llegó a destino',
   delivered: 'Entregado',
   fleet_expiry: 'Documento por vencer',
+  credit_statement: 'Estado de cuenta',
 };
 export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = { email: 'Correo', whatsapp: 'WhatsApp' };
 
@@ -69,8 +73,8 @@ export const notificationSchema = z.object({
   shipmentCode: z.string().nullable(),
   topic: z.enum(NOTIFICATION_TOPICS),
   channel: z.enum(NOTIFICATION_CHANNELS),
-  /** 'company': the fleet contact of FLEET_ALERT_EMAIL / FLEET_ALERT_WHATSAPP. */
-  party: z.enum(['sender', 'recipient', 'company']),
+  /** 'company': the fleet contact of FLEET_ALERT_EMAIL / FLEET_ALERT_WHATSAPP; 'customer': a credit account's statement contact. */
+  party: z.enum(['sender', 'recipient', 'company', 'customer']),
   address: z.string(),
   subject: z.string(),
   body: z.string(),

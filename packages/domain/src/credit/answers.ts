@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INVALID_DAY_MESSAGE, isIsoDay } from '../dates.ts';
 import { AGEING_BUCKETS } from './ageing.ts';
 import { CREDIT_ACCOUNT_STATUSES, CREDIT_PERIODS } from './accounts.ts';
 import { COLLECTION_METHODS } from './allocation.ts';
@@ -77,6 +78,8 @@ export const creditAgeingAnswerSchema = z.object({
     }),
   ),
   totals: z.object(ageingAmounts),
+  /** The same totals per branch that issued the factura (else where its first shipment originated); null: none. */
+  branches: z.array(z.object({ branchId: z.number().nullable(), branchName: z.string(), ...ageingAmounts })),
 });
 
 export const creditStatementAnswerSchema = z.object({
@@ -112,10 +115,9 @@ export const detractionDepositSchema = z.object({
   depositedOn: z.string({ error: 'Fecha inválida (AAAA-MM-DD).' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Fecha inválida (AAAA-MM-DD).'),
 });
 
-export const statementQuerySchema = z.object({
-  from: z.string({ error: 'Fecha inválida (AAAA-MM-DD).' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Fecha inválida (AAAA-MM-DD).'),
-  to: z.string({ error: 'Fecha inválida (AAAA-MM-DD).' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Fecha inválida (AAAA-MM-DD).'),
-});
+/** A calendar day that exists (2026-02-30 is refused here, not by the database's date cast). */
+const statementDay = z.string({ error: INVALID_DAY_MESSAGE }).refine(isIsoDay, INVALID_DAY_MESSAGE);
+export const statementQuerySchema = z.object({ from: statementDay, to: statementDay });
 export type CreditAccountDetail = z.infer<typeof creditAccountDetailAnswerSchema>;
 export type CreditInvoiceAnswer = z.infer<typeof creditInvoiceAnswerSchema>;
 export type CreditCollectionAnswer = z.infer<typeof creditCollectionAnswerSchema>;

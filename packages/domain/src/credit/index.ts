@@ -8,3 +8,4 @@ export * from './answers.ts';
 export * from './statement-csv.ts';
 export * from './period-invoice.ts';
 export * from './period-batch.ts';
+export * from './statement-send.ts';

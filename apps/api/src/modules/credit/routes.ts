@@ -22,16 +22,20 @@ import {
   periodInvoiceSchema,
   recordId,
   statementQuerySchema,
+  statementSendAnswerSchema,
+  statementSendSchema,
 } from '@tramo/domain';
 import { guard } from '../../plugins/auth.ts';
 import { idParams } from '../../lib/schemas.ts';
 import { currentUser, type App } from '../../types.ts';
 import { accountDetail, creditStatus, listAccounts, saveAccount } from './accounts.ts';
 import { recordDetractionDeposit, registerCollection, voidCollection } from './collections.ts';
-import { accountStatement, ageing } from './statement.ts';
+import { ageing } from './ageing.ts';
+import { accountStatement } from './statement.ts';
 import { issuePeriodInvoice, periodInvoicePreview } from './period-invoice.ts';
 import { duePeriods, issueDuePeriods } from './period-batch.ts';
 import { statementPdf } from './statement-pdf.ts';
+import { publicStatementPdf, sendStatement } from './statement-send.ts';
 import { getCompany } from '../company/index.ts';
 
 const issueAnswers = {
@@ -160,6 +164,52 @@ export default async function creditRoutes(app: App) {
     async (request, reply) => {
       const statement = await accountStatement(app, request.params.customerId, request.query.from, request.query.to);
       const pdf = await statementPdf(statement, await getCompany(app));
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${statementFileName(statement, 'pdf')}"`)
+        .header('cache-control', 'no-store')
+        .send(pdf as unknown as string); // bytes go out as they are; the schema documents them
+    },
+  );
+  app.post(
+    '/credit/accounts/:customerId/statement/send',
+    {
+      schema: {
+        tags,
+        params: customerParams,
+        headers: idempotencyHeaders,
+        body: statementSendSchema,
+        response: answers({ 202: statementSendAnswerSchema }),
+        summary:
+          "'Enviar' el estado de cuenta de un periodo al contacto de la cuenta: por correo con el PDF o por WhatsApp con un enlace firmado que vence (bandeja de salida). La misma Idempotency-Key lo envía una vez. Auditado.",
+      },
+      preHandler: admin,
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await sendStatement(app, currentUser(request), request.params.customerId, request.body, request.headers['idempotency-key'] ?? null)),
+  );
+  app.get(
+    '/public/statements/:customerId/estado-de-cuenta.pdf',
+    {
+      schema: {
+        tags: ['public'],
+        security: [],
+        params: customerParams,
+        // Any text: a malformed link answers the same 403 as a forged or expired one.
+        querystring: z.object({
+          from: z.string().optional(),
+          to: z.string().optional(),
+          exp: z.string().optional(),
+          k: z.string().max(64).optional(),
+        }),
+        response: answers({ 200: z.string().describe('El PDF (application/pdf)') }),
+        summary: 'Estado de cuenta en PDF desde el enlace firmado de WhatsApp (sin sesión). Enlace alterado o vencido: 403.',
+      },
+    },
+    async (request, reply) => {
+      const { statement, pdf } = await publicStatementPdf(app, request.params.customerId, request.query);
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${statementFileName(statement, 'pdf')}"`)

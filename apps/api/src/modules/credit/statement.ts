@@ -1,15 +1,4 @@
-import {
-  ageingTotals,
-  buildStatement,
-  centsToNumber,
-  CREDIT_MESSAGES,
-  dueSchedule,
-  emptyAgeing,
-  limaDay,
-  toCents,
-  AGEING_BUCKETS,
-  type StatementLine,
-} from '@tramo/domain';
+import { buildStatement, centsToNumber, CREDIT_MESSAGES, dueSchedule, limaDay, type StatementLine } from '@tramo/domain';
 import { notFound, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext } from '../../types.ts';
 import { invoiceOpen } from './accounts.ts';
@@ -94,45 +83,5 @@ export async function accountStatement(ctx: ServiceContext, customerId: number, 
       balance: centsToNumber(r.balanceCents),
     })),
     due: due.map((d) => ({ reference: d.reference, dueDate: d.dueDate, open: centsToNumber(d.openCents), bucket: d.bucket })),
-  };
-}
-
-/** GET /credit/ageing: open facturas per account in ageing buckets, with company totals. */
-export async function ageing(ctx: ServiceContext, options: { overLimitOnly?: boolean } = {}) {
-  const db = ctx.readDb;
-  const today = limaDay(ctx.now());
-  const accounts = await repo.accounts(db);
-  const items = await Promise.all(
-    accounts.map(async (a) => {
-      const [invoices, shipments, unapplied] = await Promise.all([
-        repo.invoicesOf(db, a.docNumber, a.termsDays, { openOnly: true }),
-        repo.uninvoicedShipments(db, a.customerId),
-        repo.unappliedCents(db, a.customerId),
-      ]);
-      const buckets = ageingTotals(
-        invoices.map((i) => ({ dueDate: i.dueDate, openCents: invoiceOpen(i) })),
-        today,
-      );
-      const balanceCents = buckets.total + shipments.reduce((s, x) => s + x.cents, 0) - unapplied;
-      const limitCents = toCents(a.creditLimit);
-      return { a, buckets, balanceCents, overLimit: balanceCents > limitCents, limitCents };
-    }),
-  );
-  const shown = options.overLimitOnly ? items.filter((i) => i.overLimit) : items;
-  const totals = emptyAgeing();
-  for (const i of shown) for (const b of [...AGEING_BUCKETS, 'total' as const]) totals[b] += i.buckets[b];
-  const money = (t: typeof totals) =>
-    Object.fromEntries(Object.entries(t).map(([k, v]) => [k, centsToNumber(v)])) as Record<keyof typeof totals, number>;
-  return {
-    items: shown.map((i) => ({
-      customerId: i.a.customerId,
-      customerName: i.a.customerName,
-      docNumber: i.a.docNumber,
-      limit: centsToNumber(i.limitCents),
-      balance: centsToNumber(i.balanceCents),
-      overLimit: i.overLimit,
-      ...money(i.buckets),
-    })),
-    totals: money(totals),
   };
 }

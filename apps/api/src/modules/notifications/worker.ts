@@ -23,6 +23,15 @@ function keyedLink(ctx: ServiceContext, link: string): string {
 }
 
 /**
+ * The text as sent: a shipment's message ends with its keyed tracking link; another message with
+ * its own link (a signed estado de cuenta) when it has one; a fleet alert carries its text only.
+ */
+function sentBody(ctx: ServiceContext, row: Row): string {
+  if (row.shipmentId !== null) return `${row.body}\nSíguelo en: ${linkOrigin(ctx)}${keyedLink(ctx, row.link)}`;
+  return row.link ? `${row.body}\n${linkOrigin(ctx)}${row.link}` : row.body;
+}
+
+/**
  * Takes the oldest due message for this worker, in one statement: SKIP LOCKED lets concurrent
  * workers (processes) each take a different one, and the lease keeps it theirs while they send.
  */
@@ -76,9 +85,9 @@ export async function deliverDueNotifications(ctx: ServiceContext, limit = 50): 
         channel: row.channel as 'email' | 'whatsapp',
         address: row.address,
         subject: row.subject,
-        // A shipment's message ends with its tracking link; a fleet alert carries its own text only.
-        body: row.shipmentId === null ? row.body : `${row.body}\nSíguelo en: ${linkOrigin(ctx)}${keyedLink(ctx, row.link)}`,
+        body: sentBody(ctx, row),
         idempotencyKey: row.idempotencyKey,
+        attachments: row.attachment && row.attachmentName ? [{ filename: row.attachmentName, content: Buffer.from(row.attachment) }] : undefined,
       });
       await settle(ctx, row, { status: 'enviado', sentAt: ctx.now(), lastError: null });
     } catch (err) {

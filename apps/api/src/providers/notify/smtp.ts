@@ -17,6 +17,7 @@ export function smtpChannel(options: { url: string; from: string; timeoutMs: num
       to: message.address,
       subject: message.subject,
       text: message.body,
+      attachments: message.attachments?.map((a) => ({ filename: a.filename, content: a.content })),
       // The same key on a retried send: a receiving system can see it is the same message.
       messageId: `<${message.idempotencyKey.replace(/[^A-Za-z0-9.-]/g, '.')}@tramo>`,
       headers: { 'X-Tramo-Idempotency-Key': message.idempotencyKey },

@@ -6,6 +6,8 @@ export interface OutgoingMessage {
   body: string;
   /** The outbox row's key: the channel passes it on so a receiver can drop a repeat. */
   idempotencyKey: string;
+  /** Files an e-mail carries (an estado de cuenta's PDF); WhatsApp messages carry a link in the body instead. */
+  attachments?: { filename: string; content: Buffer }[];
 }
 
 /**

@@ -6,7 +6,7 @@ import { Field } from '../../components/ui/Field.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
-import { notify } from '../../lib/notify.ts';
+import { ActionForm } from './ActionForm.tsx';
 import { CollectionForm } from './CollectionForm.tsx';
 import { PeriodInvoiceForm } from './PeriodInvoiceForm.tsx';
 import { StatementView } from './StatementView.tsx';
@@ -97,7 +97,7 @@ export function AccountDetail({ customerId }: { customerId: number }) {
         {modal === 'periodo' && <PeriodInvoiceForm account={a} onDone={close} />}
       </Modal>
       <Modal opened={modal === 'estado'} onClose={close} title="Estado de cuenta" size="min(1000px, 100%)">
-        {modal === 'estado' && <StatementView customerId={a.customerId} />}
+        {modal === 'estado' && <StatementView account={a} />}
       </Modal>
       <Modal opened={typeof modal === 'object' && modal !== null && 'deposit' in modal} onClose={close} title="Depósito de detracción">
         {typeof modal === 'object' && modal !== null && 'deposit' in modal && <DepositForm invoice={modal.deposit} onDone={close} />}
@@ -250,85 +250,37 @@ function CollectionsTable({ account, onVoid }: { account: CreditAccountDetail; o
 }
 
 function DepositForm({ invoice, onDone }: { invoice: CreditInvoiceAnswer; onDone(): void }) {
-  const deposit = useDetractionDeposit();
   const [constancia, setConstancia] = useState('');
   const [day, setDay] = useState(limaDay(new Date()));
-  const [error, setError] = useState<string | null>(null);
   return (
-    <Stack gap="sm">
+    <ActionForm
+      mutation={useDetractionDeposit()}
+      values={{ documentId: invoice.id, constancia, depositedOn: day }}
+      submitLabel="Registrar"
+      success="Depósito de detracción registrado"
+      onDone={onDone}
+    >
       <Text size="sm">
         Factura {invoice.number}: detracción de {formatMoney(invoice.detraction)} depositada por el cliente en el Banco de la Nación.
       </Text>
       <TextInput label="Número de constancia" withAsterisk value={constancia} onChange={(e) => setConstancia(e.currentTarget.value)} />
       <DayInput label="Fecha del depósito" withAsterisk value={day} onChange={setDay} />
-      {error && (
-        <Alert color="red" variant="light" role="alert">
-          {error}
-        </Alert>
-      )}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onDone}>
-          Cancelar
-        </Button>
-        <Button
-          loading={deposit.isPending}
-          onClick={() =>
-            deposit.mutate(
-              { documentId: invoice.id, constancia, depositedOn: day },
-              {
-                onSuccess: () => {
-                  notify.success('Depósito de detracción registrado');
-                  onDone();
-                },
-                onError: (err) => setError(errorMessage(err)),
-              },
-            )
-          }
-        >
-          Registrar
-        </Button>
-      </Group>
-    </Stack>
+    </ActionForm>
   );
 }
 
 function VoidForm({ collectionId, onDone }: { collectionId: number; onDone(): void }) {
-  const voidCollection = useVoidCollection();
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
   return (
-    <Stack gap="sm">
-      <TextInput
-        label="Motivo"
-        withAsterisk
-        description="Mínimo 10 caracteres"
-        value={reason}
-        onChange={(e) => setReason(e.currentTarget.value)}
-        error={error}
-      />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onDone}>
-          Cancelar
-        </Button>
-        <Button
-          color="red"
-          loading={voidCollection.isPending}
-          onClick={() =>
-            voidCollection.mutate(
-              { id: collectionId, reason },
-              {
-                onSuccess: () => {
-                  notify.success('Cobro anulado');
-                  onDone();
-                },
-                onError: (err) => setError(errorMessage(err)),
-              },
-            )
-          }
-        >
-          Anular cobro
-        </Button>
-      </Group>
-    </Stack>
+    <ActionForm
+      mutation={useVoidCollection()}
+      values={{ id: collectionId, reason }}
+      submitLabel="Anular cobro"
+      success="Cobro anulado"
+      danger
+      onDone={onDone}
+    >
+      <TextInput label="Motivo" withAsterisk description="Mínimo 10 caracteres" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+    </ActionForm>
   );
 }

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Checkbox, Drawer, Group, Table, Tabs, Text } from '@mantine/core';
-import { AGEING_BUCKET_LABELS, AGEING_BUCKETS, CREDIT_ACCOUNT_STATUS_LABELS, CREDIT_PERIOD_LABELS, type CreditAccountAnswer } from '@tramo/domain';
+import { Alert, Badge, Button, Drawer, Group, Table, Tabs, Text } from '@mantine/core';
+import { CREDIT_ACCOUNT_STATUS_LABELS, CREDIT_PERIOD_LABELS, type CreditAccountAnswer } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { AccountDetail } from './AccountDetail.tsx';
 import { AccountForm } from './AccountForm.tsx';
-import { useCreditAccounts, useCreditAgeing } from './api/credit.ts';
+import { useCreditAccounts } from './api/credit.ts';
+import { AgeingView } from './components/AgeingView.tsx';
 import { WHOLE_CHIP } from './chips.ts';
 
 /** 'Crédito' (issue 35): corporate customers' accounts, their facturas and cobranza, and the ageing of what they owe. */
@@ -28,7 +29,7 @@ export default function CreditoPage() {
           <AccountsTable onOpen={setOpened} onEdit={setEditing} />
         </Tabs.Panel>
         <Tabs.Panel value="antiguedad">
-          <AgeingTable onOpen={setOpened} />
+          <AgeingView onOpen={setOpened} />
         </Tabs.Panel>
       </Tabs>
       <Drawer
@@ -111,74 +112,5 @@ function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a:
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
-  );
-}
-
-function AgeingTable({ onOpen }: { onOpen(id: number): void }) {
-  const [overLimit, setOverLimit] = useState(false);
-  const ageing = useCreditAgeing(overLimit);
-  return (
-    <>
-      <Checkbox label="Solo clientes sobre su límite" checked={overLimit} onChange={(e) => setOverLimit(e.currentTarget.checked)} mb="sm" />
-      {ageing.isPending ? (
-        <PageSkeleton />
-      ) : ageing.isError ? (
-        <Alert color="red" variant="light" role="alert">
-          {errorMessage(ageing.error, 'No se pudo cargar la antigüedad de saldos.')}
-        </Alert>
-      ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Cliente</Table.Th>
-                {AGEING_BUCKETS.map((b) => (
-                  <Table.Th key={b} ta="right">
-                    {AGEING_BUCKET_LABELS[b]}
-                  </Table.Th>
-                ))}
-                <Table.Th ta="right">Facturas</Table.Th>
-                <Table.Th ta="right">Saldo de la cuenta</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {ageing.data.items.map((i) => (
-                <Table.Tr key={i.customerId}>
-                  <Table.Td>
-                    <Anchor component="button" type="button" size="sm" ta="left" onClick={() => onOpen(i.customerId)} className="user-text">
-                      {i.customerName}
-                    </Anchor>
-                    {i.overLimit && (
-                      <Badge ml={4} variant="light" color="red" tt="none" styles={WHOLE_CHIP}>
-                        Sobre su límite
-                      </Badge>
-                    )}
-                  </Table.Td>
-                  {AGEING_BUCKETS.map((b) => (
-                    <Table.Td key={b} ta="right" c={i[b] > 0 && b !== 'porVencer' ? 'red' : undefined}>
-                      {formatMoney(i[b])}
-                    </Table.Td>
-                  ))}
-                  <Table.Td ta="right">{formatMoney(i.total)}</Table.Td>
-                  <Table.Td ta="right">{formatMoney(i.balance)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-            <Table.Tfoot>
-              <Table.Tr fw={700}>
-                <Table.Td>Total</Table.Td>
-                {AGEING_BUCKETS.map((b) => (
-                  <Table.Td key={b} ta="right">
-                    {formatMoney(ageing.data.totals[b])}
-                  </Table.Td>
-                ))}
-                <Table.Td ta="right">{formatMoney(ageing.data.totals.total)}</Table.Td>
-                <Table.Td />
-              </Table.Tr>
-            </Table.Tfoot>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </>
   );
 }

@@ -6,6 +6,7 @@ import {
   NOTIFICATION_MESSAGES,
   NOTIFICATION_STATUSES,
   NOTIFICATION_TOPIC_LABELS,
+  type Notification,
   type NotificationChannel,
   type NotificationStatus,
 } from '@tramo/domain';
@@ -26,6 +27,12 @@ const STATUS_LABELS: Record<NotificationStatus, string> = {
   enviado: 'Enviado',
   registrado: 'Solo registrado',
   fallido: 'Fallido',
+};
+const PARTY_LABELS: Record<Notification['party'], string> = {
+  sender: 'Remitente',
+  recipient: 'Destinatario',
+  company: 'Empresa',
+  customer: 'Cliente',
 };
 const isStatus = (v: string): v is NotificationStatus => (NOTIFICATION_STATUSES as readonly string[]).includes(v);
 const isChannel = (v: string): v is NotificationChannel => (NOTIFICATION_CHANNELS as readonly string[]).includes(v);
@@ -111,8 +118,7 @@ export default function NotificacionesPage() {
                     <Table.Td title={n.body}>{NOTIFICATION_TOPIC_LABELS[n.topic]}</Table.Td>
                     {/* A long e-mail address breaks; the party's name does not. */}
                     <Table.Td>
-                      {n.party === 'sender' ? 'Remitente' : n.party === 'recipient' ? 'Destinatario' : 'Empresa'}:{' '}
-                      <span className="user-text">{n.address}</span>
+                      {PARTY_LABELS[n.party]}: <span className="user-text">{n.address}</span>
                     </Table.Td>
                     <Table.Td>{NOTIFICATION_CHANNEL_LABELS[n.channel]}</Table.Td>
                     <Table.Td>

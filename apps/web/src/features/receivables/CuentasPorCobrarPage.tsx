@@ -1,12 +1,15 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Group, Paper, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
+import { canManageArea } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { TableSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { countOf, formatDateTime, formatMoney } from '../../lib/format.ts';
+import { useCurrentUser } from '../../lib/session.ts';
 import { useUrlState } from '../../lib/url-state.ts';
+import { AgeingView } from '../credit/index.ts';
 import { useReceivables, type ReceivableRow } from './api/receivables.ts';
 import { DestinationBalances } from './components/DestinationBalances.tsx';
 
@@ -18,11 +21,14 @@ const billShipments = (customerId: number) => `/billing/preview?tab=comprobantes
  * /cuentas-por-cobrar: per sender customer, the shipments not Anulado without a paid payment, their
  * balance and the last one; a search by name or document (Enter or 'Buscar'). A registered
  * customer's row leads to billing those shipments. Pago en destino is not the sender's to pay: it
- * has its own balance per destination branch below (issue 33).
+ * has its own balance per destination branch below (issue 33). Admins also see the credit
+ * accounts' ageing ('Antigüedad de saldos', issue 35), its totals per branch and 'Sobre su límite'.
  */
 export default function CuentasPorCobrarPage() {
   const navigate = useNavigate();
-  const [url, setUrl] = useUrlState({ q: '' }, { replace: true });
+  const seesCredit = canManageArea(useCurrentUser(), 'credit');
+  const [url, setUrl] = useUrlState({ q: '', vista: 'saldos' }, { replace: true });
+  const ageing = seesCredit && url.vista === 'antiguedad';
   const [text, setText] = useState(url.q);
   const list = useReceivables(url.q);
   const data = list.data;
@@ -35,31 +41,56 @@ export default function CuentasPorCobrarPage() {
     <>
       <PageHeader
         title="Cuentas por cobrar"
-        description={data ? `${countOf(data.total, 'cliente')} con saldo pendiente` : 'Saldos pendientes por cliente remitente'}
+        description={
+          ageing
+            ? 'Facturas al crédito por vencer y vencidas, por cliente y por sucursal'
+            : data
+              ? `${countOf(data.total, 'cliente')} con saldo pendiente`
+              : 'Saldos pendientes por cliente remitente'
+        }
       >
-        <Group
-          gap="xs"
-          component="form"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            search();
-          }}
-        >
-          <TextInput
-            type="search"
-            aria-label="Buscar cliente"
-            placeholder="Cliente: nombre o DNI/RUC"
-            w={260}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-          />
-          <Button type="submit" leftSection={<IconSearch size={16} />}>
-            Buscar
-          </Button>
-        </Group>
+        {!ageing && (
+          <Group
+            gap="xs"
+            component="form"
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              search();
+            }}
+          >
+            <TextInput
+              type="search"
+              aria-label="Buscar cliente"
+              placeholder="Cliente: nombre o DNI/RUC"
+              w={260}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+            />
+            <Button type="submit" leftSection={<IconSearch size={16} />}>
+              Buscar
+            </Button>
+          </Group>
+        )}
       </PageHeader>
+      {seesCredit && (
+        <Tabs value={url.vista} onChange={(v) => setUrl({ vista: v })} mb="md">
+          <Tabs.List>
+            <Tabs.Tab value="saldos">Saldos por cliente</Tabs.Tab>
+            <Tabs.Tab value="antiguedad">Antigüedad de saldos</Tabs.Tab>
+          </Tabs.List>
+        </Tabs>
+      )}
+      {ageing ? <AgeingView /> : <Balances list={list} onOpen={open} />}
+    </>
+  );
+}
 
+/** The spec's table: customer, shipments, balance, last shipment; then pago en destino per branch. */
+function Balances({ list, onOpen: open }: { list: ReturnType<typeof useReceivables>; onOpen(row: ReceivableRow): void }) {
+  const data = list.data;
+  return (
+    <>
       {list.isError && (
         <Alert color="red" variant="light" mb="sm" role="alert">
           {errorMessage(list.error, LOAD_FAILED)}

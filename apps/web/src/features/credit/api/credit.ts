@@ -9,6 +9,8 @@ import type {
   IssueResult,
   Customer,
   Page,
+  StatementSendAnswer,
+  StatementSendValues,
 } from '@tramo/domain';
 import { api } from '../../../lib/api.ts';
 
@@ -78,4 +80,9 @@ export const useIssuePeriodInvoice = () =>
   useCreditMutation(
     ({ customerId, ...body }: { customerId: number; from: string; to: string; grouping: 'envio' | 'ruta'; detractionAccount: string | null }) =>
       api.post<IssueResult>(`/credit/accounts/${customerId}/invoice-period`, body),
+  );
+
+export const useSendStatement = () =>
+  useCreditMutation(({ customerId, key, ...body }: StatementSendValues & { customerId: number; key: string }) =>
+    api.post<StatementSendAnswer>(`/credit/accounts/${customerId}/statement/send`, body, key),
   );
