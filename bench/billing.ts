@@ -21,6 +21,7 @@ import { openEmbedded, openPostgres, type Database, type Db } from '../apps/api/
 import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { settle } from './_db.ts';
+import { documentCases, documentCursors, limaDate } from './_read-cases.ts';
 
 const listResults: { engine: string; rows: number; name: string; p50: number; p95: number; summary: string }[] = [];
 const { values } = parseArgs({
@@ -44,7 +45,6 @@ const engines = values.engines.split(',').map((e) => e.trim());
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const ms = (n: number) => n.toFixed(1).padStart(8);
-const limaDate = (daysAgo: number) => new Date(Date.now() - 5 * 3_600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const scalar = async (db: Db, query: ReturnType<typeof sql>) => Number(((await db.execute(query)).rows[0] as { n: unknown }).n);
 
 interface Opened {
@@ -232,31 +232,8 @@ async function benchEngine(engine: string) {
         `Carga masiva de comprobantes: ${((performance.now() - loadStarted) / 1000).toFixed(1)} s; comprobantes: ${count}; iteraciones por caso: ${iterations}`,
       );
 
-      // The cursors of the rows halfway down the register and 26 rows from its end, as the register answers them.
-      const cursorAt = async (offset: number) =>
-        (
-          (
-            await database.db.execute(sql`
-              select (issue_date - date '1970-01-01')::text || '.' || id as c from documents order by issue_date desc, id desc offset ${offset} limit 1`)
-          ).rows[0] as { c: string }
-        ).c;
-      const middle = await cursorAt(Math.floor(count / 2));
-      const nearEnd = await cursorAt(Math.max(0, count - 26));
-      const cases: [string, string, string][] = [
-        ['página 1 (admin)', '/api/billing/documents?page=1&pageSize=25', admin],
-        ['página 1 agente (su sucursal)', '/api/billing/documents?page=1&pageSize=25', agent],
-        ['página 40 (última numerada)', '/api/billing/documents?page=40&pageSize=25', admin],
-        ['a mitad (cursor)', `/api/billing/documents?page=2&pageSize=25&after=${middle}`, admin],
-        ['cerca del final (cursor)', `/api/billing/documents?page=2&pageSize=25&after=${nearEnd}`, admin],
-        ['agente a mitad (cursor)', `/api/billing/documents?page=2&pageSize=25&after=${middle}`, agent],
-        ['filtro tipo factura', '/api/billing/documents?type=01', admin],
-        ['filtro serie B002', '/api/billing/documents?series=B002', admin],
-        ['filtro estado anulado', '/api/billing/documents?status=anulado', admin],
-        ['filtro rango 7 días', `/api/billing/documents?dateFrom=${limaDate(6)}&dateTo=${today}`, admin],
-        ['filtro factura + 30 días', `/api/billing/documents?type=01&dateFrom=${limaDate(29)}&dateTo=${today}`, admin],
-        ['filtro cliente nombre (quispe)', '/api/billing/documents?customer=quispe', admin],
-        ['filtro cliente RUC', '/api/billing/documents?customer=20100070970', admin],
-      ];
+      const { middle, nearEnd } = await documentCursors(database.db, count);
+      const cases = documentCases({ admin, agent, middle, nearEnd, series: 'B002', ruc: '20100070970' });
       console.log(`\n${'GET /api/billing/documents'.padEnd(34)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  resultado`);
       for (const [name, url, token] of cases) {
         const times: number[] = [];

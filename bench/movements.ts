@@ -22,6 +22,7 @@ import { csvDialectFor, movementCsvPreamble } from '@tramo/domain';
 import { openEmbedded, openPostgres, type Database, type Db } from '../apps/api/src/db/client.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { settle } from './_db.ts';
+import { movementCases, movementCursors } from './_read-cases.ts';
 import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 
 const { values } = parseArgs({
@@ -46,7 +47,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const ms = (n: number) => n.toFixed(1).padStart(8);
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-const limaDate = (daysAgo: number) => new Date(Date.now() - 5 * 3_600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
 const scalar = async (db: Db, query: ReturnType<typeof sql>) => Number(((await db.execute(query)).rows[0] as { n: unknown }).n);
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
@@ -205,16 +205,7 @@ async function benchEngine(engine: string) {
       await settle(database);
       const count = await scalar(database.db, sql`select count(*)::int as n from payments`);
       console.log(`Carga: ${seconds(loadStarted)} s (${shipments} envíos, ${count} movimientos)`);
-      const cursorAt = async (offset: number) =>
-        (
-          (
-            await database.db.execute(sql`
-              select ((extract(epoch from created_at) * 1000000)::bigint)::text || '.' || id as c
-                from payments order by created_at desc, id desc offset ${offset} limit 1`)
-          ).rows[0] as { c: string }
-        ).c;
-      middle = await cursorAt(Math.floor(count / 2));
-      nearEnd = await cursorAt(Math.max(0, count - 21));
+      ({ middle, nearEnd } = await movementCursors(database.db, count));
     } finally {
       await database.close();
     }
@@ -284,22 +275,7 @@ async function benchEngine(engine: string) {
       if (!values['skip-csv']) await csvExport();
 
       // 2. The list with filters.
-      const month = `dateFrom=${limaDate(29)}&dateTo=${limaDate(0)}`;
-      const cases: [string, string, string][] = [
-        ['página 1 (admin)', '/api/payments/report/movements?page=1&pageSize=20', admin],
-        ['página 1 agente (su sucursal)', '/api/payments/report/movements?page=1&pageSize=20', agent],
-        ['página 10 de 100 (última numerada)', '/api/payments/report/movements?page=10&pageSize=100', admin],
-        ['a mitad (cursor)', `/api/payments/report/movements?page=2&pageSize=20&after=${middle}`, admin],
-        ['cerca del final (cursor)', `/api/payments/report/movements?page=2&pageSize=20&after=${nearEnd}`, admin],
-        ['efectivo a mitad (cursor)', `/api/payments/report/movements?method=cash&page=2&after=${middle}`, admin],
-        ['rango 7 días', `/api/payments/report/movements?dateFrom=${limaDate(6)}&dateTo=${limaDate(0)}`, admin],
-        ['30 días + efectivo', `/api/payments/report/movements?${month}&method=cash`, admin],
-        ['30 días + sucursal 2 + anulado', `/api/payments/report/movements?${month}&branchId=2&status=canceled`, admin],
-        ['método yape_qr', '/api/payments/report/movements?method=yape_qr', admin],
-        ['estado pending', '/api/payments/report/movements?status=pending', admin],
-        [`usuario ${userId} + 30 días`, `/api/payments/report/movements?userId=${userId}&${month}`, admin],
-        ['un día (hace 10 días)', `/api/payments/report/movements?dateFrom=${limaDate(10)}&dateTo=${limaDate(10)}&pageSize=100`, admin],
-      ];
+      const cases = movementCases({ admin, agent, middle, nearEnd, userId });
       console.log(`\n${'GET /api/payments/report/movements'.padEnd(36)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  resultado`);
       for (const [name, url, token] of cases) {
         const times: number[] = [];

@@ -1,8 +1,13 @@
-// npx tsx bench/shipments.ts --rows 100000 [--pg postgres://…] [--iterations 30] [--json FILE] [--cases REGEX]
+// npx tsx bench/shipments.ts --rows 100000 [--days 365] [--pg postgres://…] [--iterations 30] [--json FILE] [--cases REGEX]
+//   [--shipments-only]
 // (or npm run bench -- shipments --rows …). A fresh database (embedded in a temp dir, or a
-// PostgreSQL database created and dropped here), N bulk shipments, then per case p50/p95 over real
+// PostgreSQL database created and dropped here) holding a company's history: N shipments over the
+// last --days days with their payments, receipts, cash sessions, credit facturas and open debts
+// (bulkInsertCompany; --shipments-only: the shipments alone, faster). Then per case p50/p95 over real
 // HTTP and, on PostgreSQL, p50/p95 of the very statements that request ran (recorded from the
-// driver, replayed one after another on one connection) with their ratio and difference.
+// driver, replayed one after another on one connection) with their ratio and difference. The cases:
+// the shipments' list, search, Panel and detail; what is owed (Cuentas por cobrar, por cobrar en
+// destino, credit accounts, Registro de Ventas); Comprobantes and Movimientos (bench/_read-cases.ts).
 // Prints figures, never asserts. --json writes them for npm run bench -- report.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -13,8 +18,9 @@ import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
-import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
+import { bulkInsertCompany, bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 import { benchDatabase, percentile, settle } from './_db.ts';
+import { documentCases, documentCursors, movementCases, movementCursors, receivableCases, type ReadCase } from './_read-cases.ts';
 
 // --existing URL measures a PostgreSQL database already filled (e.g. by npm run seed:bulk) as is;
 // --cases REGEX measures only the cases whose name it matches (e.g. 'q |rastreo' for the searches).
@@ -24,6 +30,8 @@ import { benchDatabase, percentile, settle } from './_db.ts';
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
+    days: { type: 'string', default: '365' },
+    'shipments-only': { type: 'boolean', default: false },
     pg: { type: 'string' },
     existing: { type: 'string' },
     iterations: { type: 'string', default: '30' },
@@ -46,11 +54,13 @@ if (values.existing) {
   rows = Number(((await database.db.execute(sql`select count(*)::int as n from shipments`)).rows[0] as { n: number }).n);
 } else {
   branchIds = await seedBase(database.db);
-  await bulkInsertShipments(database.db, rows);
+  const days = Number(values.days);
+  if (values['shipments-only']) await bulkInsertShipments(database.db, rows, undefined, { days });
+  else await bulkInsertCompany(database.db, rows, undefined, { days });
   await settle(database);
   console.log(`Carga masiva: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-console.log(`Motor: ${engine}; filas: ${rows}; iteraciones por caso: ${iterations}`);
+console.log(`Motor: ${engine}; filas: ${rows} (${values.days} días); iteraciones por caso: ${iterations}`);
 
 const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' } });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -102,7 +112,18 @@ const cursorAt = async (offset: number) =>
 const middle = await cursorAt(Math.floor(rows / 2));
 const nearEnd = await cursorAt(Math.max(0, rows - 11));
 
-const cases: [string, string, string][] = [
+const counted = async (table: string) =>
+  Number(((await database.db.execute(sql.raw(`select count(*)::int as n from ${table}`))).rows[0] as { n: number }).n);
+const documentsAt = await documentCursors(database.db, await counted('documents'));
+const movementsAt = await movementCursors(database.db, await counted('payments'));
+const busiest = (await database.db.execute(sql`select user_id from payments group by 1 order by count(*) desc limit 1`)).rows[0] as
+  { user_id: number } | undefined;
+const creditRuc = (
+  await database.db.execute(sql`select c.doc_number from credit_accounts a join customers c on c.id = a.customer_id order by a.id limit 1`)
+).rows[0] as { doc_number: string } | undefined;
+const prefixed = (prefix: string, list: ReadCase[]) => list.map(([name, url, token]): ReadCase => [`${prefix}: ${name}`, url, token]);
+
+const cases: ReadCase[] = [
   // The floor: what Fastify, our hooks and this client cost around a route that reads nothing of
   // its own (health sends `select 1`; the session's user comes from the session cache). No token: anonymous.
   ['piso: salud (sin sesión)', '/api/health', ''],
@@ -131,11 +152,9 @@ const cases: [string, string, string][] = [
   ['detalle /shipments/{code}', `/api/shipments/${sample.code}`, admin],
   ['rastreo (search) maria quispe', '/api/shipments/search?q=maria%20quispe', admin],
   ['rastreo (search) quispe', '/api/shipments/search?q=quispe', admin],
-  // Issue 37: read from the maintained balances, so flat however long the history.
-  ['cuentas por cobrar', '/api/receivables/customers', admin],
-  ['cuentas por cobrar agente', '/api/receivables/customers', agent],
-  ['cuentas por cobrar q=comercial', '/api/receivables/customers?q=comercial', admin],
-  ['por cobrar en destino (sucursales)', '/api/receivables/destination-branches', admin],
+  ...receivableCases({ admin, agent }),
+  ...prefixed('Comprobantes', documentCases({ admin, agent, ...documentsAt, series: 'BBB1', ruc: creditRuc?.doc_number ?? '20100070970' })),
+  ...prefixed('Movimientos', movementCases({ admin, agent, ...movementsAt, userId: Number(busiest?.user_id ?? 1) })),
 ];
 
 /**
@@ -175,7 +194,7 @@ interface CaseResult {
 const results: CaseResult[] = [];
 const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(1)).padStart(8);
 console.log(
-  `\n${'caso'.padEnd(36)} ${'API p50'.padStart(8)} ${'API p95'.padStart(8)} ${'SQL p50'.padStart(8)} ${'SQL p95'.padStart(8)} ${'API/SQL'.padStart(8)} ${'dif ms'.padStart(8)}  resultado`,
+  `\n${'caso'.padEnd(50)} ${'API p50'.padStart(8)} ${'API p95'.padStart(8)} ${'SQL p50'.padStart(8)} ${'SQL p95'.padStart(8)} ${'API/SQL'.padStart(8)} ${'dif ms'.padStart(8)}  resultado`,
 );
 for (const [name, url, token] of cases.filter(([name]) => !values.cases || new RegExp(values.cases).test(name))) {
   const times: number[] = [];
@@ -234,7 +253,7 @@ for (const [name, url, token] of cases.filter(([name]) => !values.cases || new R
   results.push(r);
   const ratio = r.sqlP50 ? (r.apiP50 / r.sqlP50).toFixed(2) : '—';
   const diff = r.sqlP50 === null ? null : r.apiP50 - r.sqlP50;
-  console.log(`${name.padEnd(36)} ${fmt(r.apiP50)} ${fmt(r.apiP95)} ${fmt(r.sqlP50)} ${fmt(r.sqlP95)} ${ratio.padStart(8)} ${fmt(diff)}  ${summary}`);
+  console.log(`${name.padEnd(50)} ${fmt(r.apiP50)} ${fmt(r.apiP95)} ${fmt(r.sqlP50)} ${fmt(r.sqlP95)} ${ratio.padStart(8)} ${fmt(diff)}  ${summary}`);
 }
 if (values.json) fs.writeFileSync(values.json, JSON.stringify({ engine, rows, iterations, results }, null, 2));
 
