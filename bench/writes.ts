@@ -1,10 +1,14 @@
 // npm run bench -- writes [--pg postgres://…] [--rows 100000] [--seconds 10] [--clients 8,32] [--no-raw] [--warmup 0]
+//   [--cases shipments,receipts] [--receipt-clients 8]
 // Shipment creations per second through HTTP (POST /api/shipments) at each client count, on
 // random routes and on one route, beside the raw-SQL limit: the same statements of a creation
-// sent straight to the database by as many clients. The HTTP clients run in a worker thread of this
+// sent straight to the database by as many clients. Then payments with their receipt and emissions
+// on one series (bench/_receipts.ts), each series checked gapless after its case. The HTTP clients run in a worker thread of this
 // process, so they share the machine's cores with the server and PostgreSQL but not the server's
 // event loop. Prints figures, never asserts.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
@@ -15,7 +19,9 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { seedPricing } from '../apps/api/src/seed/pricing.ts';
 import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
+import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { benchDatabase, percentile } from './_db.ts';
+import { receiptCases, seriesGapless } from './_receipts.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +35,8 @@ const { values } = parseArgs({
     // Seconds of unmeasured creations (8 clients, random routes) before the cases: without them the
     // first case also pays the fresh process's warm-up (V8 compiling the request path, new connections).
     warmup: { type: 'string', default: '0' },
+    cases: { type: 'string', default: 'shipments,receipts' },
+    'receipt-clients': { type: 'string', default: '8' },
   },
 });
 const seconds = Number(values.seconds);
@@ -42,7 +50,20 @@ const rows = Number(values.rows);
 if (rows > 0) await bulkInsertShipments(database.db, rows);
 console.log(`Motor: ${bench.engine}; filas previas: ${rows}; ${seconds} s por caso`);
 
-const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' } });
+// The sandbox as the app builds it (its table as the store), its demo certificate in a temp dir.
+const certificateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-bench-cert-'));
+const billingConfig = loadBillingConfig({});
+const billing = sandboxBillingProvider({
+  ...billingConfig.sandbox,
+  issuer: billingConfig.issuer,
+  store: databaseSandboxStore(database.db),
+  certificateDir,
+});
+const app = await buildApp({
+  database,
+  config: { ...loadConfig({}), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' },
+  providers: { billing },
+});
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const loginRes = await fetch(`${base}/api/auth/login`, {
   method: 'POST',
@@ -188,7 +209,8 @@ if (warmup > 0) {
   const warm = await httpDrive(8, false, warmup);
   console.log(`(calentamiento: ${warm.done} envíos en ${warmup} s, sin medir)`);
 }
-for (const oneRoute of [false, true]) {
+const cases = values.cases.split(',');
+for (const oneRoute of cases.includes('shipments') ? [false, true] : []) {
   const where = oneRoute ? 'una ruta' : 'rutas al azar';
   for (const clients of clientCounts) {
     const cpuBefore = serverThreadCpuMs();
@@ -198,9 +220,33 @@ for (const oneRoute of [false, true]) {
     if (pool) line(`SQL directo (${where})`, clients, await drive(clients, () => rawCreate(oneRoute)));
   }
 }
+if (cases.includes('receipts')) {
+  const clients = Number(values['receipt-clients']);
+  const receipts = await receiptCases({
+    db: database.db,
+    base,
+    adminToken: token,
+    lima: branchIds.get('Lima')!,
+    cusco: branchIds.get('Cusco')!,
+    clients,
+    seconds,
+    ceiling: 400,
+  });
+  for (const c of receipts) {
+    const cpuBefore = serverThreadCpuMs();
+    const r = await c.run();
+    const cpuAfter = serverThreadCpuMs();
+    line(c.label, clients, r, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
+    const s = await seriesGapless(database.db, c.series);
+    console.log(
+      `  serie ${c.series}: ${s.count} números, último ${s.last}, sin huecos ni duplicados: ${s.gapless ? 'sí' : 'NO'}; carga media 1 min ${os.loadavg()[0]!.toFixed(1)}${r.ranOut ? '; se acabaron los envíos por cobrar antes del tiempo' : ''}`,
+    );
+  }
+}
 if (values.json) fs.writeFileSync(values.json, JSON.stringify({ engine: bench.engine, rows, seconds, results: measured }, null, 2));
 
 await pool?.end();
 await app.close();
 await database.close();
 await bench.cleanup();
+fs.rmSync(certificateDir, { recursive: true, force: true });
