@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Checkbox, Drawer, Group, Table, Tabs, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Drawer, Group, Modal, Table, Tabs, Text } from '@mantine/core';
 import { AGEING_BUCKET_LABELS, AGEING_BUCKETS, CREDIT_ACCOUNT_STATUS_LABELS, CREDIT_PERIOD_LABELS, type CreditAccountAnswer } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { AccountDetail } from './AccountDetail.tsx';
 import { AccountForm } from './AccountForm.tsx';
+import { PeriodBatchForm } from './PeriodBatchForm.tsx';
 import { useCreditAccounts, useCreditAgeing } from './api/credit.ts';
 import { WHOLE_CHIP } from './chips.ts';
 
@@ -14,10 +15,16 @@ import { WHOLE_CHIP } from './chips.ts';
 export default function CreditoPage() {
   const [opened, setOpened] = useState<number | null>(null);
   const [editing, setEditing] = useState<CreditAccountAnswer | 'new' | null>(null);
+  const [batch, setBatch] = useState(false);
   return (
     <>
       <PageHeader title="Crédito" description="Clientes con línea de crédito: facturas, cobranza, detracciones y estados de cuenta">
-        <Button onClick={() => setEditing('new')}>Abrir cuenta</Button>
+        <Group gap="xs">
+          <Button variant="default" onClick={() => setBatch(true)}>
+            Facturar periodos vencidos
+          </Button>
+          <Button onClick={() => setEditing('new')}>Abrir cuenta</Button>
+        </Group>
       </PageHeader>
       <Tabs defaultValue="cuentas" keepMounted={false}>
         <Tabs.List mb="md">
@@ -40,6 +47,9 @@ export default function CreditoPage() {
       >
         {editing !== null && <AccountForm account={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       </Drawer>
+      <Modal opened={batch} onClose={() => setBatch(false)} title="Facturar periodos vencidos" size="min(900px, 100%)">
+        {batch && <PeriodBatchForm onDone={() => setBatch(false)} />}
+      </Modal>
       <Drawer opened={opened !== null} onClose={() => setOpened(null)} position="right" size="min(1100px, 100%)" title="Cuenta de crédito">
         {opened !== null && <AccountDetail customerId={opened} />}
       </Drawer>

@@ -6,6 +6,9 @@ import type {
   CreditAccountInput,
   CreditAgeingAnswer,
   CreditStatementAnswer,
+  DuePeriodsAnswer,
+  PeriodBatchAnswer,
+  PeriodBatchInput,
   IssueResult,
   Customer,
   Page,
@@ -79,3 +82,15 @@ export const useIssuePeriodInvoice = () =>
     ({ customerId, ...body }: { customerId: number; from: string; to: string; grouping: 'envio' | 'ruta'; detractionAccount: string | null }) =>
       api.post<IssueResult>(`/credit/accounts/${customerId}/invoice-period`, body),
   );
+
+/** 'Facturar periodos vencidos': what the run would issue (read while the form is open). */
+export const useDuePeriods = (grouping: 'envio' | 'ruta', enabled: boolean) =>
+  useQuery({
+    queryKey: [...creditKey, 'due-periods', grouping],
+    queryFn: ({ signal }) => api.get<DuePeriodsAnswer>('/credit/period-invoices/due', { grouping }, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+
+export const useIssueDuePeriods = () =>
+  useCreditMutation(({ key, ...body }: PeriodBatchInput & { key: string }) => api.post<PeriodBatchAnswer>('/credit/period-invoices', body, key));
