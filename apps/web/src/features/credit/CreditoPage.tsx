@@ -73,7 +73,7 @@ function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a:
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Cliente</Table.Th>
+            <Table.Th miw={200}>Cliente</Table.Th>
             <Table.Th>RUC</Table.Th>
             <Table.Th ta="right">Límite</Table.Th>
             <Table.Th ta="right">Saldo</Table.Th>
