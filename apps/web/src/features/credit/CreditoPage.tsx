@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Drawer, Group, Table, Tabs, Text } from '@mantine/core';
+import { Alert, Badge, Button, Drawer, Group, Modal, Table, Tabs, Text } from '@mantine/core';
 import { CREDIT_ACCOUNT_STATUS_LABELS, CREDIT_PERIOD_LABELS, type CreditAccountAnswer } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { AccountDetail } from './AccountDetail.tsx';
 import { AccountForm } from './AccountForm.tsx';
+import { PeriodBatchForm } from './PeriodBatchForm.tsx';
 import { useCreditAccounts } from './api/credit.ts';
 import { AgeingView } from './components/AgeingView.tsx';
 import { WHOLE_CHIP } from './chips.ts';
@@ -15,10 +16,16 @@ import { WHOLE_CHIP } from './chips.ts';
 export default function CreditoPage() {
   const [opened, setOpened] = useState<number | null>(null);
   const [editing, setEditing] = useState<CreditAccountAnswer | 'new' | null>(null);
+  const [batch, setBatch] = useState(false);
   return (
     <>
       <PageHeader title="Crédito" description="Clientes con línea de crédito: facturas, cobranza, detracciones y estados de cuenta">
-        <Button onClick={() => setEditing('new')}>Abrir cuenta</Button>
+        <Group gap="xs">
+          <Button variant="default" onClick={() => setBatch(true)}>
+            Facturar periodos vencidos
+          </Button>
+          <Button onClick={() => setEditing('new')}>Abrir cuenta</Button>
+        </Group>
       </PageHeader>
       <Tabs defaultValue="cuentas" keepMounted={false}>
         <Tabs.List mb="md">
@@ -41,6 +48,9 @@ export default function CreditoPage() {
       >
         {editing !== null && <AccountForm account={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />}
       </Drawer>
+      <Modal opened={batch} onClose={() => setBatch(false)} title="Facturar periodos vencidos" size="min(900px, 100%)">
+        {batch && <PeriodBatchForm onDone={() => setBatch(false)} />}
+      </Modal>
       <Drawer opened={opened !== null} onClose={() => setOpened(null)} position="right" size="min(1100px, 100%)" title="Cuenta de crédito">
         {opened !== null && <AccountDetail customerId={opened} />}
       </Drawer>
@@ -64,7 +74,7 @@ function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a:
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Cliente</Table.Th>
+            <Table.Th miw={200}>Cliente</Table.Th>
             <Table.Th>RUC</Table.Th>
             <Table.Th ta="right">Límite</Table.Th>
             <Table.Th ta="right">Saldo</Table.Th>

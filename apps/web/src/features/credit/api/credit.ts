@@ -6,6 +6,9 @@ import type {
   CreditAccountInput,
   CreditAgeingAnswer,
   CreditStatementAnswer,
+  DuePeriodsAnswer,
+  PeriodBatchAnswer,
+  PeriodBatchInput,
   IssueResult,
   Customer,
   Page,
@@ -86,3 +89,14 @@ export const useSendStatement = () =>
   useCreditMutation(({ customerId, key, ...body }: StatementSendValues & { customerId: number; key: string }) =>
     api.post<StatementSendAnswer>(`/credit/accounts/${customerId}/statement/send`, body, key),
   );
+/** 'Facturar periodos vencidos': what the run would issue (read while the form is open). */
+export const useDuePeriods = (grouping: 'envio' | 'ruta', enabled: boolean) =>
+  useQuery({
+    queryKey: [...creditKey, 'due-periods', grouping],
+    queryFn: ({ signal }) => api.get<DuePeriodsAnswer>('/credit/period-invoices/due', { grouping }, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+
+export const useIssueDuePeriods = () =>
+  useCreditMutation(({ key, ...body }: PeriodBatchInput & { key: string }) => api.post<PeriodBatchAnswer>('/credit/period-invoices', body, key));
