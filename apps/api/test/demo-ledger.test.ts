@@ -116,6 +116,34 @@ describe.each(engines)('demo database and the ledger (%s)', (engine) => {
     expect(voided!.n).toBeGreaterThan(10);
   });
 
+  it("the demo's 'Crédito' is alive: a period factura partly collected, an overdue factura, an account over its limit (issue 35)", async () => {
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'ADMIN', password: 'admin123' } });
+    const headers = { authorization: `Bearer ${login.json().token}` };
+    const accounts = (await app.inject({ method: 'GET', url: '/api/credit/accounts', headers })).json() as {
+      customerId: number;
+      docNumber: string;
+      overdue: boolean;
+      balance: number;
+      limit: number;
+      uninvoiced: number;
+    }[];
+    expect(accounts).toHaveLength(3);
+    expect(accounts.map((a) => a.docNumber)).toEqual(expect.arrayContaining(['20451239873', '20605554441']));
+    expect(accounts.find((a) => a.docNumber === '20451239873')!.overdue).toBe(true);
+    const overLimit = accounts.find((a) => a.docNumber === '20605554441')!;
+    expect(overLimit.balance).toBeGreaterThan(overLimit.limit);
+    // The company with the most shipments, on a weekly account: an older week invoiced, its latest ended week left to invoice.
+    const periodic = accounts.find((a) => !['20451239873', '20605554441'].includes(a.docNumber))!;
+    expect(periodic.uninvoiced).toBeGreaterThan(0);
+    const detail = (await app.inject({ method: 'GET', url: `/api/credit/accounts/${periodic.customerId}`, headers })).json();
+    const [invoice] = detail.invoices as { collected: number; open: number; total: number }[];
+    expect(invoice!.collected).toBeGreaterThan(0);
+    expect(invoice!.open).toBeGreaterThan(0);
+    expect(detail.collections).toHaveLength(1);
+    const ageing = (await app.inject({ method: 'GET', url: '/api/credit/ageing?overLimit=true', headers })).json();
+    expect(ageing.items.map((i: { docNumber: string }) => i.docNumber)).toContain('20605554441');
+  });
+
   it('a demo payment can be voided like any other: its receipt is found at the sandbox and voided with it', async () => {
     const [paid] = await rows<{ id: number; document_id: number }>(sql`
       select p.id, p.document_id from payments p join documents d on d.id = p.document_id

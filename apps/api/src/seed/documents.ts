@@ -20,6 +20,7 @@ import { customers, documents, settings, users } from '../db/schema.ts';
 import { createAndEmit, findDocument, lookupDocument, syncDocument, unbilledShipments, voidDocument, voidStatus } from '../modules/billing/index.ts';
 import { loadSessionUser } from '../plugins/auth.ts';
 import type { SessionUser } from '../types.ts';
+import { seedDemoCredit } from './credit.ts';
 
 /** Marks, in settings, that one process took the demo documents on (processes started together seed them once). */
 export const DEMO_DOCUMENTS_KEY = 'demo_documents';
@@ -38,6 +39,16 @@ type Plan =
 
 /** Lines are [description, unit value without IGV]; all gravado (IGV 18 %). */
 const PLAN: Plan[] = [
+  // A factura al crédito long overdue: its customer's credit account shows it (seed/credit.ts).
+  {
+    kind: 'factura',
+    daysAgo: 50,
+    hour: 11.3,
+    who: 'AGENTE1',
+    ruc: '20451239873',
+    credit: true,
+    lines: [['Servicio de transporte de carga Lima → Chiclayo', '850.00']],
+  },
   { kind: 'shipments', daysAgo: 29, hour: 10.25, who: 'AGENTE1', ruc: '20608123459', take: 3 },
   { kind: 'boleta', daysAgo: 27, hour: 11.6, who: 'AGENTE1', dni: '45871236', lines: [['Servicio de envío Lima → Cusco', '40.00']] },
   {
@@ -100,12 +111,13 @@ function movableClock() {
 }
 
 /**
- * Demo documents: ~15 comprobantes over the last 30 days (boletas, facturas, some billing shipments
+ * Demo documents: ~15 comprobantes over the last 30 days and one overdue factura al crédito of 50 days ago (boletas, facturas, some billing shipments
  * of corporate customers, a credit note, one voided, one still pending), issued the way staff issue
  * them: the form's own pre-fills (invoiceFromShipments, creditNoteFrom), the billing service and the
  * sandbox provider, on an app of their own whose clock is set to each document's moment. So the
  * register, PDFs, XML, QR, history and the sandbox's memory are what the product itself makes, and
- * voiding or consulting them later works as for any document.
+ * voiding or consulting them later works as for any document. Then the demo's credit accounts
+ * (seed/credit.ts), with last month's period factura.
  *
  * Runs after the first seed (one transaction without the app) in demo mode when the register is
  * empty and the sandbox is the provider (never sent to a real one); a settings row claims the work
@@ -245,6 +257,8 @@ export async function seedDemoDocuments(database: Database, config: Config, log:
         await at(new Date(voidAt.getTime() + voidDelayMs + 60_000), async () => (await voidStatus(app, user, id)).id);
       }
     }
+    // Credit accounts over the register just issued: their facturas are among these.
+    await seedDemoCredit(app, clock.set, userOf.get('ADMIN')!, log);
     log(`Comprobantes de demostración emitidos: ${issued.length} (${Math.round(performance.now() - started)} ms).`);
     return issued.length;
   } finally {
