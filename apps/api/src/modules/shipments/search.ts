@@ -122,8 +122,11 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
   return where;
 }
 
-/** How far back each window of a text search reaches, in days before its newest end; after the last, the rest. */
-const SEARCH_WINDOW_DAYS = [7, 35, 180, 730] as const;
+/**
+ * How far back each window of a name search reaches, in days before its newest end; after the last,
+ * the rest. Few windows: each is one more statement for a rare name, which reads every one.
+ */
+const SEARCH_WINDOW_DAYS = [30, 365] as const;
 
 /**
  * A text search's windows of creation instants, newest first, that together hold every instant
@@ -133,7 +136,13 @@ const SEARCH_WINDOW_DAYS = [7, 35, 180, 730] as const;
  * newest rows it shows, not its matches over ten years of history (issue 37); a rare one reads
  * every window, each a short walk of the names' index.
  */
-export function searchWindows(range: { dateFrom?: string | undefined; dateTo?: string | undefined }, now: Date): (SQL | undefined)[] {
+export function searchWindows(
+  range: { q?: string | undefined; dateFrom?: string | undefined; dateTo?: string | undefined },
+  now: Date,
+): (SQL | undefined)[] {
+  // A code or a document is one walk of its own index, a few rows: windows would only add statements.
+  const term = range.q?.trim().toLowerCase() ?? '';
+  if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return [undefined];
   // The newest end is the range's last day or now, whichever is earlier (a later one holds nothing yet).
   const end = range.dateTo && range.dateTo < '9999-12-31' ? Math.min(limaDayEnd(range.dateTo).getTime(), now.getTime()) : now.getTime();
   const floor = range.dateFrom ? limaDayStart(range.dateFrom).getTime() : -Infinity;
@@ -226,7 +235,7 @@ export async function searchRows(
   if (query.status) where.push(eq(shipments.status, query.status));
   if (where.length === 0) return [];
   // A term reads newest first, window by window, until the answer is full (see searchWindows).
-  return newestFirst(query.q ? searchWindows({}, now) : [undefined], limit, (window, rows) =>
+  return newestFirst(query.q ? searchWindows({ q: query.q }, now) : [undefined], limit, (window, rows) =>
     selectSearchRows(db, sql`where ${and(...where, window)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${rows}`),
   );
 }
