@@ -2,11 +2,13 @@
 // reading bodies) runs beside the server, as a real client's would, instead of taking turns with it
 // on the server's event loop. node:http with kept-alive sockets rather than fetch, whose streams
 // cost the shared cores about as much as the server's own work per request. Plain JS so the worker
-// needs no TypeScript loader.
+// needs no TypeScript loader. Three kinds of write: a shipment creation (POST /api/shipments), a
+// payment with its receipt (POST /api/payments/manual, one of the shipments given per request), a
+// factura emitted (POST /api/billing/create-emit).
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { base, token, clients, seconds, route, branchIds } = workerData;
+const { base, token, clients, seconds, kind = 'shipment', route, branchIds, toPay = [], emission = null } = workerData;
 
 const routeOf = () => {
   if (route) return route;
@@ -15,8 +17,9 @@ const routeOf = () => {
   return [o, others[Math.floor(Math.random() * others.length)]];
 };
 
-const body = (origin, destination) =>
-  JSON.stringify({
+const shipmentBody = () => {
+  const [origin, destination] = routeOf();
+  return JSON.stringify({
     senderName: 'Comercial Andina SAC',
     recipientDoc: String(10_000_000 + Math.floor(Math.random() * 80_000_000)),
     recipientFirstName: 'María',
@@ -29,14 +32,34 @@ const body = (origin, destination) =>
     ],
     secretCode: 'clave-7',
   });
+};
 
+let nextToPay = 0;
+const paymentBody = () => {
+  const shipment = toPay[nextToPay++];
+  if (!shipment) return null;
+  return JSON.stringify({
+    shipmentId: shipment.id,
+    customerName: 'María Flores Ccori',
+    customerDocNumber: '45879612',
+    amount: shipment.amount,
+    currency: 'PEN',
+    methodCode: 'cash',
+  });
+};
+
+const target = {
+  shipment: ['/api/shipments', shipmentBody],
+  payment: ['/api/payments/manual', paymentBody],
+  emission: ['/api/billing/create-emit', () => JSON.stringify(emission)],
+}[kind];
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-const url = new URL('/api/shipments', base);
+const url = new URL(target[0], base);
 
-/** One POST; resolves to whether the shipment was created (201). */
-function create() {
-  const [o, d] = routeOf();
-  const payload = body(o, d);
+/** One POST; resolves to whether the write was done (201), or null when there is nothing left to write. */
+function post() {
+  const payload = target[1]();
+  if (payload === null) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
@@ -61,18 +84,21 @@ function create() {
   });
 }
 
-const result = { done: 0, failed: 0, latencies: [] };
-const end = performance.now() + seconds * 1000;
+const result = { done: 0, failed: 0, latencies: [], seconds };
+const started = performance.now();
+const end = started + seconds * 1000;
 await Promise.all(
   Array.from({ length: clients }, async () => {
     while (performance.now() < end) {
       const t = performance.now();
-      const ok = await create().catch(() => false);
+      const ok = await post().catch(() => false);
+      if (ok === null) break;
       result.latencies.push(performance.now() - t);
       if (ok) result.done++;
       else result.failed++;
     }
   }),
 );
+result.seconds = (performance.now() - started) / 1000;
 agent.destroy();
 parentPort.postMessage(result);

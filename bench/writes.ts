@@ -1,11 +1,18 @@
 // npm run bench -- writes [--pg postgres://…] [--rows 100000] [--seconds 10] [--clients 8,32] [--no-raw] [--warmup 0]
-//   [--cases shipments,receipts] [--receipt-clients 8]
-// Shipment creations per second through HTTP (POST /api/shipments) at each client count, on
-// random routes and on one route, beside the raw-SQL limit: the same statements of a creation
-// sent straight to the database by as many clients. Then payments with their receipt and emissions
-// on one series (bench/_receipts.ts), each series checked gapless after its case. The HTTP clients run in a worker thread of this
-// process, so they share the machine's cores with the server and PostgreSQL but not the server's
-// event loop. Prints figures, never asserts.
+//   [--cases shipments,payments,emissions] [--show-statements]
+// Writes per second through HTTP at each client count, beside the raw-SQL floor:
+//  - shipment creations (POST /api/shipments) on random routes and on one route, at each --clients;
+//  - payments with their receipt (POST /api/payments/manual, a boleta through the sandbox provider)
+//    at 8 clients, of the shipments the creations left unpaid;
+//  - facturas emitted on one series (POST /api/billing/create-emit, FFF1) at 8 clients, then
+//    whether the series is still gapless.
+// The raw-SQL floor of each: the very statements the API sent for one such write, recorded from the
+// driver (bench/_record.ts), replayed prepared (each under a name) in as many round trips, by as many
+// clients straight to the database, with the values that came from an earlier answer or the request
+// (a new id, the series' number, the shipment paid) taken from each replay's own. It leaves out what
+// is not SQL (HTTP, validation, hashing, signing the XML), so it is the floor the API can approach.
+// The HTTP clients run in a worker thread of this process, so they share the machine's cores with
+// the server and PostgreSQL but not the server's event loop. Prints figures, never asserts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,12 +23,13 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
+import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { seedPricing } from '../apps/api/src/seed/pricing.ts';
-import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
-import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
+import { bulkInsertCompany } from '../apps/api/src/seed/shipments-bulk.ts';
 import { benchDatabase, percentile } from './_db.ts';
-import { receiptCases, seriesGapless } from './_receipts.ts';
+import { record, replayPlan } from './_record.ts';
+import { limaDate } from './_read-cases.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,10 +43,12 @@ const { values } = parseArgs({
     // Seconds of unmeasured creations (8 clients, random routes) before the cases: without them the
     // first case also pays the fresh process's warm-up (V8 compiling the request path, new connections).
     warmup: { type: 'string', default: '0' },
-    cases: { type: 'string', default: 'shipments,receipts' },
-    'receipt-clients': { type: 'string', default: '8' },
+    cases: { type: 'string', default: 'shipments,payments,emissions' },
+    /** Print the statements recorded for each kind of write and how many values each replay takes from its own answers. */
+    'show-statements': { type: 'boolean', default: false },
   },
 });
+const kinds = new Set(values.cases.split(',').map((k) => k.trim()));
 const seconds = Number(values.seconds);
 const clientCounts = values.clients.split(',').map(Number);
 
@@ -47,10 +57,11 @@ const { database } = bench;
 const branchIds = await seedBase(database.db);
 await seedPricing(database.db, branchIds);
 const rows = Number(values.rows);
-if (rows > 0) await bulkInsertShipments(database.db, rows);
+// A company's history before (its series and cash sessions too), as the reads measure.
+if (rows > 0) await bulkInsertCompany(database.db, rows);
 console.log(`Motor: ${bench.engine}; filas previas: ${rows}; ${seconds} s por caso`);
 
-// The sandbox as the app builds it (its table as the store), its demo certificate in a temp dir.
+// The sandbox as the app builds it (its table as the store), whatever NUBEFACT_* says here.
 const certificateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-bench-cert-'));
 const billingConfig = loadBillingConfig({});
 const billing = sandboxBillingProvider({
@@ -59,9 +70,10 @@ const billing = sandboxBillingProvider({
   store: databaseSandboxStore(database.db),
   certificateDir,
 });
+// No notification worker: its polls would be recorded among a write's statements.
 const app = await buildApp({
   database,
-  config: { ...loadConfig({}), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' },
+  config: { ...loadConfig({ NOTIFY_POLL_MS: '0' }), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' },
   providers: { billing },
 });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -71,7 +83,6 @@ const loginRes = await fetch(`${base}/api/auth/login`, {
   body: JSON.stringify({ username: 'ADMIN', password: 'admin123' }),
 });
 const token = ((await loginRes.json()) as { token: string }).token;
-const adminId = Number(((await database.db.execute(sql`select id from users where username = 'ADMIN'`)).rows[0] as { id: number }).id);
 
 const ids = [...branchIds.values()];
 const routeOf = (oneRoute: boolean) => {
@@ -84,30 +95,35 @@ interface Result {
   done: number;
   failed: number;
   latencies: number[];
+  /** How long the clients wrote (less than --seconds when they ran out of work). */
+  seconds: number;
 }
 
-async function drive(clients: number, work: () => Promise<boolean>): Promise<Result> {
-  const result: Result = { done: 0, failed: 0, latencies: [] };
-  const end = performance.now() + seconds * 1000;
+async function drive(clients: number, work: () => Promise<boolean | null>): Promise<Result> {
+  const result: Result = { done: 0, failed: 0, latencies: [], seconds };
+  const started = performance.now();
+  const end = started + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (performance.now() < end) {
         const t = performance.now();
         const ok = await work().catch(() => false);
+        if (ok === null) break;
         result.latencies.push(performance.now() - t);
         if (ok) result.done++;
         else result.failed++;
       }
     }),
   );
+  result.seconds = (performance.now() - started) / 1000;
   result.latencies.sort((a, b) => a - b);
   return result;
 }
 
-/** POST /api/shipments by `clients` concurrent clients, driven from a worker thread (_http-driver.mjs). */
-async function httpDrive(clients: number, oneRoute: boolean, forSeconds = seconds): Promise<Result> {
+/** A kind of write by `clients` concurrent clients over HTTP, driven from a worker thread (_http-driver.mjs). */
+async function httpDrive(clients: number, oneRoute: boolean, forSeconds = seconds, work: Record<string, unknown> = {}): Promise<Result> {
   const worker = new Worker(new URL('./_http-driver.mjs', import.meta.url), {
-    workerData: { base, token, clients, seconds: forSeconds, route: oneRoute ? routeOf(true) : null, branchIds: ids },
+    workerData: { base, token, clients, seconds: forSeconds, route: oneRoute ? routeOf(true) : null, branchIds: ids, ...work },
   });
   const [result] = (await once(worker, 'message')) as [Result];
   await worker.terminate();
@@ -115,49 +131,68 @@ async function httpDrive(clients: number, oneRoute: boolean, forSeconds = second
   return result;
 }
 
-// The raw-SQL limit: what a creation must write (price lookup for all lines, next code, the row,
-// its first event, its audit row) in one transaction, with no HTTP, validation or hashing.
 const pool = bench.url && !values['no-raw'] ? new pg.Pool({ connectionString: bench.url, max: Number(process.env.PG_POOL_MAX ?? 10) }) : null;
-async function rawCreate(oneRoute: boolean) {
-  const [o, d] = routeOf(oneRoute);
-  const client = await pool!.connect();
-  try {
-    await client.query('begin');
-    await client.query('select id from branches where id in ($1, $2)', [o, d]);
-    await client.query(
-      `select t.id, t.origin_branch_id, t.product_type, t.currency, r.from_kg, r.to_kg, r.factor_per_kg
-         from weight_factor_tables t join weight_factor_tiers r on r.table_id = t.id
-        where t.active and t.product_type = any($3) and ((t.origin_branch_id = $1 and t.destination_branch_id = $2) or (t.origin_branch_id = $2 and t.destination_branch_id = $1))
-        order by t.origin_branch_id = $1 desc, r.from_kg`,
-      [o, d, ['liviano', 'medio']],
-    );
-    const inserted = await client.query(
-      `insert into shipments (code, status, created_at, updated_at, created_by, created_by_name, origin_branch_id, destination_branch_id,
-         sender_name, recipient_first_name, recipient_last_name, recipient_name, recipient_doc, product_type, weight_kg, billable_weight_kg,
-         quoted_price, quoted_currency, quoted_factor_per_kg, using_reverse, multi_line_detail, secret_code_hash)
-       values ((select 'TMT-' || lpad(n::text, greatest(6, length(n::text)), '0') from nextval('shipment_code_seq') as n), 'Creado', now(), now(), $1, 'Ana Quispe', $2, $3, 'Comercial Andina SAC', 'María', 'Flores Ccori', 'María Flores Ccori', '45879612',
-         'medio', 16.5, 17, 30.10, 'PEN', 1.3, false, '[]'::jsonb, 'x') returning *`,
-      [adminId, o, d],
-    );
-    const id = inserted.rows[0].id as number;
-    await client.query(
-      `insert into shipment_events (shipment_id, kind, name, status_to, at, user_id, user_name) values ($1, 'status', 'Creado', 'Creado', now(), $2, 'Ana Quispe')`,
-      [id, adminId],
-    );
-    await client.query(`insert into audit_log (user_id, entity, entity_id, action, after) values ($1, 'shipment', $2, 'create', $3)`, [
-      adminId,
-      String(id),
-      JSON.stringify(inserted.rows[0]),
-    ]);
-    await client.query('commit');
-    return true;
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  } finally {
-    client.release();
+/** One POST through the app (not timed: what its statements are recorded from). */
+const post = async (url: string, body: unknown) => {
+  const res = await fetch(base + url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+};
+/**
+ * The raw floor of one kind of write: the statements of one API write of it, recorded, as a plan each
+ * client replays on a pooled connection (prepared statements live per connection, so each connection
+ * parses a statement once, as the API's do).
+ */
+async function rawFloor(label: string, write: () => Promise<unknown>, inputs: Record<string, unknown> | (() => Record<string, unknown>) = {}) {
+  if (!pool) return null;
+  // One write first, unrecorded: the first of a kind also opens the collector's cash session, fills
+  // the app's caches (price tables), creates the series' counter; the recorded one is the usual one.
+  await write();
+  const plan = replayPlan(await record(write), typeof inputs === 'function' ? inputs() : inputs);
+  if (values['show-statements']) {
+    console.log(`\n${label}: ${plan.statements} sentencias, ${plan.traced} valores tomados de respuestas previas o de la petición`);
+    plan.recorded.forEach((st, k) => {
+      const traced = plan.sources[k]!.map((src, i) => (src ? `$${i + 1}←${'input' in src ? src.input : `#${src.statement + 1}`}` : '')).filter(
+        Boolean,
+      );
+      console.log(
+        `  ${k + 1}. ${st.name ? `[${st.name}] ` : ''}${st.text.replace(/\s+/g, ' ').slice(0, 110)}${traced.length ? `  (${traced.join(' ')})` : ''}`,
+      );
+    });
   }
+  let reported = false;
+  return async (newInputs: Record<string, unknown> = {}) => {
+    const client = await pool.connect();
+    try {
+      await plan.run(client, newInputs);
+      return true;
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      if (!reported) console.log(`  (${label}: la primera repetición fallida: ${(err as Error).message})`);
+      reported = true;
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
 }
+const shipmentBody = (o: number, d: number) => ({
+  senderName: 'Comercial Andina SAC',
+  recipientDoc: '45879612',
+  recipientFirstName: 'María',
+  recipientLastName: 'Flores Ccori',
+  originBranchId: o,
+  destinationBranchId: d,
+  lines: [
+    { productType: 'liviano', weightKg: 2.5 },
+    { productType: 'medio', weightKg: 14 },
+  ],
+  secretCode: 'clave-7',
+});
 
 /**
  * CPU time of this process's main thread (the server's event loop; the HTTP clients run in a worker
@@ -190,7 +225,7 @@ const line = (label: string, clients: number, r: Result, cpuMs: number | null = 
   const row: Measured = {
     label,
     clients,
-    perSecond: r.done / seconds,
+    perSecond: r.done / r.seconds,
     p50: percentile(r.latencies, 50),
     p95: percentile(r.latencies, 95),
     failed: r.failed,
@@ -209,39 +244,99 @@ if (warmup > 0) {
   const warm = await httpDrive(8, false, warmup);
   console.log(`(calentamiento: ${warm.done} envíos en ${warmup} s, sin medir)`);
 }
-const cases = values.cases.split(',');
-for (const oneRoute of cases.includes('shipments') ? [false, true] : []) {
-  const where = oneRoute ? 'una ruta' : 'rutas al azar';
-  for (const clients of clientCounts) {
-    const cpuBefore = serverThreadCpuMs();
-    const http = await httpDrive(clients, oneRoute);
-    const cpuAfter = serverThreadCpuMs();
-    line(`API POST /shipments (${where})`, clients, http, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
-    if (pool) line(`SQL directo (${where})`, clients, await drive(clients, () => rawCreate(oneRoute)));
+/** The server thread's CPU time over one HTTP case. */
+async function measuredHttp(label: string, clients: number, run: () => Promise<Result>) {
+  const cpuBefore = serverThreadCpuMs();
+  const http = await run();
+  const cpuAfter = serverThreadCpuMs();
+  line(label, clients, http, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
+}
+
+if (kinds.has('shipments')) {
+  for (const oneRoute of [false, true]) {
+    const where = oneRoute ? 'una ruta' : 'rutas al azar';
+    // A route's statements as the API sends them for it (the price tables it reads are the route's).
+    const [o, d] = routeOf(true);
+    const raw = await rawFloor(`creación (${where})`, () => post('/api/shipments', shipmentBody(o, d)));
+    for (const clients of clientCounts) {
+      await measuredHttp(`API POST /shipments (${where})`, clients, () => httpDrive(clients, oneRoute));
+      if (raw) line(`SQL directo, mismas sentencias (${where})`, clients, await drive(clients, () => raw()));
+    }
   }
 }
-if (cases.includes('receipts')) {
-  const clients = Number(values['receipt-clients']);
-  const receipts = await receiptCases({
-    db: database.db,
-    base,
-    adminToken: token,
-    lima: branchIds.get('Lima')!,
-    cusco: branchIds.get('Cusco')!,
-    clients,
-    seconds,
-    ceiling: 400,
+
+// Shipments to pay: the ones registered above (or here), unpaid and registered at the origin counter.
+const unpaid = async (limit: number) =>
+  (
+    await database.db.execute(sql`
+      select s.id, s.quoted_price::text as amount from shipments s
+      where s.status = 'Creado' and s.payment_moment = 'origen' and s.created_by_name is distinct from 'Carga masiva'
+        and not exists (select 1 from payments p where p.shipment_id = s.id)
+      order by s.id limit ${limit}`)
+  ).rows as { id: number; amount: string }[];
+if (kinds.has('payments')) {
+  // Enough for 400 payments a second, the floor's included.
+  const want = Math.ceil(seconds * 400 * 2) + 2;
+  const [o, d] = routeOf(true);
+  const have = (await unpaid(want)).length;
+  if (have < want) await drive(8, async () => (await post('/api/shipments', shipmentBody(o, d)), true)).then(() => undefined);
+  const queue = await unpaid(want);
+  let recorded = queue[0]!;
+  const payment = (p: { id: number; amount: string }) => ({
+    shipmentId: p.id,
+    customerName: 'María Flores Ccori',
+    customerDocNumber: '45879612',
+    amount: p.amount,
+    currency: 'PEN',
+    methodCode: 'cash',
   });
-  for (const c of receipts) {
-    const cpuBefore = serverThreadCpuMs();
-    const r = await c.run();
-    const cpuAfter = serverThreadCpuMs();
-    line(c.label, clients, r, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
-    const s = await seriesGapless(database.db, c.series);
-    console.log(
-      `  serie ${c.series}: ${s.count} números, último ${s.last}, sin huecos ni duplicados: ${s.gapless ? 'sí' : 'NO'}; carga media 1 min ${os.loadavg()[0]!.toFixed(1)}${r.ranOut ? '; se acabaron los envíos por cobrar antes del tiempo' : ''}`,
+  const cents = (amount: string) => Math.round(Number(amount) * 100);
+  const raw = await rawFloor(
+    'pago con comprobante',
+    () => post('/api/payments/manual', payment((recorded = queue.shift()!))),
+    () => ({ shipment: recorded.id, amount: cents(recorded.amount) }),
+  );
+  const half = Math.floor(queue.length / 2);
+  await measuredHttp('API POST /payments/manual (con boleta)', 8, () =>
+    httpDrive(8, false, seconds, { kind: 'payment', toPay: queue.slice(0, half) }),
+  );
+  if (raw) {
+    const rest = queue.slice(half);
+    line(
+      'SQL directo, mismas sentencias (pago)',
+      8,
+      await drive(8, async () => {
+        const next = rest.shift();
+        return next ? raw({ shipment: next.id, amount: cents(next.amount) }) : null;
+      }),
     );
   }
+}
+
+if (kinds.has('emissions')) {
+  const factura = {
+    type: '01',
+    serie: 'FFF1',
+    issueDate: limaDate(0),
+    items: [
+      { description: 'Servicio de transporte de carga TMT-000123 Lima → Arequipa', unit: 'ZZ', quantity: 1, unitValue: '254.24', igvType: '10' },
+      { description: 'Embalaje', unit: 'NIU', quantity: 3, unitValue: '5.50', igvType: '10' },
+    ],
+    customer: { doc_type: 6, doc_number: '20100070970', name: 'SUPERMERCADOS PERUANOS S.A.', address: 'Av. Morro Solar 1086, Lima' },
+  };
+  const raw = await rawFloor('emisión FFF1', () => post('/api/billing/create-emit', factura));
+  await measuredHttp('API POST /billing/create-emit (FFF1)', 8, () => httpDrive(8, false, seconds, { kind: 'emission', emission: factura }));
+  if (raw) line('SQL directo, mismas sentencias (emisión)', 8, await drive(8, () => raw()));
+  const series = (
+    await database.db.execute(sql`
+      select count(*)::int as n, count(distinct number)::int as distinct_n, coalesce(max(number), 0)::int as max_n,
+        (select last_number from document_series where type = '01' and series = 'FFF1') as last
+      from documents where type = '01' and series = 'FFF1'`)
+  ).rows[0] as { n: number; distinct_n: number; max_n: number; last: number };
+  const gapless = series.n === series.distinct_n && series.n === series.max_n && series.max_n === Number(series.last);
+  console.log(
+    `Serie FFF1: ${series.n} facturas, la última ${series.max_n}, contador ${series.last}: sin huecos ni duplicados: ${gapless ? 'sí' : 'NO'}`,
+  );
 }
 if (values.json) fs.writeFileSync(values.json, JSON.stringify({ engine: bench.engine, rows, seconds, results: measured }, null, 2));
 
