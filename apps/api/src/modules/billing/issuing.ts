@@ -77,6 +77,11 @@ export interface NumberedIssue {
   payloadHash: string;
   /** The register's columns and the provider's document, once the series gave its number. */
   row(number: number, issueTime: string): { columns: RegisterColumns; document: BillingDocument | GuideDocument | VoucherDocument };
+  /**
+   * The same without the number, when the document holds its number only at its top level (an
+   * invoice, boleta or note): numbered and stored in one statement (`repo.numberAndInsert`).
+   */
+  unnumbered?(issueTime: string): { columns: RegisterColumns; document: Record<string, unknown> };
   links: { shipmentId: number; role?: 'guia' }[];
   /** The partial unique index a concurrent issue over the same shipments breaks, and who explains it. */
   liveLink: { constraint: string; explain: () => Promise<void> };
@@ -116,7 +121,12 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
   await spec.check?.();
   let doc: DocumentRecord;
   try {
-    doc = await ctx.db.transaction((tx) => numberIn(ctx, tx, user, spec, idempotencyKey));
+    // One statement needs no transaction around it: no begin and commit round trips, and the
+    // series' counter is locked only while PostgreSQL runs and commits that statement.
+    const alone = spec.unnumbered && !spec.checkLocked && spec.links.length === 0;
+    doc = alone
+      ? await repo.numberAndInsert(ctx.db, unnumberedValues(ctx, user, spec, idempotencyKey), [])
+      : await ctx.db.transaction((tx) => numberIn(ctx, tx, user, spec, idempotencyKey));
   } catch (err) {
     const pg = pgError(err);
     // Two emissions with the same key raced: the loser's transaction (and its number) rolled back.
@@ -145,6 +155,8 @@ export async function numberIn(
 ): Promise<DocumentRecord> {
   const now = ctx.now();
   await spec.checkLocked?.(tx);
+  // Everything but the numbering is asked before it: the series' counter stays locked from here to the commit.
+  if (spec.unnumbered) return repo.numberAndInsert(tx, unnumberedValues(ctx, user, spec, idempotencyKey), spec.links);
   const number = await repo.takeNumber(tx, spec.type, spec.series);
   const { columns, document } = spec.row(number, limaTime(now));
   const row = await repo.insertDocument(
@@ -172,6 +184,22 @@ export async function numberIn(
     after: { type: spec.type, series: spec.series, number },
   });
   return row;
+}
+
+/** What `repo.numberAndInsert` stores of an issue whose document takes its number at its top level. */
+function unnumberedValues(ctx: ServiceContext, user: SessionUser, spec: NumberedIssue, idempotencyKey: string | null): repo.UnnumberedDocument {
+  const { columns, document } = spec.unnumbered!(limaTime(ctx.now()));
+  return {
+    ...columns,
+    type: spec.type,
+    series: spec.series,
+    document,
+    idempotencyKey,
+    idempotencyHash: idempotencyKey ? spec.payloadHash : null,
+    branchId: user.branchId,
+    userId: user.id,
+    userName: displayName(user),
+  };
 }
 
 /** Numbers, stores and sends a checked invoice, boleta or note (see `issueNumbered`). */
@@ -218,6 +246,7 @@ export function draftIssue(ctx: ServiceContext, user: SessionUser, draft: Invoic
       document: { ...draft, number, issueTime },
       columns: draftColumns(draft),
     }),
+    unnumbered: (issueTime) => ({ document: { ...draft, issueTime }, columns: draftColumns(draft) }),
     links: options.shipmentIds.map((shipmentId) => ({ shipmentId })),
     check: async () => {
       await assertCreditable(ctx.db, draft, false);

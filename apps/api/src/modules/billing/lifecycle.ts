@@ -11,7 +11,7 @@ import {
   type VoidSummary,
   type VoucherDocument,
 } from '../../providers/billing/index.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { isGuideType, isInvoiceType, isVoucherType, issueResult, ref, visibleDocument, type IssueAnswer } from './documents.ts';
 import { billingOf } from './provider.ts';
@@ -75,12 +75,7 @@ export async function recordEmission(
   doc: DocumentRecord,
   answer: EmitAnswer,
 ): Promise<IssueAnswer> {
-  if (answer.error === undefined) {
-    const updated = await applyEmitIn(ctx, tx, user, doc, answer.result, 'emit');
-    // A guide waits for SUNAT (202 until a consult finds it accepted); an invoice answers as before.
-    if (!isInvoiceType(doc.type) && updated.status === 'pendiente') return { statusCode: 202, result: issueResult(updated) };
-    return { statusCode: 201, result: issueResult(updated) };
-  }
+  if (answer.error === undefined) return recordEmitted(ctx, tx, user, doc, answer.result);
   const err = answer.error;
   const updated = await applyProviderErrorIn(ctx, tx, user, doc, err, 'emit');
   if (updated.status === 'rechazado') return { statusCode: 422, result: issueResult(updated, err.message) };
@@ -88,9 +83,25 @@ export async function recordEmission(
   return { statusCode: 424, result: { ...issueResult(updated, err.message), ok: false } };
 }
 
+/** The provider's answer to an emission, written (see `applyEmitIn`), and the issue's answer. */
+async function recordEmitted(
+  ctx: ServiceContext,
+  db: Db | Tx,
+  user: SessionUser | null,
+  doc: DocumentRecord,
+  result: EmitResult,
+): Promise<IssueAnswer> {
+  const updated = await applyEmitIn(ctx, db, user, doc, result, 'emit');
+  // A guide waits for SUNAT (202 until a consult finds it accepted); an invoice answers as before.
+  if (!isInvoiceType(doc.type) && updated.status === 'pendiente') return { statusCode: 202, result: issueResult(updated) };
+  return { statusCode: 201, result: issueResult(updated) };
+}
+
 /** Sends a stored document and records the answer in a transaction of its own. */
 export async function send(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
   const answer = await emitToProvider(ctx, doc);
+  // An answer that frees no shipments is written by one statement: no transaction around it.
+  if (answer.error === undefined && answer.result.status !== 'rechazado') return recordEmitted(ctx, ctx.db, user, doc, answer.result);
   return ctx.db.transaction((tx) => recordEmission(ctx, tx, user, doc, answer));
 }
 
@@ -110,36 +121,29 @@ async function applyEmit(
 
 async function applyEmitIn(
   ctx: ServiceContext,
-  tx: Tx,
+  tx: Db | Tx,
   user: SessionUser | null,
   doc: DocumentRecord,
   result: EmitResult,
   operation: string,
 ): Promise<DocumentRecord> {
-  const row = await repo.updateDocument(
-    tx,
-    doc.id,
-    {
-      status: result.status,
-      hash: result.hash ?? doc.hash,
-      qrText: result.qrText ?? doc.qrText,
-      xml: result.xml ?? doc.xml,
-      pdfUrl: result.links?.pdf ?? doc.pdfUrl,
-      providerMessage: result.sunatDescription ?? doc.providerMessage,
-      updatedAt: ctx.now(),
-    },
-    'pendiente',
-  );
-  if (result.status === 'rechazado') await repo.freeShipments(tx, doc.id);
-  await repo.addEvent(tx, doc.id, {
-    kind: EVENT_OF_STATUS[result.status] ?? 'consultado',
-    userId: user?.id,
+  const row = await repo.answerPending(tx, {
+    id: doc.id,
+    status: result.status,
+    hash: result.hash ?? doc.hash,
+    qrText: result.qrText ?? doc.qrText,
+    xml: result.xml ?? doc.xml,
+    pdfUrl: result.links?.pdf ?? doc.pdfUrl,
+    providerMessage: result.sunatDescription ?? doc.providerMessage,
+    updatedAt: ctx.now(),
+    eventKind: EVENT_OF_STATUS[result.status] ?? 'consultado',
+    userId: user?.id ?? null,
     userName: user ? displayName(user) : null,
-    note: result.sunatDescription,
+    note: result.sunatDescription ?? null,
     operation,
     answer: result.raw,
   });
-  await audit(tx, { userId: user?.id ?? null, entity: 'document', entityId: doc.id, action: operation, after: { status: result.status } });
+  if (result.status === 'rechazado') await repo.freeShipments(tx, doc.id);
   return row ?? (await repo.findDocument(tx, doc.id))!;
 }
 

@@ -12,11 +12,11 @@ import {
   toCents,
   type ManualPaymentRequest,
   type ManualPaymentResult,
+  type PriceComponentAnswer,
   inScope,
   INVOICE_MESSAGES,
   scopeOf,
 } from '@tramo/domain';
-import { audit } from '../../lib/audit.ts';
 import { AppError, conflict, forbidden, notFound, pgError, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { methodsAcceptedAt } from '../who-pays/index.ts';
@@ -99,7 +99,12 @@ export async function createManualPayment(
     prepared = await preparePaymentReceipt(
       ctx,
       issuer,
-      await receiptOfPayment(ctx, { ...input, shipmentId: shipment.id, customerId: input.customerId ?? null, customerAddress }, shipment.code),
+      await receiptOfPayment(
+        ctx,
+        { ...input, shipmentId: shipment.id, customerId: input.customerId ?? null, customerAddress },
+        shipment.code,
+        (shipment.priceComponents as PriceComponentAnswer[] | null) ?? null,
+      ),
     );
   } catch (err) {
     if (!(err instanceof AppError)) ctx.log.error({ err }, 'payment receipt failed');
@@ -124,33 +129,30 @@ export async function createManualPayment(
         session = { id: s.id, opened: false };
       } else session = await sessionForPayment(ctx, tx, user);
       const now = ctx.now();
-      const paymentId = await repo.insertPayment(tx, {
-        shipmentId: shipment.id,
-        status: 'pending',
-        method: input.methodCode,
-        amountCents: input.amountCents,
-        discountCents: input.discountCents,
-        discountReason: input.discountReason,
-        currency: 'PEN',
-        providerTxId: input.providerTxId,
-        customerId: input.customerId,
-        customerDocType: input.customerDocType,
-        customerDocNumber: input.customerDocNumber,
-        customerName: input.customerName,
-        customerAddress,
-        branchId,
-        userId: user.id,
-        userName: displayName(user),
-        cashSessionId: session.id,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await audit(tx, {
-        userId: user.id,
-        entity: 'payment',
-        entityId: paymentId,
-        action: 'create',
-        after: {
+      const paymentId = await repo.insertPaymentAudited(
+        tx,
+        {
+          shipmentId: shipment.id,
+          status: 'pending',
+          method: input.methodCode,
+          amountCents: input.amountCents,
+          discountCents: input.discountCents,
+          discountReason: input.discountReason,
+          currency: 'PEN',
+          providerTxId: input.providerTxId,
+          customerId: input.customerId,
+          customerDocType: input.customerDocType,
+          customerDocNumber: input.customerDocNumber,
+          customerName: input.customerName,
+          customerAddress,
+          branchId,
+          userId: user.id,
+          userName: displayName(user),
+          cashSessionId: session.id,
+          createdAt: now,
+          updatedAt: now,
+        },
+        {
           shipmentId: shipment.id,
           amountCents: input.amountCents,
           discountCents: input.discountCents,
@@ -158,7 +160,7 @@ export async function createManualPayment(
           method: input.methodCode,
           cashSessionId: session.id,
         },
-      });
+      );
       // A refused receipt stays on the still pending payment: the cashier corrects and retries, or voids it.
       if (refused) await repo.recordReceipt(tx, paymentId, null, refused.error, now);
       const doc = prepared.ok ? await prepared.numberIn(tx, receiptKey(paymentId)) : null;
@@ -198,14 +200,16 @@ async function sendAndConfirm(ctx: ServiceContext, user: SessionUser, issuer: Se
       // the first transaction of another payment holds its session and then numbers its document,
       // so taking them here in the other order deadlocks two payments of one session.
       const payment = await repo.findPayment(tx, id);
-      if (payment) await lockSession(tx, payment.cashSessionId);
+      const session = payment ? await lockSession(tx, payment.cashSessionId) : null;
       const outcome = outcomeOf(await recordEmission(ctx, tx, issuer, doc, sent));
       seen.outcome = outcome;
       if (!outcome.ok) {
         await repo.recordReceipt(tx, id, doc.id, outcome.error, ctx.now());
         return { outcome, canceled: false };
       }
-      return { outcome, canceled: (await confirmIn(ctx, tx, user, id, doc.id)) === 'canceled' };
+      // The payment as read above, its session locked since: confirmIn reads and locks neither again.
+      const locked = payment ? { payment, session } : undefined;
+      return { outcome, canceled: (await confirmIn(ctx, tx, user, id, doc.id, locked)) === 'canceled' };
     });
   } catch (err) {
     if (seen.outcome === null) {

@@ -10,6 +10,7 @@ import {
   type IssueResult,
   type ManualPayment,
   type ManualPaymentResult,
+  type PriceComponentAnswer,
   type PaymentStatus,
   scopeOf,
 } from '@tramo/domain';
@@ -78,10 +79,12 @@ export async function receiptOfPayment(
   ctx: ServiceContext,
   p: ReceiptSource & { shipmentId: number },
   shipmentCode: string,
+  /** The shipment's stored components when the caller read its row already (undefined: read here). */
+  knownComponents?: PriceComponentAnswer[] | null,
 ): Promise<Omit<CounterReceipt, 'idempotencyKey'>> {
   const item = receiptItemFor(shipmentCode, p.amountCents, p.customerDocType === 6 ? 6 : 1, { cents: p.discountCents, reason: p.discountReason });
   const [components, company] = await Promise.all([
-    repo.priceComponentsOf(ctx.db, p.shipmentId),
+    knownComponents !== undefined ? knownComponents : repo.priceComponentsOf(ctx.db, p.shipmentId),
     ctx.references.get('tariff:company', () => loadCompanyTariff(ctx.db)),
   ]);
   const byComponent = receiptItemsFromComponents(
@@ -202,27 +205,24 @@ export async function confirmIn(
   user: SessionUser,
   id: number,
   documentId: number | null,
+  /** The payment and its session, already read and locked in this transaction (in that order) by the caller. */
+  locked?: { payment: PaymentRecord; session: Awaited<ReturnType<typeof lockSession>> },
 ): Promise<'paid' | 'taken' | 'canceled'> {
   const now = ctx.now();
   // Sessions are locked before the payment row, in every transaction here: a creation holds its
   // session and then waits on the shipment's live payment, so the other order would deadlock.
-  const current = await repo.findPayment(tx, id);
+  const current = locked?.payment ?? (await repo.findPayment(tx, id));
   if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
   if (current.status === 'canceled') return 'canceled';
-  const own = await lockSession(tx, current.cashSessionId);
+  const own = locked ? locked.session : await lockSession(tx, current.cashSessionId);
   const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
-  const row = await repo.markPaid(tx, id, now, documentId ?? undefined);
+  const row = await repo.confirmPending(tx, { id, now, documentId, sessionId, userId: user.id });
   if (!row) {
     const after = await repo.findPayment(tx, id);
     // Voided between the read and the update: thrown, so the session this may have opened rolls back.
     if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
     return 'taken'; // already paid by a concurrent confirmation
   }
-  await repo.insertMovementAudited(
-    tx,
-    { paymentId: id, kind: 'cobro', method: row.method, amountCents: row.amountCents, cashSessionId: sessionId, userId: user.id, at: now },
-    { userId: user.id, action: 'confirm', before: { status: 'pending' }, after: { status: 'paid', documentId: row.documentId } },
-  );
   return 'paid';
 }
 

@@ -1,10 +1,11 @@
-import { and, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type PriceComponentAnswer, type Scope } from '@tramo/domain';
 import { audit, type AuditEntry } from '../../../lib/audit.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
+import { auditLog, branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
 import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
+import { preparedSelect } from '../../../lib/statements.ts';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 export type MovementRecord = typeof paymentMovements.$inferSelect;
@@ -110,8 +111,51 @@ export async function listPayments(db: Db, scope: Scope, day: string, status: st
   return { ...page, ...counted };
 }
 
-export async function insertPayment(tx: Tx, values: typeof payments.$inferInsert): Promise<number> {
-  const [row] = await tx.insert(payments).values(values).returning({ id: payments.id });
+/** The columns a counter payment is created with (`insertPaymentAudited`), undefined ones as null. */
+const createdPaymentColumns = [
+  'shipmentId',
+  'status',
+  'method',
+  'amountCents',
+  'discountCents',
+  'discountReason',
+  'currency',
+  'providerTxId',
+  'customerId',
+  'customerDocType',
+  'customerDocNumber',
+  'customerName',
+  'customerAddress',
+  'branchId',
+  'userId',
+  'userName',
+  'cashSessionId',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof typeof payments.$inferInsert)[];
+export type NewPaymentRow = Pick<typeof payments.$inferInsert, (typeof createdPaymentColumns)[number]>;
+
+/**
+ * A new payment and its audit row ('create', `after` completed by nothing the database chooses) in
+ * ONE statement prepared once (issue 37), as a shipment's creation writes its rows.
+ */
+const insertPaymentStatement = preparedSelect<{ id: number }>('insert_payment_audited', (db) => {
+  const created = db.$with('created').as(
+    db
+      .insert(payments)
+      .values(Object.fromEntries(createdPaymentColumns.map((k) => [k, sql.placeholder(k)])) as never)
+      .returning({ id: payments.id, userId: payments.userId }),
+  );
+  const audited = db.$with('audited', { auditId: sql<number>`audit_id`.as('audit_id') }).as(
+    sql`insert into ${auditLog} (user_id, entity, entity_id, action, after)
+        select user_id, 'payment', id::text, 'create', ${sql.placeholder('after')}::jsonb from created returning id as audit_id`,
+  );
+  return db.with(created, audited).select({ id: created.id }).from(created);
+});
+
+export async function insertPaymentAudited(tx: Tx, values: NewPaymentRow, after: Record<string, unknown>): Promise<number> {
+  const given = Object.fromEntries(createdPaymentColumns.map((k) => [k, values[k] ?? null]));
+  const [row] = await insertPaymentStatement(tx, { ...given, after: JSON.stringify(after) });
   return row!.id;
 }
 
@@ -135,6 +179,49 @@ export async function markPaid(tx: Tx, id: number, now: Date, documentId?: numbe
     .set({ status: 'paid', paidAt: now, lastError: null, updatedAt: now, ...(documentId === undefined ? {} : { documentId }) })
     .where(and(eq(payments.id, id), eq(payments.status, 'pending')))
     .returning();
+  return row ?? null;
+}
+
+/**
+ * pending → paid with its 'cobro' movement in `sessionId` and its audit row, in ONE statement prepared
+ * once (issue 37: three round trips and three drizzle builds on every payment before). The
+ * conditional update decides between concurrent confirmations, as `markPaid`'s; the movement and
+ * the audit row exist only where it changed the payment.
+ */
+const confirmStatement = preparedSelect<PaymentRecord>('confirm_payment', (db) => {
+  const p = (name: string) => sql.placeholder(name);
+  const paid = db.$with('paid').as(
+    db
+      .update(payments)
+      .set({
+        status: 'paid',
+        paidAt: p('now'),
+        lastError: null,
+        updatedAt: p('now'),
+        documentId: sql`coalesce(${p('documentId')}::int, ${payments.documentId})`,
+      } as never)
+      .where(and(eq(payments.id, p('id') as never), eq(payments.status, 'pending')))
+      .returning(),
+  );
+  const moved = db.$with('moved', { movementId: sql<number>`movement_id`.as('movement_id') }).as(
+    sql`insert into ${paymentMovements} (payment_id, kind, method, amount_cents, cash_session_id, user_id, at)
+        select id, 'cobro', method, amount_cents, ${p('sessionId')}, ${p('userId')}, paid_at from paid returning id as movement_id`,
+  );
+  const audited = db.$with('audited', { auditId: sql<number>`audit_id`.as('audit_id') }).as(
+    sql`insert into ${auditLog} (user_id, entity, entity_id, action, before, after)
+        select ${p('userId')}, 'payment', id::text, 'confirm', jsonb_build_object('status', 'pending'),
+          jsonb_build_object('status', 'paid', 'documentId', document_id)
+        from paid returning id as audit_id`,
+  );
+  return db.with(paid, moved, audited).select().from(paid);
+});
+
+/** Confirms a pending payment (see `confirmStatement`); null when it was not pending. */
+export async function confirmPending(
+  tx: Tx,
+  c: { id: number; now: Date; documentId: number | null; sessionId: number; userId: number },
+): Promise<PaymentRecord | null> {
+  const [row] = await confirmStatement(tx, c);
   return row ?? null;
 }
 
