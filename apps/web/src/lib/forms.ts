@@ -44,3 +44,12 @@ export function missingFields(schema: Checkable, values: unknown, labels: Readon
   const unnamed = [...failing].some((field) => !(field in labels));
   return [...new Set(unnamed ? [...named, 'otros datos'] : named)];
 }
+
+/**
+ * After a refused submit, the focus goes to the first wrong field on screen. react-hook-form focuses the
+ * first one it registered, and a Controller (a select, a document box) registers after the plain inputs,
+ * so it would land on 'Nombres' below a wrong 'Número de documento'.
+ */
+export function focusFirstInvalid(form: HTMLFormElement | null) {
+  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}

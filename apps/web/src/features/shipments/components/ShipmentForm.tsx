@@ -15,7 +15,7 @@ import {
 } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatMoney, formatWeight } from '../../../lib/format.ts';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { applyServerErrors, focusFirstInvalid } from '../../../lib/forms.ts';
 import { MissingHint } from '../../../components/ui/MissingHint.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -140,36 +140,40 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
     notify.error(message ?? errorMessage(err, fallback));
   };
 
-  const onSubmit = form.handleSubmit((values) => {
-    if (quote.pending) return;
-    // The line's message is on its weight ('Peso fuera de los rangos configurados.'): take the counter there.
-    const firstBad = badLines[0];
-    if (firstBad !== undefined) {
-      form.setFocus(`lines.${firstBad}.weightKg`);
-      return;
-    }
-    setAlert(null);
-    if (editing) {
-      update.mutate(
-        { ...values, id: editing.id },
-        {
-          onSuccess: (s) => {
-            notify.success(`Envío ${s.code} actualizado.`);
-            void navigate(`/shipments/${s.id}`);
+  const onSubmit = form.handleSubmit(
+    (values) => {
+      if (quote.pending) return;
+      // The line's message is on its weight ('Peso fuera de los rangos configurados.'): take the counter there.
+      const firstBad = badLines[0];
+      if (firstBad !== undefined) {
+        form.setFocus(`lines.${firstBad}.weightKg`);
+        return;
+      }
+      setAlert(null);
+      if (editing) {
+        update.mutate(
+          { ...values, id: editing.id },
+          {
+            onSuccess: (s) => {
+              notify.success(`Envío ${s.code} actualizado.`);
+              void navigate(`/shipments/${s.id}`);
+            },
+            onError: (err) => onError(err, 'No se pudo guardar el envío.'),
           },
-          onError: (err) => onError(err, 'No se pudo guardar el envío.'),
+        );
+        return;
+      }
+      create.mutate(values, {
+        onSuccess: (s) => {
+          notify.success(`Envío ${s.code} registrado.`);
+          onCreated?.(s);
         },
-      );
-      return;
-    }
-    create.mutate(values, {
-      onSuccess: (s) => {
-        notify.success(`Envío ${s.code} registrado.`);
-        onCreated?.(s);
-      },
-      onError: (err) => onError(err, SHIPMENT_MESSAGES.createFailed),
-    });
-  });
+        onError: (err) => onError(err, SHIPMENT_MESSAGES.createFailed),
+      });
+    },
+    // The submit event targets the form itself (its currentTarget is gone once the resolver has answered).
+    (_, event) => focusFirstInvalid(event?.target instanceof HTMLFormElement ? event.target : null),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate>
