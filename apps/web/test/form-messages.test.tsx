@@ -11,6 +11,11 @@ import { UserForm } from '../src/features/users/components/UserForm.tsx';
 import { DriverForm } from '../src/features/fleet/components/DriverForm.tsx';
 import { DeliveryForm } from '../src/features/deliveries/components/DeliveryForm.tsx';
 import type { Shipment } from '../src/features/shipments/types.ts';
+import { PAYMENT_MESSAGES, RETURN_MESSAGES } from '@tramo/domain';
+import { ReturnModal } from '../src/features/shipments/components/ReturnModal.tsx';
+import { SecretCodeModal } from '../src/features/shipments/components/ManagePanel.tsx';
+import { PaymentModal } from '../src/features/payments/components/PaymentModal.tsx';
+import type { CollectShipment } from '../src/features/payments/api/payments.ts';
 import { signedUser } from './fixtures.ts';
 import { fakeServer, renderRoutes } from './render.tsx';
 
@@ -154,5 +159,54 @@ describe('every form shows its spec messages on the field (issue 38)', { timeout
     await expectMessage(screen.getByRole('combobox', { name: /^Entregado por/ }), 'Quién entrega');
     expect(screen.getByLabelText(/^Clave secreta/)).toHaveFocus();
     expect(sent(server)).toEqual([]);
+  });
+
+  it('Registrar pago del envío', async () => {
+    sessionStore.set({ user: signedUser(), token: 'tok' });
+    const shipment = {
+      id: 7,
+      code: 'TMT-000007',
+      senderName: 'María Flores',
+      senderCustomerId: null,
+      senderDocType: 1,
+      senderDoc: '45879612',
+      originBranch: { name: 'Lima' },
+      destinationBranch: { name: 'Arequipa' },
+      quotedPrice: 37.02,
+      payer: 'remitente',
+      paymentMoment: 'origen',
+    } as unknown as CollectShipment;
+    const { server, user } = setup(<PaymentModal opened shipment={shipment} choices={[]} onClose={() => {}} onPaid={() => {}} />, {
+      'GET /api/lookup/dni/45879612': [404, { error: 'No encontrado.' }],
+    });
+    await screen.findByLabelText('Monto');
+    await expectMessage(await leave(user, /^Monto/, 'abc'), PAYMENT_MESSAGES.amount);
+    await expectMessage(await leave(user, /^Monto/, ''), PAYMENT_MESSAGES.amount);
+    await leave(user, /^Monto/, '37.02');
+    await waitFor(() => expect(describedBy(screen.getByLabelText(/^Monto/))).not.toContain(PAYMENT_MESSAGES.amount));
+    await expectMessage(await leave(user, /^Nombre del cliente/, ''), PAYMENT_MESSAGES.name);
+    await user.click(screen.getByRole('button', { name: 'Registrar pago' }));
+    await expectMessage(screen.getByLabelText(/^Nombre del cliente/), PAYMENT_MESSAGES.name);
+    expect(sent(server)).toEqual([]);
+  });
+
+  it('Devolver a origen and Cambiar clave secreta', async () => {
+    sessionStore.set({ user: signedUser(), token: 'tok' });
+    const shipment = { id: 7, code: 'TMT-000007', originBranch: { name: 'Lima' }, destinationBranch: { name: 'Arequipa' } } as unknown as Shipment;
+    const { server, user } = setup(
+      <>
+        <ReturnModal shipment={shipment} opened onClose={() => {}} />
+      </>,
+    );
+    await screen.findByLabelText(/^Motivo/);
+    await expectMessage(await leave(user, /^Motivo/, ''), RETURN_MESSAGES.reasonRequired);
+    await expectMessage(await leave(user, /^Clave secreta del retorno/, 'ab'), 'Mínimo 4 caracteres');
+    await expectMessage(await leave(user, /^Clave secreta del retorno/, 'abc$%'), 'Solo letras, números y - _ .');
+    expect(sent(server)).toEqual([]);
+    cleanup();
+
+    setup(<SecretCodeModal shipment={shipment} opened onClose={() => {}} />);
+    await screen.findByLabelText(/^Nueva clave secreta/);
+    await expectMessage(await leave(user, /^Nueva clave secreta/, 'ab'), 'Mínimo 4 caracteres');
   });
 });
