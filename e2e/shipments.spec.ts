@@ -14,7 +14,9 @@ async function createTwoLineShipment(page: Page, recipient: string): Promise<str
   await page.goto('/shipments/new');
   await expect(page.getByTestId('fixed-origin')).toHaveText('Agencia: Lima');
   const create = page.getByRole('button', { name: 'Crear envío' });
-  await expect(create).toBeDisabled();
+  // Issue 38: offered from the start; the line under it says what is still missing.
+  await expect(create).toBeEnabled();
+  await expect(page.getByTestId('missing-hint')).toHaveText('Falta: remitente, DNI/RUC, nombres, apellidos, destino, peso, clave secreta');
   await page.getByLabel('Nombre del remitente').fill('Comercial Prueba E2E');
   await page.getByLabel('DNI/RUC del destinatario').fill('4587123a6');
   await expect(page.getByLabel('DNI/RUC del destinatario')).toHaveValue('45871236');
@@ -38,7 +40,7 @@ async function createTwoLineShipment(page: Page, recipient: string): Promise<str
   expect(sum).toBeGreaterThan(0);
   await expect(page.getByTestId('shipment-total')).toHaveText(new RegExp(`S/\\s${Math.floor(sum / 100)}\\.${String(sum % 100).padStart(2, '0')}`));
 
-  await expect(create).toBeEnabled();
+  await expect(page.getByTestId('missing-hint')).toHaveText('');
   await create.click();
   const code = (await page.getByTestId('created-code').textContent())!.trim();
   expect(code).toMatch(/^TMT-\d{6}$/);

@@ -23,3 +23,33 @@ export function applyServerErrors<T extends FieldValues>(
   }
   return errorMessage(err, fallback);
 }
+
+/** The least a schema answers: enough to list what it still refuses, whatever its input and output types. */
+export interface Checkable {
+  safeParse(values: unknown): { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[] }[] } };
+}
+
+/**
+ * What the form still lacks, in the words of `labels` (field → its name in the sentence 'Falta: …'), in
+ * the order of `labels`: the fields the schema refuses in `values`. A refusal on a field `labels` does not
+ * name (a rule across fields) reads 'otros datos', so the list is never silently short.
+ */
+export function missingFields(schema: Checkable, values: unknown, labels: Readonly<Record<string, string>>): string[] {
+  const result = schema.safeParse(values);
+  if (result.success) return [];
+  const failing = new Set(result.error.issues.map((i) => String(i.path[0] ?? '')));
+  const named = Object.entries(labels)
+    .filter(([field]) => failing.has(field))
+    .map(([, label]) => label);
+  const unnamed = [...failing].some((field) => !(field in labels));
+  return [...new Set(unnamed ? [...named, 'otros datos'] : named)];
+}
+
+/**
+ * After a refused submit, the focus goes to the first wrong field on screen. react-hook-form focuses the
+ * first one it registered, and a Controller (a select, a document box) registers after the plain inputs,
+ * so it would land on 'Nombres' below a wrong 'Número de documento'.
+ */
+export function focusFirstInvalid(form: HTMLFormElement | null) {
+  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}

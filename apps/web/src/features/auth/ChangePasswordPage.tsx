@@ -23,6 +23,7 @@ function ChangePasswordForm({ mustChange }: { mustChange: boolean }) {
   const logout = useLogout();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<ChangePasswordForm>({
+    mode: 'onTouched',
     resolver: zodResolver(changePasswordFormSchema(!mustChange)),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });

@@ -19,7 +19,7 @@ export default function LoginPage() {
   const health = useHealth();
   const login = useLogin();
   const [alert, setAlert] = useState<string | null>(null);
-  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
+  const form = useForm<LoginInput>({ mode: 'onTouched', resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
 
   const onSubmit = form.handleSubmit((values) => {
     setAlert(null);

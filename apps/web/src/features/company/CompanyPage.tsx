@@ -52,6 +52,7 @@ function CompanyForm({ company }: { company: Company }) {
   const [alert, setAlert] = useState<string | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const form = useForm<CompanyInput, unknown, CompanyData>({
+    mode: 'onTouched',
     resolver: zodResolver(companySchema),
     defaultValues: {
       ruc: company.ruc,

@@ -30,6 +30,7 @@ export function AccountForm({ account, onDone }: { account: CreditAccountAnswer 
   const [customerError, setCustomerError] = useState<string | null>(null);
   const customers = useRucCustomers(search);
   const form = useForm<CreditAccountInput, unknown, CreditAccountValues>({
+    mode: 'onTouched',
     resolver: zodResolver(creditAccountSchema),
     defaultValues: {
       limit: account ? String(account.limit) : '',

@@ -34,6 +34,7 @@ export function CollectionForm({ account, onDone }: { account: CreditAccountDeta
   const [choose, setChoose] = useState(false);
   const open = account.invoices.filter((i) => i.open > 0);
   const form = useForm<CollectionInput, unknown, CollectionValues>({
+    mode: 'onTouched',
     resolver: zodResolver(collectionSchema),
     defaultValues: {
       customerId: account.customerId,
@@ -75,7 +76,14 @@ export function CollectionForm({ account, onDone }: { account: CreditAccountDeta
         control={form.control}
         name="receivedOn"
         render={({ field }) => (
-          <DayInput label="Fecha del cobro" withAsterisk value={field.value} onChange={field.onChange} error={errors.receivedOn?.message} />
+          <DayInput
+            label="Fecha del cobro"
+            withAsterisk
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={errors.receivedOn?.message}
+          />
         )}
       />
       <Controller

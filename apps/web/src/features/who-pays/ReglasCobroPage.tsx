@@ -75,7 +75,7 @@ function RulesForm({ rules, branches }: { rules: WhoPaysRules; branches: readonl
   const save = useSaveWhoPaysRules();
   const [alert, setAlert] = useState<string | null>(null);
   const defaults = useMemo(() => formValues(rules, branches), [rules, branches]);
-  const form = useForm<RulesInput, unknown, WhoPaysRules>({ resolver: zodResolver(whoPaysRulesSchema), defaultValues: defaults });
+  const form = useForm<RulesInput, unknown, WhoPaysRules>({ mode: 'onTouched', resolver: zodResolver(whoPaysRulesSchema), defaultValues: defaults });
   const { errors } = form.formState;
   const routeIndex = useMemo(() => new Map((defaults.routes ?? []).map((r, i) => [`${r.originBranchId}:${r.destinationBranchId}`, i])), [defaults]);
 

@@ -14,6 +14,7 @@ export function BranchForm({ branch, onDone }: { branch: Branch | null; onDone()
   const save = useSaveBranch();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<z.input<typeof branchSchema>, unknown, z.output<typeof branchSchema>>({
+    mode: 'onTouched',
     resolver: zodResolver(branchSchema),
     defaultValues: { name: branch?.name ?? '', city: branch?.city ?? '', address: branch?.address ?? '' },
   });

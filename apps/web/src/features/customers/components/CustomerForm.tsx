@@ -51,6 +51,7 @@ export function CustomerForm({ customer, onDone }: { customer: Customer | null; 
   const save = useSaveCustomer();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<CustomerInput, unknown, CustomerData>({
+    mode: 'onTouched',
     resolver: zodResolver(customerSchema),
     defaultValues: {
       doc_type: customer ? String(customer.doc_type) : '1',

@@ -44,6 +44,7 @@ function DeliveryFields({ shipment, agents, proofRequired }: { shipment: Shipmen
   const [agentId, setAgentId] = useState<string | null>(counter ? String(counter.id) : null);
 
   const form = useForm<DeliveryInput, unknown, Delivery>({
+    mode: 'onTouched',
     resolver: zodResolver(deliverySchema),
     // Spec section 4: the receiver prefills from the shipment's recipient.
     defaultValues: {
@@ -132,6 +133,8 @@ function DeliveryFields({ shipment, agents, proofRequired }: { shipment: Shipmen
             data={options}
             value={agentId}
             onChange={pickAgent}
+            // Not a registered input (the name comes from the pick): leaving it empty still says 'Quién entrega'.
+            onBlur={() => void form.trigger('deliveredByName')}
             searchable
             nothingFoundMessage="Sin resultados."
             error={errors.deliveredByName?.message}

@@ -45,7 +45,7 @@ export function ComplianceAlert({ transport }: { transport: Transport }) {
 function OverrideForm({ transportId, refusal, onDone }: { transportId: number; refusal: string; onDone(): void }) {
   const create = useCreateOverride(transportId);
   const [alert, setAlert] = useState<string | null>(null);
-  const form = useForm<{ reason: string }>({ resolver: zodResolver(complianceOverrideSchema), defaultValues: { reason: '' } });
+  const form = useForm<{ reason: string }>({ mode: 'onTouched', resolver: zodResolver(complianceOverrideSchema), defaultValues: { reason: '' } });
   const onSubmit = form.handleSubmit((values) => {
     setAlert(null);
     create.mutate(values.reason, {

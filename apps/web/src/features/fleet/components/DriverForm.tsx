@@ -14,6 +14,7 @@ export function DriverForm({ driver, onDone }: { driver: Driver | null; onDone()
   const save = useSaveDriver();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<DriverInput, unknown, DriverData>({
+    mode: 'onTouched',
     resolver: zodResolver(driverSchema),
     defaultValues: {
       full_name: driver?.full_name ?? '',

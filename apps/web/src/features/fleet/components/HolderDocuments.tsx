@@ -77,6 +77,7 @@ export function HolderDocuments({ kind, id, holder }: { kind: DocumentHolderKind
   const [file, setFile] = useState<File | null>(null);
   const types = kind === 'transports' ? VEHICLE_DOCUMENT_TYPES : DRIVER_DOCUMENT_TYPES;
   const form = useForm<FleetDocumentInput, unknown, FleetDocumentData>({
+    mode: 'onTouched',
     resolver: zodResolver(fleetDocumentSchema),
     defaultValues: { type: types[0], number: '', issuedOn: '', expiresOn: '', file: '' },
   });
@@ -214,6 +215,7 @@ export function HolderDocuments({ kind, id, holder }: { kind: DocumentHolderKind
                   allowDeselect={false}
                   data={types.map((t) => ({ value: t, label: FLEET_DOCUMENT_LABELS[t] }))}
                   value={field.value as string}
+                  onBlur={field.onBlur}
                   onChange={(v) => field.onChange(v)}
                   error={errors.type?.message}
                 />

@@ -75,6 +75,7 @@ export function TransportForm({ transport, onDone }: { transport: Transport | nu
   const drivers = useDrivers();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<FormValues, unknown, TransportData>({
+    mode: 'onTouched',
     // The schema's preprocessing accepts exactly these input shapes (id strings, '' for empty numbers).
     resolver: zodResolver(transportSchema) as unknown as Resolver<FormValues, unknown, TransportData>,
     defaultValues: {

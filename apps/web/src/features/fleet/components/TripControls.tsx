@@ -84,7 +84,8 @@ export function DepartButton({ transport, load }: { transport: Transport; load: 
       <Button onClick={() => void run()} disabled={reason !== null} loading={depart.isPending}>
         Registrar salida
       </Button>
-      {reason && count > 0 && (
+      {/* Issue 38: a disabled button always says why, an empty load included. */}
+      {reason && (
         <Text size="xs" c="orange.9" maw={300} ta="right">
           {reason}
         </Text>

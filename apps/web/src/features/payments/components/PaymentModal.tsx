@@ -138,10 +138,10 @@ export function PaymentModal({
     setFailure({ message: result.error ?? PAYMENT_MESSAGES.createFailed, pendingId: result.payment.id });
   };
 
-  const submit = () => {
-    setFailure(null);
+  /** What 'Registrar pago' sends, from what the modal holds. */
+  const paymentInput = () => {
     const docNumber = values.customerDocNumber.trim();
-    const input = {
+    return {
       shipmentId: values.shipmentId,
       customerId: chosen?.senderCustomerId && chosen.senderDoc === docNumber ? chosen.senderCustomerId : null,
       customerName: values.customerName,
@@ -155,14 +155,25 @@ export function PaymentModal({
       methodCode: values.methodCode,
       providerTxId: values.providerTxId.trim() || null,
     };
+  };
+  /** The schema's first message per field. */
+  const fieldErrors = (parsed: ReturnType<typeof manualPaymentRequestSchema.safeParse>) => {
+    const found: Partial<Record<Field, string>> = {};
+    for (const issue of parsed.error?.issues ?? []) found[issue.path[0] as Field] ??= issue.message;
+    return found;
+  };
+  // Issue 38: a field left with a wrong value says so at once; the others wait for their turn or the submit.
+  const checkField = (field: Field) => {
+    const message = fieldErrors(manualPaymentRequestSchema.safeParse(paymentInput()))[field];
+    setErrors(({ [field]: _, ...rest }) => (message ? { ...rest, [field]: message } : rest));
+  };
+
+  const submit = () => {
+    setFailure(null);
+    const input = paymentInput();
     const parsed = manualPaymentRequestSchema.safeParse(input);
     if (!parsed.success) {
-      const found: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        found[field] ??= issue.message;
-      }
-      setErrors(found);
+      setErrors(fieldErrors(parsed));
       return;
     }
     setErrors({});
@@ -208,6 +219,7 @@ export function PaymentModal({
               data={choices.map((s) => ({ value: String(s.id), label: `${s.code} · ${s.senderName} · ${formatMoney(s.quotedPrice)}` }))}
               value={values.shipmentId || null}
               error={errors.shipmentId}
+              onBlur={() => checkField('shipmentId')}
               onChange={(v) => {
                 const next = choices.find((s) => String(s.id) === v) ?? null;
                 setValues((prev) => ({ ...initialValues(next), methodCode: prev.methodCode, providerTxId: prev.providerTxId }));
@@ -220,6 +232,7 @@ export function PaymentModal({
               inputMode="decimal"
               value={values.amount}
               error={errors.amount}
+              onBlur={() => checkField('amount')}
               onChange={(e) => set({ amount: e.currentTarget.value })}
             />
             {canDiscount && (
@@ -230,6 +243,7 @@ export function PaymentModal({
                   placeholder="0.00"
                   value={values.discount}
                   error={errors.discount}
+                  onBlur={() => checkField('discount')}
                   onChange={(e) => setDiscount(e.currentTarget.value)}
                 />
                 <TextInput
@@ -237,6 +251,7 @@ export function PaymentModal({
                   maxLength={200}
                   value={values.discountReason}
                   error={errors.discountReason}
+                  onBlur={() => checkField('discountReason')}
                   onChange={(e) => set({ discountReason: e.currentTarget.value })}
                 />
               </>
@@ -262,6 +277,7 @@ export function PaymentModal({
               maxLength={11}
               value={values.customerDocNumber}
               error={errors.customerDocNumber}
+              onBlur={() => checkField('customerDocNumber')}
               description={
                 lookup.isFetching
                   ? 'Consultando…'
@@ -276,6 +292,7 @@ export function PaymentModal({
               maxLength={200}
               value={values.customerName}
               error={errors.customerName}
+              onBlur={() => checkField('customerName')}
               onChange={(e) => set({ customerName: e.currentTarget.value })}
             />
             {factura && (
@@ -305,6 +322,7 @@ export function PaymentModal({
                 maxLength={100}
                 value={values.providerTxId}
                 error={errors.providerTxId}
+                onBlur={() => checkField('providerTxId')}
                 onChange={(e) => set({ providerTxId: e.currentTarget.value })}
               />
             )}

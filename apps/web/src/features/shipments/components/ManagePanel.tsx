@@ -149,10 +149,15 @@ export function SecretCodeModal({ shipment, opened, onClose }: { shipment: Shipm
     setError(undefined);
     onClose();
   };
+  const check = () => {
+    const parsed = secretCodeSchema.safeParse(code);
+    setError(parsed.success ? undefined : parsed.error.issues[0]?.message);
+    return parsed;
+  };
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const parsed = secretCodeSchema.safeParse(code);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    const parsed = check();
+    if (!parsed.success) return;
     change.mutate(
       { id: shipment.id, secretCode: parsed.data },
       {
@@ -179,6 +184,8 @@ export function SecretCodeModal({ shipment, opened, onClose }: { shipment: Shipm
             autoComplete="new-password"
             value={code}
             onChange={(e) => setCode(e.currentTarget.value)}
+            // Issue 38: 'Mínimo 4 caracteres' or 'Solo letras, números y - _ .' as soon as the field is left.
+            onBlur={() => void check()}
             error={error}
           />
           <Button type="submit" loading={change.isPending}>

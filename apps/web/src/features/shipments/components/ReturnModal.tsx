@@ -18,13 +18,19 @@ export function ReturnModal({ shipment, opened, onClose }: { shipment: Shipment;
   // One key per return the agent means to make: every submit of this dialog until it succeeds.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
 
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
+  const check = () => {
     const code = secretCodeSchema.safeParse(secretCode);
-    const next = {
+    return {
       reason: reason.trim() ? undefined : RETURN_MESSAGES.reasonRequired,
       secretCode: code.success ? undefined : code.error.issues[0]?.message,
     };
+  };
+  // Issue 38: the field left says what is wrong with it, before any submit.
+  const checkField = (field: 'reason' | 'secretCode') => setErrors((prev) => ({ ...prev, [field]: check()[field] }));
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const next = check();
     setErrors(next);
     if (next.reason || next.secretCode) return;
     giveBack.mutate(
@@ -65,6 +71,7 @@ export function ReturnModal({ shipment, opened, onClose }: { shipment: Shipment;
               setErrors((prev) => ({ ...prev, reason: undefined }));
             }}
             error={errors.reason}
+            onBlur={() => checkField('reason')}
             data-autofocus
           />
           <PasswordInput
@@ -76,6 +83,7 @@ export function ReturnModal({ shipment, opened, onClose }: { shipment: Shipment;
               setErrors((prev) => ({ ...prev, secretCode: undefined }));
             }}
             error={errors.secretCode}
+            onBlur={() => checkField('secretCode')}
             autoComplete="new-password"
           />
           <Group justify="flex-end">

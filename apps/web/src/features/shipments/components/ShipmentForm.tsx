@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Alert, Badge, Button, Grid, Group, Paper, PasswordInput, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch, type Path } from 'react-hook-form';
@@ -15,7 +15,8 @@ import {
 } from '@tramo/domain';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatMoney, formatWeight } from '../../../lib/format.ts';
-import { applyServerErrors } from '../../../lib/forms.ts';
+import { applyServerErrors, focusFirstInvalid } from '../../../lib/forms.ts';
+import { MissingHint } from '../../../components/ui/MissingHint.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { BranchSelect, useBranches } from '../../branches/index.ts';
@@ -45,6 +46,31 @@ const SERVER_FIELDS = [
   'payerDocNumber',
 ] as const;
 
+/** Each field as the line under 'Crear envío' names it ('Falta: destino, clave secreta'), in the form's order. */
+const MISSING_LABELS = {
+  senderName: 'remitente',
+  senderCustomerId: 'remitente',
+  recipientDoc: 'DNI/RUC',
+  recipientFirstName: 'nombres',
+  recipientLastName: 'apellidos',
+  recipientPhone: 'celular',
+  recipientEmail: 'correo',
+  originBranchId: 'origen',
+  destinationBranchId: 'destino',
+  lines: 'peso',
+  declaredValue: 'valor declarado',
+  insured: 'seguro',
+  surcharges: 'recargos',
+  payer: 'quién paga',
+  paymentMoment: 'momento de pago',
+  payerDocType: 'datos del tercero',
+  payerDocNumber: 'datos del tercero',
+  payerName: 'datos del tercero',
+  payerCustomerId: 'datos del tercero',
+  description: 'descripción',
+  secretCode: 'clave secreta',
+};
+
 /** The new-shipment form, and the same form pre-filled to edit a shipment still in Creado. */
 export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null; onCreated?(s: Shipment): void }) {
   const user = useCurrentUser();
@@ -59,6 +85,8 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
   // Its input type is `unknown` (it preprocesses the spec's payload variants), hence the cast.
   const schema = (editing ? shipmentUpdateSchema : newShipmentSchema) as unknown as z.ZodType<NewShipment, ShipmentFormValues>;
   const form = useForm<ShipmentFormValues, unknown, NewShipment>({
+    // Issue 38: a field says what is wrong with it as soon as it is left, not only after a submit.
+    mode: 'onTouched',
     resolver: zodResolver(schema),
     defaultValues: editing ? formFromShipment(editing) : emptyShipmentForm(anyBranch ? null : user.branchId),
   });
@@ -73,6 +101,10 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
   const hasWeight = lines.some((l) => typeof l.weightKg === 'number' && l.weightKg > 0);
   const ready = Boolean(originBranchId && destinationBranchId && hasWeight);
   const saving = create.isPending || update.isPending;
+  const badLines = quote.quotes.flatMap((q, i) => (q.state === 'error' ? [i] : []));
+  // Only the quote in flight holds the button: the price it waits for is the one the counter confirms.
+  const waitingForQuote = ready && quote.pending;
+  const hintId = useId();
 
   const originName = branches.data?.find((b) => b.id === originBranchId)?.name ?? user.branchName ?? '—';
 
@@ -108,30 +140,40 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
     notify.error(message ?? errorMessage(err, fallback));
   };
 
-  const onSubmit = form.handleSubmit((values) => {
-    if (!ready || quote.blocked) return;
-    setAlert(null);
-    if (editing) {
-      update.mutate(
-        { ...values, id: editing.id },
-        {
-          onSuccess: (s) => {
-            notify.success(`Envío ${s.code} actualizado.`);
-            void navigate(`/shipments/${s.id}`);
+  const onSubmit = form.handleSubmit(
+    (values) => {
+      if (quote.pending) return;
+      // The line's message is on its weight ('Peso fuera de los rangos configurados.'): take the counter there.
+      const firstBad = badLines[0];
+      if (firstBad !== undefined) {
+        form.setFocus(`lines.${firstBad}.weightKg`);
+        return;
+      }
+      setAlert(null);
+      if (editing) {
+        update.mutate(
+          { ...values, id: editing.id },
+          {
+            onSuccess: (s) => {
+              notify.success(`Envío ${s.code} actualizado.`);
+              void navigate(`/shipments/${s.id}`);
+            },
+            onError: (err) => onError(err, 'No se pudo guardar el envío.'),
           },
-          onError: (err) => onError(err, 'No se pudo guardar el envío.'),
+        );
+        return;
+      }
+      create.mutate(values, {
+        onSuccess: (s) => {
+          notify.success(`Envío ${s.code} registrado.`);
+          onCreated?.(s);
         },
-      );
-      return;
-    }
-    create.mutate(values, {
-      onSuccess: (s) => {
-        notify.success(`Envío ${s.code} registrado.`);
-        onCreated?.(s);
-      },
-      onError: (err) => onError(err, SHIPMENT_MESSAGES.createFailed),
-    });
-  });
+        onError: (err) => onError(err, SHIPMENT_MESSAGES.createFailed),
+      });
+    },
+    // The submit event targets the form itself (its currentTarget is gone once the resolver has answered).
+    (_, event) => focusFirstInvalid(event?.target instanceof HTMLFormElement ? event.target : null),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -187,6 +229,7 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
                       label="DNI/RUC del destinatario"
                       withAsterisk
                       inputMode="numeric"
+                      ref={field.ref}
                       value={field.value}
                       onChange={(e) => field.onChange(recipientDocInput(e.currentTarget.value))}
                       onBlur={field.onBlur}
@@ -235,6 +278,8 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
                         withAsterisk
                         searchable
                         placeholder="Seleccione origen"
+                        ref={field.ref}
+                        onBlur={field.onBlur}
                         value={field.value}
                         onChange={(v) => {
                           field.onChange(v ? Number(v) : null);
@@ -264,6 +309,8 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
                       withAsterisk
                       searchable
                       placeholder="Seleccione destino"
+                      ref={field.ref}
+                      onBlur={field.onBlur}
                       value={field.value}
                       exclude={originBranchId}
                       onChange={(v) => field.onChange(v ? Number(v) : null)}
@@ -328,10 +375,18 @@ export function ShipmentForm({ editing, onCreated }: { editing: Shipment | null;
                   Cancelar
                 </Button>
               )}
-              <Button type="submit" size="md" loading={saving} disabled={!ready || quote.blocked}>
+              <Button type="submit" size="md" loading={saving} disabled={waitingForQuote} aria-describedby={hintId}>
                 {editing ? 'Guardar cambios' : 'Crear envío'}
               </Button>
             </Group>
+            <MissingHint
+              id={hintId}
+              control={form.control}
+              schema={schema}
+              labels={MISSING_LABELS}
+              more={badLines.map((i) => `un peso válido en la línea ${i + 1}`)}
+              waiting={waitingForQuote ? 'Esperando la cotización del precio…' : null}
+            />
           </Stack>
         </Grid.Col>
       </Grid>

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Button, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, NumberInput, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { Controller, useFieldArray, type Control, type FieldErrors } from 'react-hook-form';
 import { PRICING_MESSAGES, PRODUCT_TYPE_LABELS, PRODUCT_TYPES, type NewShipment, type Quote, type QuoteLineAnswer } from '@tramo/domain';
@@ -52,11 +52,11 @@ function QuoteCell({ quote, tariff }: { quote: LineQuoteState; tariff: QuoteLine
         </div>
       );
     case 'error':
-      // The spec's 'Peso fuera de los rangos configurados.' is said once, under the lines; the line only points at itself.
+      // The spec's 'Peso fuera de los rangos configurados.' is said on the line's weight, where it is corrected.
       if (quote.outOfRange) {
         return (
-          <Text size="xs" c="red">
-            Fuera de rango
+          <Text c="dimmed" size="sm">
+            —
           </Text>
         );
       }
@@ -82,7 +82,10 @@ const roundKg = (kg: number) => Number(`${Math.round(Number(`${kg}e2`))}e-2`);
 
 export function WeightLines({ control, errors, quotes, tariffLines = [] }: WeightLinesProps) {
   const { fields, append, remove } = useFieldArray({ control, name: 'lines' });
-  const outOfRange = quotes.some((q) => q.state === 'error' && q.outOfRange);
+  const outOfRange = (i: number) => {
+    const q = quotes[i];
+    return q?.state === 'error' && q.outOfRange;
+  };
   const linesError = errors.lines?.root?.message ?? errors.lines?.message;
 
   return (
@@ -139,7 +142,7 @@ export function WeightLines({ control, errors, quotes, tariffLines = [] }: Weigh
                           if (typeof f.value === 'number') f.onChange(roundKg(f.value));
                           f.onBlur();
                         }}
-                        error={errors.lines?.[i]?.weightKg?.message}
+                        error={errors.lines?.[i]?.weightKg?.message ?? (outOfRange(i) ? PRICING_MESSAGES.outsideRanges : undefined)}
                       />
                     )}
                   />
@@ -178,11 +181,6 @@ export function WeightLines({ control, errors, quotes, tariffLines = [] }: Weigh
           </Text>
         )}
       </Group>
-      {outOfRange && (
-        <Alert color="red" variant="light" role="alert" py="xs">
-          {PRICING_MESSAGES.outsideRanges}
-        </Alert>
-      )}
     </Stack>
   );
 }

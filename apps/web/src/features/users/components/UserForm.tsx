@@ -42,6 +42,7 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
   const allUsers = useUsers();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<Input, unknown, Output>({
+    mode: 'onTouched',
     resolver: zodResolver(userSchema),
     defaultValues: {
       username: user?.username ?? '',
@@ -59,7 +60,8 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
   const duplicate = typed.length >= 3 && typed !== user?.username && !!allUsers.data?.some((u) => u.username === typed);
 
   const onSubmit = form.handleSubmit((values) => {
-    if (duplicate) return;
+    // The live 'Ya existe un usuario con este código.' is on the field already: take the user there.
+    if (duplicate) return form.setFocus('username');
     setAlert(null);
     save.mutate(
       { ...values, id: user?.id },
@@ -86,7 +88,6 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
       alert={alert}
       submitting={save.isPending}
       submitLabel={user ? 'Guardar cambios' : 'Crear usuario'}
-      submitDisabled={duplicate}
       onCancel={onDone}
     >
       <TextInput
@@ -117,6 +118,7 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
             data={roleOptions}
             value={field.value || null}
             onChange={(v) => field.onChange(v ?? '')}
+            onBlur={field.onBlur}
             error={errors.role?.message}
           />
         )}
@@ -129,6 +131,7 @@ export function UserForm({ user, onCreated, onDone }: UserFormProps) {
             label="Sucursal"
             value={field.value ? String(field.value) : null}
             onChange={(v) => field.onChange(v ? Number(v) : null)}
+            onBlur={field.onBlur}
             clearable
             allowDeselect
             error={errors.branchId?.message}
