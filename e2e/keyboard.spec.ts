@@ -246,3 +246,41 @@ test('the same with the mouse: pointer actions and keystrokes counted (issue 38)
   fs.mkdirSync('reports', { recursive: true });
   fs.writeFileSync('reports/counter-pointer-actions.txt', `${pointer} pointer actions, ${keys} keystrokes\n`);
 });
+
+test("the shipment's page: 'Cobrar' (Alt+P) while it is collectable here, the label (Alt+E), both named in tooltips", async ({ page, request }) => {
+  // Paid at origin by the recipient: the modal is prefilled with the recipient's document and name.
+  const { id, code } = await createShipment(request, {
+    destination: 'Cusco',
+    fields: { recipientDoc: '43561278', recipientFirstName: 'Elena', recipientLastName: 'Atajo Paz', payer: 'destinatario', paymentMoment: 'origen' },
+  });
+  await loginAndWait(page, 'AGENTE1');
+  await page.goto(`/shipments/${id}`);
+  await expect(page.getByRole('heading', { name: code })).toBeVisible();
+  const collect = page.getByRole('button', { name: 'Cobrar' });
+  await expect(collect).toBeEnabled();
+  await collect.hover();
+  await expect(page.getByRole('tooltip', { name: 'Cobrar (Alt+P)' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/detail-1366.png` });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.getByRole('button', { name: 'Imprimir etiqueta' }).hover();
+  await expect(page.getByRole('tooltip', { name: 'Imprimir etiqueta (Alt+E)' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/detail-1024.png` });
+
+  await page.keyboard.press('Alt+e');
+  await expect(page.getByRole('dialog', { name: `Etiqueta ${code}` })).toBeVisible();
+  // Behind an open modal the page's shortcuts are off.
+  await page.keyboard.press('Alt+p');
+  await expect(page.getByRole('dialog', { name: 'Registrar pago del envío' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  // Gone, not only closing (its title empties at once): while a dialog is there, it owns the keys.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.keyboard.press('Alt+p');
+  const modal = page.getByRole('dialog', { name: 'Registrar pago del envío' });
+  await expect(modal.getByLabel('Documento del cliente (DNI o RUC)')).toHaveValue('43561278');
+  await expect(modal.getByLabel('Nombre del cliente')).toHaveValue('Elena Atajo Paz');
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  // The menu names Alt+N too, and Alt+N from this page opens the form.
+  await page.keyboard.press('Alt+n');
+  await expect(page).toHaveURL(/\/shipments\/new$/);
+});

@@ -30,7 +30,7 @@ export function CreatedShipment({ shipment, onAnother }: { shipment: Shipment; o
   useShortcut(SHORTCUTS.newShipment, onAnother);
 
   return (
-    <Paper withBorder p="xl" maw={720} mx="auto" mt="lg">
+    <Paper withBorder p="xl" maw={840} mx="auto" mt="lg">
       <Stack align="center" gap="sm">
         <Text c="dimmed">Envío registrado</Text>
         <Title order={2} size="h1" data-testid="created-code" style={{ letterSpacing: 1 }}>
