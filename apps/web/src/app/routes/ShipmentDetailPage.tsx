@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Anchor, Box, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Grid, Group, Paper, SimpleGrid, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import {
   canManage as mayManage,
@@ -18,10 +18,12 @@ import { StatusChip } from '../../components/ui/StatusChip.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatDateTime, formatMoney, formatNumber, formatWeight } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { SHORTCUTS, shortcutLabel, useShortcut, withShortcut } from '../../lib/shortcuts.ts';
 import { ShipmentDocuments } from '../../features/billing/index.ts';
 import { DeliveryProofView } from '../../features/deliveries/index.ts';
 import { ShipmentTransportBox } from '../../features/fleet/index.ts';
 import { ShipmentIncidents } from '../../features/incidents/index.ts';
+import { CollectAction } from '../../features/payments/index.ts';
 import {
   DescriptionModal,
   LabelModal,
@@ -121,6 +123,7 @@ export default function ShipmentDetailPage() {
   const [editingSecret, setEditingSecret] = useState(false);
   const [editingDescription, setEditingDescription] = useState(false);
   const [returning, setReturning] = useState(false);
+  useShortcut(SHORTCUTS.label, query.isSuccess && (() => setPrinting(true)));
 
   if (query.isPending) return <PageSkeleton rows={10} />;
   if (query.isError) {
@@ -151,9 +154,12 @@ export default function ShipmentDetailPage() {
     <>
       <PageHeader title={s.code} description={`Registrado el ${formatDateTime(s.createdAt)}${s.createdByName ? ` por ${s.createdByName}` : ''}`}>
         <StatusChip status={s.status} size="lg" />
-        <Button variant="default" onClick={() => setPrinting(true)}>
-          Imprimir etiqueta
-        </Button>
+        <Tooltip label={withShortcut('Imprimir etiqueta', SHORTCUTS.label)}>
+          <Button variant="default" aria-keyshortcuts={shortcutLabel(SHORTCUTS.label)} onClick={() => setPrinting(true)}>
+            Imprimir etiqueta
+          </Button>
+        </Tooltip>
+        <CollectAction shipment={s} variant="light" />
         {s.canEdit && !s.returnOf && (
           <Button component={Link} to={`/shipments/new?edit=${s.id}`} variant="default">
             Editar

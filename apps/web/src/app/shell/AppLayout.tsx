@@ -1,10 +1,11 @@
 import { Suspense } from 'react';
-import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import { AppShell, Badge, Burger, Button, Group, NavLink, ScrollArea, Text, Title, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
-import { menuFor, ROLE_LABELS } from '@tramo/domain';
+import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { canManageArea, menuFor, ROLE_LABELS } from '@tramo/domain';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
+import { SHORTCUTS, shortcutLabel, useShortcut, withShortcut } from '../../lib/shortcuts.ts';
 import { useLogout } from '../../features/auth/api/logout.ts';
 import { useRefreshSessionUser } from '../../features/auth/api/me.ts';
 
@@ -25,6 +26,8 @@ function activeEntry<T extends { path: string }>(pathname: string, entries: T[])
     .sort((a, b) => b.path.length - a.path.length)[0];
 }
 
+const NEW_SHIPMENT_PATH = '/shipments/new';
+
 export function AppLayout() {
   const user = useCurrentUser();
   const logout = useLogout();
@@ -33,6 +36,12 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure();
   const entries = menuFor(user.role);
   const active = activeEntry(location.pathname, entries);
+  const navigate = useNavigate();
+  // Alt+N: a new shipment from anywhere in the staff app. On the form itself it does nothing (a half-typed
+  // shipment is not thrown away); its success card takes Alt+N as 'Registrar otro'.
+  const mayRegister = canManageArea(user, 'newShipment');
+  const onNewShipmentForm = location.pathname === NEW_SHIPMENT_PATH && !location.search.includes('edit=');
+  useShortcut(SHORTCUTS.newShipment, mayRegister && !onNewShipmentForm && (() => void navigate(NEW_SHIPMENT_PATH)));
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -66,18 +75,28 @@ export function AppLayout() {
 
       <AppShell.Navbar p="xs" aria-label="Menú principal">
         <ScrollArea>
-          {entries.map((entry) => (
-            <NavLink
-              key={entry.path}
-              component={RouterNavLink}
-              to={entry.path}
-              // Highlighting is ours (activeEntry); the router's own prefix match would light two entries.
-              end
-              label={entry.label}
-              onClick={close}
-              active={entry.path === active?.path}
-            />
-          ))}
+          {entries.map((entry) => {
+            const link = (
+              <NavLink
+                key={entry.path}
+                component={RouterNavLink}
+                to={entry.path}
+                // Highlighting is ours (activeEntry); the router's own prefix match would light two entries.
+                end
+                label={entry.label}
+                onClick={close}
+                active={entry.path === active?.path}
+                aria-keyshortcuts={entry.path === NEW_SHIPMENT_PATH ? shortcutLabel(SHORTCUTS.newShipment) : undefined}
+              />
+            );
+            return entry.path === NEW_SHIPMENT_PATH ? (
+              <Tooltip key={entry.path} label={withShortcut(entry.label, SHORTCUTS.newShipment)} position="right">
+                {link}
+              </Tooltip>
+            ) : (
+              link
+            );
+          })}
         </ScrollArea>
       </AppShell.Navbar>
 

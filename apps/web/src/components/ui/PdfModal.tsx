@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import { Alert, Button, Group, Loader, Modal, Stack, type ModalProps } from '@mantine/core';
 import { errorMessage } from '../../lib/api.ts';
 import { saveBlob } from '../../lib/files.ts';
@@ -17,15 +17,36 @@ export interface PdfModalProps {
   /** The Spanish fallback when the answer carries no message. */
   errorFallback: string;
   loaderLabel?: string;
+  /** Where the work goes on once it closes (issue 38); by default the focus returns to what opened it. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 }
 
 /** A PDF inside the page, with Descargar and Imprimir (the frame prints only the PDF). */
-export function PdfModal({ opened, onClose, title, size = 'xl', name, blob, fetching, error, errorFallback, loaderLabel }: PdfModalProps) {
+export function PdfModal({
+  opened,
+  onClose,
+  title,
+  size = 'xl',
+  name,
+  blob,
+  fetching,
+  error,
+  errorFallback,
+  loaderLabel,
+  returnFocusTo,
+}: PdfModalProps) {
   const url = useMemo(() => (blob ? URL.createObjectURL(blob) : null), [blob]);
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
   const frame = useRef<HTMLIFrameElement>(null);
   return (
-    <Modal opened={opened} onClose={onClose} title={title} size={size}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      size={size}
+      returnFocus={!returnFocusTo}
+      onExitTransitionEnd={() => returnFocusTo?.current?.focus()}
+    >
       {fetching && !url && (
         <Group justify="center" p="xl">
           <Loader aria-label={loaderLabel} />

@@ -2,11 +2,10 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert, Button, Group, Stack, Tabs, Title } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
-import { collectableAtCounter, PAYMENT_MESSAGES, type ManualPayment, type ManualPaymentResult } from '@tramo/domain';
+import { collectableAtCounter, type ManualPayment, type ManualPaymentResult } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { keysetCursor, numberedPage, Pager } from '../../components/ui/Pager.tsx';
 import { errorMessage } from '../../lib/api.ts';
-import { notify } from '../../lib/notify.ts';
 import { pageNumber, useUrlState } from '../../lib/url-state.ts';
 import { PdfViewer, type PdfRequest } from '../billing/index.ts';
 import {
@@ -16,6 +15,7 @@ import {
   useTodayPayments,
   type CollectShipment,
 } from './api/payments.ts';
+import { announcePayment } from './components/announce-payment.ts';
 import { CashSessionPanel } from './components/CashSessionPanel.tsx';
 import { CollectTable } from './components/CollectTable.tsx';
 import { DaySessions } from './components/DaySessions.tsx';
@@ -58,13 +58,7 @@ export default function PagosPage() {
 
   const paid = (result: ManualPaymentResult) => {
     closeModal();
-    notify.success(`Pago registrado${result.payment.documentNumber ? `: ${result.payment.documentNumber}` : ''}.`);
-    if (result.cashSessionOpened) notify.info(PAYMENT_MESSAGES.sessionOpened);
-    if (result.warning) notify.error(result.warning);
-    // The receipt prints on the counter's thermal printer: the 80 mm ticket opens at once.
-    if (result.payment.documentId && result.payment.documentNumber) {
-      setReceipt({ id: result.payment.documentId, format: 'ticket', name: result.payment.documentNumber });
-    } else notify.error(PAYMENT_MESSAGES.noPdf);
+    setReceipt(announcePayment(result));
   };
   const openReceipt = (p: ManualPayment, format: 'a4' | 'ticket') =>
     p.documentId && p.documentNumber && setReceipt({ id: p.documentId, format, name: p.documentNumber });

@@ -1,3 +1,4 @@
+import type { RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { PdfModal } from '../../../components/ui/PdfModal.tsx';
 import { fetchDocumentFile } from '../api/open-file.ts';
@@ -13,7 +14,16 @@ export interface PdfRequest {
  * The document's PDF inside the page (A4, or the 80 mm ticket the counter prints on its thermal
  * printer). Fetched with the session, so it works without opening an unauthenticated address.
  */
-export function PdfViewer({ request, onClose }: { request: PdfRequest | null; onClose(): void }) {
+export function PdfViewer({
+  request,
+  onClose,
+  returnFocusTo,
+}: {
+  request: PdfRequest | null;
+  onClose(): void;
+  /** Where the focus goes once it closes (the counter's next step); else back to what opened it. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
+}) {
   const file = useQuery({
     queryKey: ['billing', 'file', request?.id, request?.format],
     queryFn: () => fetchDocumentFile(request!.id, request!.format),
@@ -33,6 +43,7 @@ export function PdfViewer({ request, onClose }: { request: PdfRequest | null; on
       fetching={file.isFetching}
       error={file.error}
       errorFallback="No se pudo abrir el PDF."
+      returnFocusTo={returnFocusTo}
     />
   );
 }

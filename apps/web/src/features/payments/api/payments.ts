@@ -36,6 +36,26 @@ export const useShipmentsDueAtDestination = () =>
     placeholderData: keepPreviousData,
   });
 
+/**
+ * One shipment as the counter collects it (the success card's and the detail's 'Cobrar', issue 38):
+ * read from the list its payment moment puts it on, with the sender's document the payment modal
+ * prefills. Newest first, so a shipment just registered is on the first page; read again on every
+ * mount, since registering a shipment does not refresh the payments' queries.
+ */
+export const useShipmentToCollect = (shipment: { id: number; paymentMoment: string } | null) =>
+  useQuery({
+    queryKey: [...paymentsKey, shipment?.paymentMoment === 'destino' ? 'due-at-destination' : 'to-collect'],
+    queryFn: ({ signal }) =>
+      api.get<z.infer<typeof collectShipmentPageSchema>>(
+        shipment?.paymentMoment === 'destino' ? '/payments/receivables/destination' : '/payments/receivables',
+        { pageSize: COLLECT_PAGE_SIZE },
+        signal,
+      ),
+    enabled: shipment !== null,
+    refetchOnMount: 'always',
+    select: (page) => page.items.find((s) => s.id === shipment?.id) ?? null,
+  });
+
 /** Spec section 9: today's payments come in pages of 200; a busier day goes on by cursor. */
 export const TODAY_PAYMENTS_PAGE_SIZE = 200;
 

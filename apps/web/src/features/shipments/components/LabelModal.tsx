@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
 import { formatDateTime, formatMoney, formatWeight } from '../../../lib/format.ts';
@@ -89,7 +89,16 @@ const FALLBACK_HEIGHT_MM = 90;
  * the label outside the app root; in print every other child of <body> is taken out of the flow,
  * so the hidden page cannot add blank sheets.
  */
-export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; onClose(): void }) {
+export function LabelModal({
+  shipment,
+  onClose,
+  returnFocusTo,
+}: {
+  shipment: Shipment | null;
+  onClose(): void;
+  /** Where the work goes on once it closes (issue 38: 'Cobrar' after the label); else back to what opened it. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
+}) {
   const [width, setWidth] = useState<LabelWidth>(storedWidth);
   const [heightMm, setHeightMm] = useState<number | null>(null);
   const clause = useTariffSettings().data?.liabilityClause ?? null;
@@ -123,7 +132,15 @@ export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; o
   const pageSize = `${width}mm ${heightMm ?? FALLBACK_HEIGHT_MM}mm`;
 
   return (
-    <Modal opened={shipment !== null} onClose={onClose} title={shipment ? `Etiqueta ${shipment.code}` : 'Etiqueta'} size="auto" centered>
+    <Modal
+      opened={shipment !== null}
+      onClose={onClose}
+      title={shipment ? `Etiqueta ${shipment.code}` : 'Etiqueta'}
+      size="auto"
+      centered
+      returnFocus={!returnFocusTo}
+      onExitTransitionEnd={() => returnFocusTo?.current?.focus()}
+    >
       {shipment && (
         <Stack gap="md" miw={340}>
           <Group justify="space-between">
@@ -144,7 +161,15 @@ export function LabelModal({ shipment, onClose }: { shipment: Shipment | null; o
             <Button variant="default" onClick={onClose}>
               Cerrar
             </Button>
-            <Button onClick={() => window.print()}>Imprimir</Button>
+            {/* The print dialog blocks until it is done: then the label's work is too, and the counter goes on (issue 38). */}
+            <Button
+              onClick={() => {
+                window.print();
+                onClose();
+              }}
+            >
+              Imprimir
+            </Button>
           </Group>
           {createPortal(
             <>
