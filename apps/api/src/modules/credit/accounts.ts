@@ -28,14 +28,8 @@ const ledgerOf = (i: repo.InvoiceRow) => ({
 
 export const invoiceOpen = (i: repo.InvoiceRow) => invoiceOpenCents(ledgerOf(i));
 
-/** An account's standing today: its balance from what makes it, and whether an invoice is overdue. */
-async function standing(db: Db | Tx, account: repo.AccountRow, today: string) {
-  const [invoices, shipments, unapplied] = await Promise.all([
-    repo.invoicesOf(db, account.docNumber, account.termsDays),
-    repo.uninvoicedShipments(db, account.customerId),
-    repo.unappliedCents(db, account.customerId),
-  ]);
-  const uninvoicedCents = shipments.reduce((s, x) => s + x.cents, 0);
+/** An account's standing today from its parts: its balance, and whether an invoice is overdue. */
+function standingFrom(invoices: repo.InvoiceRow[], uninvoicedCents: number, unapplied: number, today: string) {
   const balanceCents = accountBalanceCents({
     uninvoicedShipmentsCents: uninvoicedCents,
     invoices: invoices.map(ledgerOf),
@@ -45,10 +39,21 @@ async function standing(db: Db | Tx, account: repo.AccountRow, today: string) {
     invoices.map((i) => ({ dueDate: i.dueDate, openCents: invoiceOpen(i) })),
     today,
   );
-  return { invoices, shipments, unapplied, uninvoicedCents, balanceCents, overdue };
+  return { invoices, unapplied, uninvoicedCents, balanceCents, overdue };
 }
 
-function accountAnswer(account: repo.AccountRow, s: Awaited<ReturnType<typeof standing>>) {
+/** One account's standing today, with the credit shipments no factura carries yet. */
+async function standing(db: Db | Tx, account: repo.AccountRow, today: string) {
+  const [invoices, shipments, unapplied] = await Promise.all([
+    repo.invoicesOf(db, account.docNumber, account.termsDays),
+    repo.uninvoicedShipments(db, account.customerId),
+    repo.unappliedCents(db, account.customerId),
+  ]);
+  const uninvoicedCents = shipments.reduce((s, x) => s + x.cents, 0);
+  return { ...standingFrom(invoices, uninvoicedCents, unapplied, today), shipments };
+}
+
+function accountAnswer(account: repo.AccountRow, s: ReturnType<typeof standingFrom>) {
   const limitCents = toCents(account.creditLimit);
   return {
     customerId: account.customerId,
@@ -72,7 +77,16 @@ function accountAnswer(account: repo.AccountRow, s: Awaited<ReturnType<typeof st
 export async function listAccounts(ctx: ServiceContext) {
   const today = limaDay(ctx.now());
   const rows = await repo.accounts(ctx.readDb);
-  return Promise.all(rows.map(async (a) => accountAnswer(a, await standing(ctx.readDb, a, today))));
+  // Three statements for all the accounts, not three per account (issue 37).
+  const ids = rows.map((a) => a.customerId);
+  const [invoices, uninvoiced, unapplied] = await Promise.all([
+    repo.invoicesOfMany(ctx.readDb, rows),
+    repo.uninvoicedCentsOfMany(ctx.readDb, ids),
+    repo.unappliedCentsOfMany(ctx.readDb, ids),
+  ]);
+  return rows.map((a) =>
+    accountAnswer(a, standingFrom(invoices.get(a.docNumber) ?? [], uninvoiced.get(a.customerId) ?? 0, unapplied.get(a.customerId) ?? 0, today)),
+  );
 }
 
 export async function accountDetail(ctx: ServiceContext, customerId: number, db: Db = ctx.db) {
