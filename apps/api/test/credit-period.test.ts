@@ -13,7 +13,7 @@ import {
 } from '@tramo/domain';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
 import { sandboxBilling } from './sandbox-billing.ts';
-import { engines, startTestApp, type TestContext } from './harness.ts';
+import { engines, startTestApp, statusCounts, type TestContext } from './harness.ts';
 
 /*
  * Issue 35, the invoicing half: 'Facturar periodos vencidos' over every active account, a period
@@ -268,8 +268,13 @@ describe.each(engines)('credit period invoicing (%s)', (engine) => {
 
     // The period is due again, and 'Facturar periodo' takes the same shipments into a new factura.
     expect((await get('/api/credit/period-invoices/due')).items).toEqual([expect.objectContaining({ customerId: ids.light, from, shipments: 2 })]);
-    const again = await t.call('POST', `/api/credit/accounts/${ids.light}/invoice-period`, { token: admin, body: { from, to } });
-    expect(again.statusCode, again.body).toBe(201);
+    // Five at once under the period's next key: one factura.
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () => t.call('POST', `/api/credit/accounts/${ids.light}/invoice-period`, { token: admin, body: { from, to } })),
+    );
+    expect(statusCounts(racing.map((r) => r.statusCode))).toEqual({ 200: 4, 201: 1 });
+    expect(new Set(racing.map((r) => r.json().id)).size).toBe(1);
+    const again = racing.find((r) => r.statusCode === 201)!;
     expect(again.json().id).not.toBe(original);
     expect((await linked(again.json().id)).map(([id]) => id)).toEqual(before.map(([id]) => id));
     const repeat = await t.call('POST', `/api/credit/accounts/${ids.light}/invoice-period`, { token: admin, body: { from, to } });
@@ -281,5 +286,26 @@ describe.each(engines)('credit period invoicing (%s)', (engine) => {
     const check = await ledger();
     expect(check.checks.find((c) => c.check === 'shipment_billed_once')).toMatchObject({ count: 0 });
     expect(check).toMatchObject({ ok: true });
+  });
+
+  it('a crediting note rejected afterwards gives the shipments back to the factura it credited', async () => {
+    const factura = Number(
+      (
+        (
+          await t.database.db.execute(
+            sql`select min(id) as id from documents where type = '01' and customer_doc_number = ${CUSTOMERS.batchHeavy.doc_number}`,
+          )
+        ).rows[0] as { id: unknown }
+      ).id,
+    );
+    const note = await creditNote(factura);
+    expect(note.statusCode, note.body).toBe(201);
+    expect((await linked(factura)).every(([, live]) => !live)).toBe(true);
+    // SUNAT's rejection, as the provider's answer records it (lifecycle.ts updates the status).
+    await t.database.db.execute(sql`update documents set status = 'rechazado' where id = ${note.json().id}`);
+    expect((await linked(factura)).every(([, live]) => live)).toBe(true);
+    expect(await scalar(sql`select count(*) as n from audit_log where action = 'credit-note-relink' and entity_id = ${String(factura)}`)).toBe(1);
+    expect((await get('/api/credit/period-invoices/due')).items).toEqual([]);
+    expect(await ledger()).toMatchObject({ ok: true });
   });
 });
