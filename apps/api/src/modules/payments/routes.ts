@@ -185,7 +185,7 @@ export default async function paymentRoutes(app: App) {
     {
       schema: {
         tags,
-        summary: 'Cuentas por cobrar por cliente remitente: envíos no anulados sin pago pagado (saldo exacto)',
+        summary: 'Cuentas por cobrar por cliente remitente: envíos no anulados sin pago pagado, fuera de los de crédito (saldo exacto)',
         querystring: z.object({ q: searchTerm() }),
         response: answers({ 200: receivablesAnswerSchema }),
       },
