@@ -1,6 +1,6 @@
 // npm run bench -- first-start [--port 3980] [--dir /tmp/tramo-first-start] [--ref COMMIT] [--npm-ci]
 // The README's first start, as a newcomer meets it: a fresh clone of this repository's HEAD (no
-// apps/web/dist, no apps/api/dist, no data), its node_modules copied from here (or `npm ci` with
+// apps/web/dist, no apps/api/dist, no data), its node_modules hard-linked from here (or `npm ci` with
 // --npm-ci, timed apart), then `npm start`. Prints when each phase's line appeared, when /api/health
 // first answered and when the demo's documents were all issued; then a second start on the same
 // clone (nothing to build, data there). Prints, never asserts.
@@ -26,7 +26,7 @@ const ref = arg('--ref');
 if (ref) execFileSync('git', ['checkout', '--quiet', ref], { cwd: dir });
 const installStarted = performance.now();
 if (process.argv.includes('--npm-ci')) execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'ignore' });
-else for (const nm of ['node_modules', 'apps/web/node_modules']) execFileSync('cp', ['-a', path.join(root, nm), path.join(dir, nm)]);
+else for (const nm of ['node_modules', 'apps/web/node_modules']) execFileSync('cp', ['-al', path.join(root, nm), path.join(dir, nm)]);
 console.log(
   `load average ${os
     .loadavg()
@@ -34,7 +34,7 @@ console.log(
     .join(' ')}, ${os.cpus().length} cores`,
 );
 console.log(`clone ${dir} at ${execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir }).toString().trim()}`);
-console.log(`${process.argv.includes('--npm-ci') ? 'npm ci' : 'node_modules copied'}: ${seconds(performance.now() - installStarted)}`);
+console.log(`${process.argv.includes('--npm-ci') ? 'npm ci' : 'node_modules linked'}: ${seconds(performance.now() - installStarted)}`);
 
 /** What the server printed, by the time it appeared. */
 const PHASES: [RegExp, string][] = [

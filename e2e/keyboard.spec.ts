@@ -101,6 +101,8 @@ async function countPrints(page: Page) {
 const focused = (locator: Locator) => expect(locator).toBeFocused();
 
 test('register, print the label and collect with the keyboard only, the payer prefilled (issue 38)', async ({ page }) => {
+  // The whole counter flow in one test, one key at a time: more than the default minute on a busy machine.
+  test.slow();
   const prints = await countPrints(page);
   await loginAndWait(page, 'AGENTE1');
   await page.goto('/');
@@ -192,6 +194,7 @@ test('register, print the label and collect with the keyboard only, the payer pr
 });
 
 test('the same with the mouse: pointer actions and keystrokes counted (issue 38)', async ({ page }) => {
+  test.slow();
   await countPrints(page);
   let pointer = 0;
   let keys = 0;

@@ -1,7 +1,7 @@
 // `npm start`: build the web app and the API when they are missing or older than their sources,
-// and run the API (plain JavaScript), which applies migrations, seeds an empty database while the web
-// app builds, and serves both on one port.
-import { spawn } from 'node:child_process';
+// then run the API (plain JavaScript), which applies migrations, seeds an empty database and serves
+// both on one port.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureApiBuilt } from './api-build.mjs';
@@ -33,23 +33,10 @@ const sourcesChanged = () => {
   return sources.some((s) => (fs.statSync(s).isDirectory() ? newestMtime(s) : fs.statSync(s).mtimeMs) > built);
 };
 
-/**
- * The web build runs beside the API's start-up: Vite and the database's first start (migrations, the
- * demo seed) are each mostly one thread, and the machine this runs on has two cores. The API takes the
- * build's promise (apps/api/src/main.ts, `tramoWebBuild`) and listens only once the app is built.
- */
-let webBuild = null;
 if (!fs.existsSync(dist) || sourcesChanged()) {
   console.log('Construyendo la aplicación web…');
-  webBuild = new Promise((resolve, reject) => {
-    const vite = spawn('npx', ['vite', 'build', '--outDir', distDir, '--emptyOutDir'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
-    vite.on('error', reject);
-    vite.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`La construcción de la aplicación web falló (código ${code}).`))));
-  });
-  // Handled where it is awaited; this only keeps an early failure from counting as unhandled.
-  webBuild.catch(() => {});
+  execFileSync('npx', ['vite', 'build', '--outDir', distDir, '--emptyOutDir'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
 }
-globalThis.tramoWebBuild = webBuild;
 
 // Errors logged with their TypeScript file and line.
 process.setSourceMapsEnabled(true);

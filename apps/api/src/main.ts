@@ -56,8 +56,6 @@ async function main() {
   } catch (err) {
     console.warn('No se pudieron emitir los comprobantes de demostración:', loggableError(err));
   }
-  // `npm start` builds the web app meanwhile (scripts/start.mjs): served only once it is all there.
-  await (globalThis as { tramoWebBuild?: Promise<void> | null }).tramoWebBuild;
   const app = await buildApp({
     database,
     config,
