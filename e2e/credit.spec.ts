@@ -159,4 +159,21 @@ test('credit: account, credit shipment, refusal over the limit, period factura, 
   await expect(page.getByText('Farmacias Salud Total S.A.C.')).toBeVisible();
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.screenshot({ path: `${SHOTS}/ageing-1024.png`, fullPage: true });
+
+  // The other pages this issue touched, on both screens: the spec's table, 'Crédito''s ageing, the outbox.
+  const pages: [string, string, string][] = [
+    ['receivables', '/cuentas-por-cobrar', 'Saldos por cliente'],
+    ['credito-ageing', '/credito', 'Crédito'],
+    ['notificaciones', '/notificaciones', 'Notificaciones'],
+  ];
+  for (const [shot, path, heading] of pages) {
+    await page.goto(path);
+    await expect(page.getByText(heading).first()).toBeVisible();
+    if (shot === 'credito-ageing') await page.getByRole('tab', { name: 'Antigüedad de saldos' }).click();
+    if (shot === 'notificaciones') await expect(page.getByText(/^Cliente:/).first()).toBeVisible();
+    for (const width of [1366, 1024]) {
+      await page.setViewportSize({ width, height: 768 });
+      await page.screenshot({ path: `${SHOTS}/${shot}-${width}.png`, fullPage: true });
+    }
+  }
 });
