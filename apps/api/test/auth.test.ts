@@ -197,6 +197,7 @@ describe.each(engines)('auth (%s)', (engine) => {
       'POST /api/auth/login',
       'GET /api/public/tracking/{code}',
       'GET /api/public/tracking/{code}/proof.pdf',
+      'GET /api/public/statements/{customerId}/estado-de-cuenta.pdf',
     ]);
     const doc = (await t.call('GET', '/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
     const wrong: string[] = [];

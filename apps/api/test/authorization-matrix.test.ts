@@ -207,6 +207,9 @@ const MATRIX: Record<string, Rule> = {
   'POST /api/credit/accounts/{customerId}/invoice-period': { roles: ADMIN },
   'GET /api/credit/period-invoices/due': { roles: ADMIN },
   'POST /api/credit/period-invoices': { roles: ADMIN },
+  'POST /api/credit/accounts/{customerId}/statement/send': { roles: ADMIN },
+  // The estado de cuenta a WhatsApp link opens: its signature is the access, not a session.
+  'GET /api/public/statements/{customerId}/estado-de-cuenta.pdf': { roles: PUBLIC },
   // Issue 36: the company's data (RUC, name, address, MTC registration, logo).
   'GET /api/settings/company': { roles: ADMIN },
   'PUT /api/settings/company': { roles: ADMIN },
@@ -249,9 +252,13 @@ interface Ids {
 
 const MISSING = 999_999;
 
-/** What a public operation answers without a token: health 200, login 400 (empty body), tracking of a missing code 404. */
+/**
+ * What a public operation answers without a token: health 200, login 400 (empty body), tracking of
+ * a missing code 404, a statement link without its signature 403.
+ */
 function publicStatus(operation: string): number {
   if (operation.startsWith('GET /api/public/tracking/')) return 404;
+  if (operation.startsWith('GET /api/public/statements/')) return 403;
   return operation.startsWith('GET') ? 200 : 400;
 }
 
@@ -262,6 +269,7 @@ function url(path: string, ids: Ids, target: 'existing' | 'missing'): string {
     .replace('{id}', id(object))
     .replace('{checkpointId}', id(ids.checkpoint))
     .replace('{assignmentId}', id(MISSING))
+    .replace('{customerId}', id(MISSING))
     .replace('{code}', 'TMT-999999')
     .replace('{n}', '45879612');
 }

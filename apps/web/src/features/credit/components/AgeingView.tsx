@@ -28,7 +28,8 @@ function BucketHeads({ first }: { first: string }) {
     <Table.Tr>
       <Table.Th>{first}</Table.Th>
       {AGEING_BUCKETS.map((b) => (
-        <Table.Th key={b} ta="right">
+        // 'Más de 90 días' on one line: a bucket's label is read as one word.
+        <Table.Th key={b} ta="right" style={{ whiteSpace: 'nowrap' }}>
           {AGEING_BUCKET_LABELS[b]}
         </Table.Th>
       ))}
