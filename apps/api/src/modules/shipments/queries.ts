@@ -26,14 +26,13 @@ async function searchTotal(
   actor: SessionUser,
   filters: Omit<ShipmentListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
   where: SQL | undefined,
-  windows: (SQL | undefined)[],
 ) {
   const { q, ...others } = filters;
   const alone = q !== undefined && actor.role === 'admin' && Object.values(others).every((v) => v === undefined);
   if (alone && (await searchMatchesFloor(db, q)) >= SEARCH_FLOOR_MARGIN * NUMBERED_PAGE_ROWS) {
     return { total: NUMBERED_PAGE_ROWS, totalCapped: true };
   }
-  return countUpTo(db, where, NUMBERED_PAGE_ROWS, windows);
+  return countUpTo(db, where, NUMBERED_PAGE_ROWS);
 }
 
 /**
@@ -46,12 +45,13 @@ async function searchTotal(
 export async function listShipments(ctx: ServiceContext, actor: SessionUser, query: ShipmentListQuery) {
   const { page, pageSize, after, before, ...filters } = query;
   const where = and(branchScope(actor), ...filterConditions(filters));
-  // A text search reads newest first and stops at what it shows (issue 37); the open-incident filter alone reads as one query.
+  // A text search's page reads newest first and stops when it is full (issue 37). Its total needs no
+  // order: counting any matches up to the cap already stops there.
   const windows = filters.q ? searchWindows(filters, ctx.now()) : undefined;
   const [found, counted] = await Promise.all([
     listPage(ctx.db, where, { page, pageSize, after, before }, windows),
     filters.q || filters.incidencia
-      ? searchTotal(ctx.db, actor, filters, where, windows ?? [undefined])
+      ? searchTotal(ctx.db, actor, filters, where)
       : dailyCountTotal(ctx.db, actor, filters).then((total) => ({ total, totalCapped: false })),
   ]);
   return {

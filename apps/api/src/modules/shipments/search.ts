@@ -206,16 +206,7 @@ export async function listPage(db: Db, where: SQL | undefined, request: PageRequ
  * How many shipments match, counting no further than `cap` (the total is then "more than cap"):
  * for a text search, whose matches no maintained counter knows.
  */
-export async function countUpTo(db: Db, where: SQL | undefined, cap: number, windows: (SQL | undefined)[] = [undefined]) {
-  // Window by window, newest first, each counted up to what is left of the cap.
-  let total = 0;
-  for (const window of windows) {
-    const counted = await countRowsUpTo(db, shipments, and(where, window), cap - total);
-    if (counted.totalCapped) return { total: cap, totalCapped: true };
-    total += counted.total;
-  }
-  return { total, totalCapped: false };
-}
+export const countUpTo = (db: Db, where: SQL | undefined, cap: number) => countRowsUpTo(db, shipments, where, cap);
 
 /** The rows' select up to its conditions, rendered once (lib/statements.ts). */
 const selectSearchRows = selectWithFixedHead<ShipmentRow>(rowColumns, selectRows);
