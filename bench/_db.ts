@@ -21,7 +21,8 @@ export async function benchDatabase(options: { pg?: string | undefined; existing
     return { database: await openPostgres(options.existing), engine: 'PostgreSQL', url: options.existing, fresh: false, cleanup: async () => {} };
   }
   if (options.pg) {
-    const name = `tramo_bench_${Date.now()}`;
+    // BENCH_DB_PREFIX names a run's databases apart when several people share one server.
+    const name = `${process.env.BENCH_DB_PREFIX ?? 'tramo_bench'}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: options.pg });
     await admin.connect();
     await admin.query(`create database ${name}`);

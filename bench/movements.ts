@@ -123,7 +123,8 @@ async function bulkInsertPayments(db: Db, total: number, shipments: number) {
       from (
         select g, s.id as shipment_id, s.origin_branch_id as branch_id, s.recipient_doc, s.sender_name,
           greatest(1, round(s.quoted_price * 100))::int as cents,
-          case when g > ${shipments}::int then 'canceled' when g % 17 = 0 then 'pending' else 'paid' end as status,
+          -- A cancelled shipment takes no live payment (the payments' guard, migration 0027): its payments are voided ones.
+          case when g > ${shipments}::int or s.status = 'Anulado' then 'canceled' when g % 17 = 0 then 'pending' else 'paid' end as status,
           (${sql.raw(METHODS)})[1 + (g * 7 % 11)] as method,
           least(s.created_at + ((g % 50) || ' minutes')::interval, now()) as at
         from generate_series(${done + 1}::int, ${done + size}::int) g

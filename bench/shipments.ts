@@ -20,6 +20,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { bulkInsertCompany, bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 import { benchDatabase, percentile, settle } from './_db.ts';
+import { startRecording, stopRecording } from './_record.ts';
 import { documentCases, documentCursors, movementCases, movementCursors, receivableCases, type ReadCase } from './_read-cases.ts';
 
 // --existing URL measures a PostgreSQL database already filled (e.g. by npm run seed:bulk) as is;
@@ -75,17 +76,6 @@ const login = async (username: string, password: string) => {
 const admin = await login('ADMIN', 'admin123');
 const agent = await login('AGENTE1', 'agente123');
 
-// Every statement the API sends while `recording` is on, with its parameters (node-postgres only).
-let recording: { text: string; values: unknown[] }[] | null = null;
-const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const [config, params] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-  if (recording)
-    recording.push(
-      typeof config === 'string' ? { text: config, values: params ?? [] } : { text: config.text, values: config.values ?? params ?? [] },
-    );
-  return query.apply(this, args);
-} as typeof pg.Client.prototype.query;
 const replay = bench.url ? new pg.Client({ connectionString: bench.url }) : null;
 await replay?.connect();
 
@@ -208,13 +198,12 @@ for (const [name, url, token] of cases.filter(([name]) => !values.cases || new R
   };
   let sqlTimes: number[] | null = replay && values.interleave ? [] : null;
   for (let i = 0; i < iterations + 3; i++) {
-    recording = i === 0 ? [] : null;
+    if (i === 0) startRecording();
     started = performance.now();
     const res = await get(url, token);
     const ms = performance.now() - started;
     const body = res.json() as { total?: number; totalCapped?: boolean; counters?: { total: number }; length?: number };
-    if (i === 0) statements = recording ?? [];
-    recording = null;
+    if (i === 0) statements = stopRecording();
     if (i >= 3) times.push(ms);
     if (sqlTimes && statements.length > 0) {
       const sqlMs = await replayOnce();
