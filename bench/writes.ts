@@ -232,14 +232,24 @@ if (cases.includes('receipts')) {
     seconds,
     ceiling: 400,
   });
+  // The server thread's CPU with no request (its timers and background jobs), per second: on a busy
+  // machine a case completes few operations, and that share would otherwise land on each of them.
+  const idleBefore = serverThreadCpuMs();
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const idleAfter = serverThreadCpuMs();
+  const idleMsPerSecond = idleBefore === null || idleAfter === null ? null : (idleAfter - idleBefore) / 5;
   for (const c of receipts) {
     const cpuBefore = serverThreadCpuMs();
     const r = await c.run();
     const cpuAfter = serverThreadCpuMs();
-    line(c.label, clients, r, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
+    const cpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+    line(c.label, clients, r, cpuMs);
     const s = await seriesGapless(database.db, c.series);
+    const net = cpuMs === null || idleMsPerSecond === null || r.done === 0 ? null : (cpuMs - idleMsPerSecond * seconds) / r.done;
     console.log(
-      `  serie ${c.series}: ${s.count} números, último ${s.last}, sin huecos ni duplicados: ${s.gapless ? 'sí' : 'NO'}; carga media 1 min ${os.loadavg()[0]!.toFixed(1)}${r.ranOut ? '; se acabaron los envíos por cobrar antes del tiempo' : ''}`,
+      `  serie ${c.series}: ${s.count} números, último ${s.last}, sin huecos ni duplicados: ${s.gapless ? 'sí' : 'NO'}; ` +
+        `CPU ms/op sin el fondo (${idleMsPerSecond?.toFixed(0)} ms/s en reposo): ${net?.toFixed(2) ?? '—'}; carga media 1 min ${os.loadavg()[0]!.toFixed(1)}` +
+        (r.ranOut ? '; se acabaron los envíos por cobrar antes del tiempo' : ''),
     );
   }
 }
