@@ -11,7 +11,8 @@ import { UserForm } from '../src/features/users/components/UserForm.tsx';
 import { DriverForm } from '../src/features/fleet/components/DriverForm.tsx';
 import { DeliveryForm } from '../src/features/deliveries/components/DeliveryForm.tsx';
 import type { Shipment } from '../src/features/shipments/types.ts';
-import { PAYMENT_MESSAGES, RETURN_MESSAGES } from '@tramo/domain';
+import { BILLING_MESSAGES, PAYMENT_MESSAGES, RETURN_MESSAGES } from '@tramo/domain';
+import { VoidModal } from '../src/features/billing/components/VoidModal.tsx';
 import { ReturnModal } from '../src/features/shipments/components/ReturnModal.tsx';
 import { SecretCodeModal } from '../src/features/shipments/components/ManagePanel.tsx';
 import { PaymentModal } from '../src/features/payments/components/PaymentModal.tsx';
@@ -208,5 +209,15 @@ describe('every form shows its spec messages on the field (issue 38)', { timeout
     setup(<SecretCodeModal shipment={shipment} opened onClose={() => {}} />);
     await screen.findByLabelText(/^Nueva clave secreta/);
     await expectMessage(await leave(user, /^Nueva clave secreta/, 'ab'), 'Mínimo 4 caracteres');
+  });
+
+  it('Anular comprobante', async () => {
+    sessionStore.set({ user: signedUser({ role: 'admin' }), token: 'tok' });
+    const { server, user } = setup(<VoidModal target={{ id: 3, name: 'F001-00000003', type: '01' }} onClose={() => {}} />);
+    const reason = await screen.findByRole('textbox');
+    await user.clear(reason);
+    await user.tab();
+    await expectMessage(reason, BILLING_MESSAGES.voidReason);
+    expect(sent(server)).toEqual([]);
   });
 });

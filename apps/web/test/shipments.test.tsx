@@ -81,7 +81,7 @@ async function chooseDestination(user: ReturnType<typeof userEvent.setup>, name:
 }
 
 // Typing a whole form on a loaded two-core machine takes its time (issue 38 added two such tests).
-describe('new shipment form', { timeout: 60_000 }, () => {
+describe('new shipment form', { timeout: 90_000 }, () => {
   it('fixes the origin to the agent branch; creation stays offered and the line under it says what is missing', async () => {
     vi.stubGlobal('fetch', server({ 'GET /api/branches': () => [200, branches], 'GET /api/weight-factors/quote': quote }).fetch);
     const user = userEvent.setup();

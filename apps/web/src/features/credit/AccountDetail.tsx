@@ -1,6 +1,14 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Modal, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { AGEING_BUCKET_LABELS, COLLECTION_METHOD_LABELS, dayText, limaDay, type CreditAccountDetail, type CreditInvoiceAnswer } from '@tramo/domain';
+import {
+  AGEING_BUCKET_LABELS,
+  COLLECTION_METHOD_LABELS,
+  collectionVoidSchema,
+  dayText,
+  limaDay,
+  type CreditAccountDetail,
+  type CreditInvoiceAnswer,
+} from '@tramo/domain';
 import { DayInput } from '../../components/ui/DateField.tsx';
 import { Field } from '../../components/ui/Field.tsx';
 import { PageSkeleton } from '../../components/ui/PageSkeleton.tsx';
@@ -271,6 +279,13 @@ function DepositForm({ invoice, onDone }: { invoice: CreditInvoiceAnswer; onDone
 
 function VoidForm({ collectionId, onDone }: { collectionId: number; onDone(): void }) {
   const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  // The domain's rule before any request: on leaving the field and on 'Anular cobro' (issue 38).
+  const check = () => {
+    const parsed = collectionVoidSchema.safeParse({ reason });
+    setError(parsed.success ? null : (parsed.error.issues[0]?.message ?? null));
+    return parsed.success;
+  };
   return (
     <ActionForm
       mutation={useVoidCollection()}
@@ -278,9 +293,18 @@ function VoidForm({ collectionId, onDone }: { collectionId: number; onDone(): vo
       submitLabel="Anular cobro"
       success="Cobro anulado"
       danger
+      validate={check}
       onDone={onDone}
     >
-      <TextInput label="Motivo" withAsterisk description="Mínimo 10 caracteres" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+      <TextInput
+        label="Motivo"
+        withAsterisk
+        description="Mínimo 10 caracteres"
+        value={reason}
+        onChange={(e) => setReason(e.currentTarget.value)}
+        onBlur={() => void check()}
+        error={error}
+      />
     </ActionForm>
   );
 }

@@ -7,7 +7,8 @@ import { notify } from '../../lib/notify.ts';
 /**
  * The account's small forms (a detracción deposit, a collection's void, sending the statement):
  * their fields, then the API's Spanish refusal, then 'Cancelar' and the action. Enter submits; a
- * success toasts and closes.
+ * success toasts and closes. `validate` runs the domain's rule before any request (issue 38: the
+ * message on the field, not only the server's refusal).
  */
 export function ActionForm<V, R>({
   children,
@@ -16,6 +17,7 @@ export function ActionForm<V, R>({
   submitLabel,
   success,
   danger = false,
+  validate = () => true,
   onDone,
 }: {
   children: ReactNode;
@@ -24,6 +26,7 @@ export function ActionForm<V, R>({
   submitLabel: string;
   success: string;
   danger?: boolean;
+  validate?: () => boolean;
   onDone(): void;
 }) {
   const [error, setError] = useState<string | null>(null);
@@ -34,6 +37,7 @@ export function ActionForm<V, R>({
       onSubmit={(e) => {
         e.preventDefault();
         setError(null);
+        if (!validate()) return;
         mutation.mutate(values, {
           onSuccess: () => {
             notify.success(success);

@@ -51,6 +51,8 @@ export function VoidModal({ target, onClose }: { target: VoidTarget | null; onCl
           maxLength={VOID_REASON_MAX_LENGTH}
           value={reason}
           onChange={(e) => setReason(e.currentTarget.value)}
+          // Issue 38: leaving it empty says so on the field, before any submit.
+          onBlur={() => reason.trim() === '' && setError(BILLING_MESSAGES.voidReason)}
           error={error && reason.trim() === '' ? error : undefined}
           data-autofocus
         />
