@@ -122,12 +122,14 @@ export function SignatureInput({
     let live = true;
     void import('signature_pad').then(({ default: Pad }) => {
       const el = canvas.current;
-      if (!live || !el) return;
+      // No 2D context where canvas is not implemented (jsdom in the component tests): no pad to draw on.
+      const context = el?.getContext('2d');
+      if (!live || !el || !context) return;
       // Drawn at the screen's pixel density so the stroke is sharp, exported at that size.
       const ratio = Math.max(window.devicePixelRatio || 1, 1);
       el.width = el.offsetWidth * ratio;
       el.height = el.offsetHeight * ratio;
-      el.getContext('2d')!.scale(ratio, ratio);
+      context.scale(ratio, ratio);
       const created = new Pad(el, { penColor: '#000', backgroundColor: 'rgba(0,0,0,0)', minWidth: 0.8, maxWidth: 2.2 });
       created.addEventListener('endStroke', () => change.current(created.isEmpty() ? null : created.toDataURL('image/png')));
       pad.current = created;
