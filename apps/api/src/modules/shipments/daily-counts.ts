@@ -16,6 +16,7 @@ import { branchScopeCondition } from '../../lib/branch-scope.ts';
 import type { App, SessionUser } from '../../types.ts';
 import { runInBackground } from '../../lib/background.ts';
 import { monthSpan, within, type DayRange, type MonthSpan } from '../../lib/month-span.ts';
+import { eachWindow, type SearchWindow } from './search.ts';
 
 export interface DayStatusCount {
   day: string;
@@ -36,20 +37,21 @@ export async function countByDayAndStatusUpTo(
   db: Db,
   where: SQL | undefined,
   cap: number,
-  windows: (SQL | undefined)[] = [undefined],
+  windows: SearchWindow[] = [{ from: null, to: null, days: Infinity }],
 ): Promise<{ counts: DayStatusCount[]; capped: boolean }> {
   // A Lima day can straddle two windows: its counts add up.
   const counts = new Map<string, DayStatusCount>();
-  let left = cap;
-  for (const window of windows) {
+  let capped = false;
+  // One more than the cap tells whether more match.
+  await eachWindow(windows, cap + 1, async (window, left) => {
     const conditions = and(where, window);
     const result = await db.execute(sql`
       select to_char((m.created_at at time zone 'UTC') - interval '5 hours', 'YYYY-MM-DD') as day, m.status,
-             count(*) filter (where m.rn <= ${left})::int as n, max(m.rn)::int as found
+             count(*) filter (where m.rn < ${left})::int as n, max(m.rn)::int as found
         from (select ${shipments.createdAt} as created_at, ${shipments.status} as status,
                      row_number() over (order by ${shipments.createdAt} desc, ${shipments.id} desc) as rn
                 from ${shipments} ${conditions ? sql`where ${conditions}` : sql``}
-               order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${left + 1}) m
+               order by ${shipments.createdAt} desc, ${shipments.id} desc limit ${left}) m
        group by 1, 2`);
     const rows = result.rows as { day: string; status: string; n: number; found: number }[];
     for (const r of rows.filter((r) => Number(r.n) > 0)) {
@@ -59,10 +61,10 @@ export async function countByDayAndStatusUpTo(
       else counts.set(key, { day: r.day, status: r.status as ShipmentStatus, n: Number(r.n) });
     }
     const found = Math.max(0, ...rows.map((r) => Number(r.found)));
-    if (found > left) return { counts: [...counts.values()], capped: true };
-    left -= found;
-  }
-  return { counts: [...counts.values()], capped: false };
+    if (found === left) capped = true;
+    return found;
+  });
+  return { counts: [...counts.values()], capped };
 }
 
 const dayStatusCounts = (rows: unknown[]): DayStatusCount[] =>

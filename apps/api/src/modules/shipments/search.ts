@@ -128,43 +128,75 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
  */
 const SEARCH_WINDOW_DAYS = [30, 365] as const;
 
+/** A window of creation instants [from, to) (null: open), reaching `days` back from the search's newest end (Infinity: all the rest). */
+export interface SearchWindow {
+  from: Date | null;
+  to: Date | null;
+  days: number;
+}
+
 /**
  * A text search's windows of creation instants, newest first, that together hold every instant
- * once: the first has no upper bound, the last no lower one (undefined: all of it), and none starts
- * before the range's first day (the search's own conditions keep the range). A search reads them in
- * order and stops once it has what it shows (a page, a capped count), so a common name costs the
- * newest rows it shows, not its matches over ten years of history (issue 37); a rare one reads
- * every window, each a short walk of the names' index.
+ * once: the first has no upper bound, the last no lower one, and none starts before the range's
+ * first day (the search's own conditions keep the range). A search reads them in order and stops
+ * once it has what it shows (a page, a capped count), so a common name costs the newest rows it
+ * shows, not its matches over ten years of history (issue 37).
  */
 export function searchWindows(
   range: { q?: string | undefined; dateFrom?: string | undefined; dateTo?: string | undefined },
   now: Date,
-): (SQL | undefined)[] {
+): SearchWindow[] {
+  const all = [{ from: null, to: null, days: Infinity }];
   // A code or a document is one walk of its own index, a few rows: windows would only add statements.
   const term = range.q?.trim().toLowerCase() ?? '';
-  if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return [undefined];
+  if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return all;
   // The newest end is the range's last day or now, whichever is earlier (a later one holds nothing yet).
   const end = range.dateTo && range.dateTo < '9999-12-31' ? Math.min(limaDayEnd(range.dateTo).getTime(), now.getTime()) : now.getTime();
   const floor = range.dateFrom ? limaDayStart(range.dateFrom).getTime() : -Infinity;
-  const windows: (SQL | undefined)[] = [];
+  const windows: SearchWindow[] = [];
   let upper: Date | null = null;
   for (const days of SEARCH_WINDOW_DAYS) {
     const lower = new Date(end - days * 86_400_000);
     if (lower.getTime() <= floor) break;
-    windows.push(and(gte(shipments.createdAt, lower), upper ? lt(shipments.createdAt, upper) : undefined));
+    windows.push({ from: lower, to: upper, days });
     upper = lower;
   }
-  windows.push(upper ? lt(shipments.createdAt, upper) : undefined);
+  windows.push({ from: null, to: upper, days: Infinity });
   return windows;
 }
 
-/** Rows read window by window, newest first, until `need` of them are found (see searchWindows). */
-async function newestFirst<T>(windows: (SQL | undefined)[], need: number, read: (window: SQL | undefined, need: number) => Promise<T[]>) {
-  const found: T[] = [];
-  for (const window of windows) {
-    found.push(...(await read(window, need - found.length)));
-    if (found.length >= need) break;
+/** A window as conditions on the creation instant (undefined: all of it). */
+const windowCondition = (w: SearchWindow) =>
+  and(w.from ? gte(shipments.createdAt, w.from) : undefined, w.to ? lt(shipments.createdAt, w.to) : undefined);
+
+/**
+ * Reads the windows newest first until `need` matches are found: `read` gets a window's condition
+ * and how many are still needed, and answers how many it found there. When the pace so far says
+ * the next window would not complete the answer (a rarer name), all the rest is read in one
+ * statement instead: a window only pays when it can end the search.
+ */
+export async function eachWindow(windows: SearchWindow[], need: number, read: (window: SQL | undefined, left: number) => Promise<number>) {
+  let found = 0;
+  for (let i = 0; i < windows.length; i++) {
+    const window = windows[i]!;
+    found += await read(windowCondition(window), need - found);
+    if (found >= need) return;
+    const next = windows[i + 1];
+    if (next && windows[i + 2] && found * (next.days / window.days) < need) {
+      await read(windowCondition({ from: null, to: next.to, days: Infinity }), need - found);
+      return;
+    }
   }
+}
+
+/** Rows read window by window, newest first, until `need` of them are found (see eachWindow). */
+async function newestFirst<T>(windows: SearchWindow[], need: number, read: (window: SQL | undefined, need: number) => Promise<T[]>) {
+  const found: T[] = [];
+  await eachWindow(windows, need, async (window, left) => {
+    const rows = await read(window, left);
+    found.push(...rows);
+    return rows.length;
+  });
   return found;
 }
 
@@ -188,7 +220,7 @@ const selectListRows = selectWithFixedHead<ShipmentRow & { cursor: string }>(lis
  * search's `windows`, the first page and 'Siguiente' read them newest first and stop when the page
  * is full; a numbered page further down and 'Anterior' read as one query.
  */
-export async function listPage(db: Db, where: SQL | undefined, request: PageRequest, windows?: (SQL | undefined)[]) {
+export async function listPage(db: Db, where: SQL | undefined, request: PageRequest, windows?: SearchWindow[]) {
   return keysetPage(listOrder, request, ({ seek, orderBy, limit, offset }) => {
     // As drizzle writes it (no `offset 0`): the same text, the same plan.
     const read = (window: SQL | undefined, rows: number) => {
@@ -226,7 +258,7 @@ export async function searchRows(
   if (query.status) where.push(eq(shipments.status, query.status));
   if (where.length === 0) return [];
   // A term reads newest first, window by window, until the answer is full (see searchWindows).
-  return newestFirst(query.q ? searchWindows({ q: query.q }, now) : [undefined], limit, (window, rows) =>
+  return newestFirst(searchWindows({ q: query.q }, now), limit, (window, rows) =>
     selectSearchRows(db, sql`where ${and(...where, window)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${rows}`),
   );
 }
