@@ -61,3 +61,35 @@ test('the new-shipment form says every rule on its field, on blur and on submit 
     await expect(page).toHaveURL(/\/shipments\/new$/);
   }
 });
+
+test('the login page and the customer drawer say their rules on the field when it is left (1366 and 1024)', async ({ page }) => {
+  test.setTimeout(120_000);
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 768 });
+    await page.goto('/login');
+    await page.getByLabel('Usuario').fill('ab');
+    await page.getByLabel('Usuario').blur();
+    await page.getByLabel('Contraseña', { exact: true }).fill('123');
+    await page.getByLabel('Contraseña', { exact: true }).blur();
+    await expect.poll(() => describedBy(page, 'Usuario')).toContain('Mínimo 3 caracteres');
+    await expect.poll(() => describedBy(page, /^Contraseña/)).toContain('Mínimo 6 caracteres');
+    await page.screenshot({ path: `test-results/login-errors-${width}.png`, fullPage: true });
+  }
+
+  await loginAndWait(page, 'ADMIN');
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 768 });
+    await page.goto('/customers');
+    await page.getByRole('button', { name: 'Nuevo cliente' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Nuevo cliente' });
+    await drawer.getByLabel('Número de documento').fill('123');
+    await drawer.getByLabel('Número de documento').blur();
+    await expect(drawer.getByText('DNI debe tener 8 dígitos')).toBeVisible();
+    // A refused submit: every message, and the focus on the first wrong field on screen.
+    await drawer.getByRole('button', { name: 'Crear cliente' }).click();
+    await expect(drawer.getByText('Nombres es obligatorio')).toBeVisible();
+    await expect(drawer.getByLabel('Número de documento')).toBeFocused();
+    await page.screenshot({ path: `test-results/customer-errors-${width}.png` });
+    await page.keyboard.press('Escape');
+  }
+});

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 
+import { LOGIN_FIELD_MESSAGES, PASSWORD_MAX, PASSWORD_MIN } from './login-rules.ts';
 import { isCleanText, PRIMITIVE_MESSAGES, usernameRule } from './primitives.ts';
 
 export const usernameField = usernameRule(z.string().trim());
 
 export const passwordField = z
   .string()
-  .min(6, 'Mínimo 6 caracteres')
-  .max(128, 'Máximo 128 caracteres')
+  .min(PASSWORD_MIN, LOGIN_FIELD_MESSAGES.passwordMin)
+  .max(PASSWORD_MAX, LOGIN_FIELD_MESSAGES.passwordMax)
   .refine((v) => isCleanText(v), PRIMITIVE_MESSAGES.controlChars);
 
 export const loginSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOGIN_FIELD_MESSAGES, USERNAME_MAX, USERNAME_MIN, USERNAME_PATTERN } from './login-rules.ts';
 
 /**
  * The request primitives every schema is built from, written once: a strict record id, text that
@@ -209,7 +210,7 @@ export const searchTerm = (max = 100) =>
       .optional(),
   );
 
-export const USERNAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+export { USERNAME_PATTERN } from './login-rules.ts';
 
 /** Usernames are stored as an uppercase code without spaces: ' agente 1' → 'AGENTE1'. */
 export function normalizeUsername(raw: string): string {
@@ -218,4 +219,7 @@ export function normalizeUsername(raw: string): string {
 
 /** The username rule: 3–32 of letters, digits, `.` `_` `-` (after normalizing). */
 export const usernameRule = (schema: z.ZodString) =>
-  schema.min(3, 'Mínimo 3 caracteres').max(32, 'Máximo 32 caracteres').regex(USERNAME_PATTERN, 'Sólo letras, números, . _ -');
+  schema
+    .min(USERNAME_MIN, LOGIN_FIELD_MESSAGES.usernameMin)
+    .max(USERNAME_MAX, LOGIN_FIELD_MESSAGES.usernameMax)
+    .regex(USERNAME_PATTERN, LOGIN_FIELD_MESSAGES.usernamePattern);

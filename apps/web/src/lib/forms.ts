@@ -51,5 +51,7 @@ export function missingFields(schema: Checkable, values: unknown, labels: Readon
  * so it would land on 'Nombres' below a wrong 'Número de documento'.
  */
 export function focusFirstInvalid(form: HTMLFormElement | null) {
-  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  // After the next frame and the task after it: React commits the errors in a task of its own, which a
+  // bare frame callback can precede in a browser.
+  requestAnimationFrame(() => setTimeout(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0));
 }

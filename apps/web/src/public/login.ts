@@ -7,6 +7,7 @@
  * (logging out, a guarded page) the app's own login page is shown instead.
  */
 import './login.css';
+import { loginFieldProblem } from '@tramo/domain/login-rules';
 
 /** The browser storage key the app reads the session from (lib/session.ts). */
 const AUTH_STORAGE_KEY = 'auth';
@@ -87,20 +88,36 @@ function render() {
   const demo = h('section', { class: 'demo', 'aria-labelledby': 'demo-credentials' });
   demo.hidden = true;
 
+  const inputs = { username: { ...user, input: username }, password: { ...pass, input: password } };
+  const showField = (name: keyof typeof inputs, text: string | undefined) => {
+    const { error, input } = inputs[name];
+    error.textContent = text ?? '';
+    error.hidden = !text;
+    input.setAttribute('aria-invalid', String(!!text));
+  };
   const showErrors = (fields: Record<string, string>, message: string | null) => {
-    for (const [name, { error, input }] of Object.entries({ username: { ...user, input: username }, password: { ...pass, input: password } })) {
-      const text = fields[name];
-      error.textContent = text ?? '';
-      error.hidden = !text;
-      input.setAttribute('aria-invalid', String(!!text));
-    }
+    showField('username', fields.username);
+    showField('password', fields.password);
     alert.textContent = message ?? '';
     alert.hidden = !message;
   };
+  // Issue 38: a field left with a value the API would refuse says so at once, in the domain's words.
+  for (const name of ['username', 'password'] as const) {
+    inputs[name].input.addEventListener('blur', () => showField(name, loginFieldProblem(name, inputs[name].input.value) ?? undefined));
+  }
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (submit.disabled) return;
+    const problems = { username: loginFieldProblem('username', username.value), password: loginFieldProblem('password', password.value) };
+    if (problems.username || problems.password) {
+      showErrors(
+        { ...(problems.username ? { username: problems.username } : {}), ...(problems.password ? { password: problems.password } : {}) },
+        null,
+      );
+      (problems.username ? username : password).focus();
+      return;
+    }
     submit.disabled = true;
     submit.setAttribute('aria-busy', 'true');
     void signIn(username.value, password.value)
