@@ -188,6 +188,8 @@ describe('new shipment form', { timeout: 90_000 }, () => {
     const doc = screen.getByLabelText(/DNI\/RUC del destinatario/);
     await user.type(doc, '12a3');
     await user.type(screen.getByLabelText(/Clave secreta/), 'ab!');
+    // Disabled only while the line's quote is on its way: a click then would do nothing.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Crear envío' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Crear envío' }));
     expect(await screen.findByText('Remitente requerido')).toBeInTheDocument();
     expect(screen.getByText('DNI/RUC inválido')).toBeInTheDocument();
