@@ -70,16 +70,15 @@ function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a:
   if (accounts.data.length === 0)
     return <Text c="dimmed">Ningún cliente tiene cuenta de crédito. 'Abrir cuenta' le da una a un cliente con RUC.</Text>;
   return (
-    <Table.ScrollContainer minWidth={900}>
-      <Table striped highlightOnHover>
+    // Fits a 1024 tablet (issue 38): the RUC and the terms under the name, the chips and the actions wrap.
+    <Table.ScrollContainer minWidth={680}>
+      <Table striped highlightOnHover fz="sm">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th miw={200}>Cliente</Table.Th>
-            <Table.Th>RUC</Table.Th>
+            <Table.Th>Cliente</Table.Th>
             <Table.Th ta="right">Límite</Table.Th>
             <Table.Th ta="right">Saldo</Table.Th>
             <Table.Th ta="right">Disponible</Table.Th>
-            <Table.Th>Plazo</Table.Th>
             <Table.Th>Estado</Table.Th>
             <Table.Th>Acciones</Table.Th>
           </Table.Tr>
@@ -87,13 +86,22 @@ function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a:
         <Table.Tbody>
           {accounts.data.map((a) => (
             <Table.Tr key={a.customerId}>
-              <Table.Td className="user-text">{a.customerName}</Table.Td>
-              <Table.Td>{a.docNumber}</Table.Td>
-              <Table.Td ta="right">{formatMoney(a.limit)}</Table.Td>
-              <Table.Td ta="right">{formatMoney(a.balance)}</Table.Td>
-              <Table.Td ta="right">{formatMoney(a.available)}</Table.Td>
               <Table.Td>
-                {a.termsDays} días · {CREDIT_PERIOD_LABELS[a.period]}
+                <Text size="sm" className="user-text">
+                  {a.customerName}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  RUC {a.docNumber} · {a.termsDays} días · {CREDIT_PERIOD_LABELS[a.period]}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {formatMoney(a.limit)}
+              </Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {formatMoney(a.balance)}
+              </Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                {formatMoney(a.available)}
               </Table.Td>
               <Table.Td>
                 <Group gap={4}>
@@ -108,11 +116,11 @@ function AccountsTable({ onOpen, onEdit }: { onOpen(id: number): void; onEdit(a:
                 </Group>
               </Table.Td>
               <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  <Button size="xs" variant="light" onClick={() => onOpen(a.customerId)}>
+                <Group gap={4}>
+                  <Button size="compact-sm" variant="light" onClick={() => onOpen(a.customerId)}>
                     Ver cuenta
                   </Button>
-                  <Button size="xs" variant="default" onClick={() => onEdit(a)}>
+                  <Button size="compact-sm" variant="default" onClick={() => onEdit(a)}>
                     Editar
                   </Button>
                 </Group>
