@@ -12,8 +12,8 @@ test('a retention voucher: the amount withheld is computed as the user types, th
   await expect(page.getByLabel('Serie', { exact: true })).toHaveValue('RRR1');
   await expect(page.getByLabel('Porcentaje (%)')).toHaveValue('3.00');
   await page.getByRole('button', { name: 'Crear Documento' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Corrige:' })).toContainText(
-    'Proveedor: el documento debe tener 11 dígitos (RUC) u 8 dígitos (DNI).',
+  await expect(page.getByLabel('Documento del proveedor (RUC o DNI)')).toHaveAccessibleDescription(
+    /Proveedor: el documento debe tener 11 dígitos \(RUC\) u 8 dígitos \(DNI\)\./,
   );
 
   await page.getByLabel('Documento del proveedor (RUC o DNI)').fill('20100070970');
