@@ -24,7 +24,7 @@ async function expectPdf(page: Page, button: 'Ver PDF' | 'Ticket 80 mm', scope =
   await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).or(page.locator('.mantine-Modal-close')).first().click();
 }
 
-test('an empty document lists every rule under "Corrige:" and sends nothing', async ({ page }) => {
+test('an empty document says every rule on its field, focuses the first and sends nothing', async ({ page }) => {
   await loginAndWait(page, 'ADMIN');
   await openBilling(page);
   let sent = false;
@@ -32,9 +32,13 @@ test('an empty document lists every rule under "Corrige:" and sends nothing', as
     if (r.url().includes('/billing/create-emit')) sent = true;
   });
   await page.getByRole('button', { name: 'Crear Documento' }).click();
-  const alert = page.getByRole('alert').filter({ hasText: 'Corrige:' });
-  await expect(alert).toContainText('Ítem 1: la descripción es obligatoria.');
-  await expect(alert).toContainText('Cliente: elige un cliente registrado o ingresa tipo de documento, número y nombre.');
+  // Issue 38: each rule on its field (no 'Corrige:' list repeats what a field says), the focus on the first.
+  await expect(page.getByLabel('Buscar cliente')).toHaveAccessibleDescription(
+    /Cliente: elige un cliente registrado o ingresa tipo de documento, número y nombre\./,
+  );
+  await expect(page.getByLabel('Descripción del ítem 1')).toHaveAccessibleDescription(/Ítem 1: la descripción es obligatoria\./);
+  await expect(page.getByLabel('Buscar cliente')).toBeFocused();
+  await expect(page.getByRole('alert').filter({ hasText: 'Corrige:' })).toHaveCount(0);
   // A factura needs a RUC: a DNI customer is refused before anything is sent.
   await page.getByRole('combobox', { name: 'Tipo de comprobante' }).click();
   await page.getByRole('option', { name: '01 · Factura' }).click();
@@ -43,7 +47,9 @@ test('an empty document lists every rule under "Corrige:" and sends nothing', as
   await page.getByLabel('Número de documento').fill('45678912');
   await page.getByLabel('Nombre o razón social').fill('Rosa Quispe');
   await page.getByRole('button', { name: 'Crear Documento' }).click();
-  await expect(alert).toContainText('La factura requiere el RUC del cliente (11 dígitos).');
+  await expect(page.getByRole('combobox', { name: 'Tipo de documento' })).toHaveAccessibleDescription(
+    /La factura requiere el RUC del cliente \(11 dígitos\)\./,
+  );
   expect(sent).toBe(false);
 });
 
@@ -112,7 +118,9 @@ test('billing a corporate customer’s shipments: one factura, detracción pre-f
   await expect(page.getByLabel('Valor referencial del servicio')).toHaveValue(/^\d+\.\d{2}$/);
   // Only the account and the payment means are left to the user.
   await page.getByRole('button', { name: 'Crear Documento' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Corrige:' })).toContainText('Detracción: ingresa la cuenta de detracciones');
+  await expect(page.getByLabel('Cuenta de detracciones (Banco de la Nación)')).toHaveAccessibleDescription(
+    /Detracción: ingresa la cuenta de detracciones/,
+  );
   await page.getByLabel('Cuenta de detracciones (Banco de la Nación)').fill('00-012-345678');
   await page.getByRole('combobox', { name: 'Medio de pago' }).click();
   await page.getByRole('option', { name: /^1 · Depósito en cuenta/ }).click();
@@ -156,4 +164,33 @@ test('billing a corporate customer’s shipments: one factura, detracción pre-f
   const found = (await res.json()) as { id: number };
   await page.goto(`/shipments/${found!.id}`);
   await expect(page.getByRole('link', { name: number })).toBeVisible();
+});
+
+test('the Factura form says its rules on the fields when they are left and on submit (1366 and 1024)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await loginAndWait(page, 'ADMIN');
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 768 });
+    await openBilling(page);
+    await page.getByRole('combobox', { name: 'Tipo de comprobante' }).click();
+    await page.getByRole('option', { name: '01 · Factura' }).click();
+    await page.getByText('Ingresar datos').click();
+    await page.getByRole('combobox', { name: 'Tipo de documento' }).click();
+    await page.getByRole('option', { name: /^RUC/ }).click();
+    // Left one by one: each says its rule at once.
+    await page.getByLabel('Número de documento').fill('123');
+    await page.getByLabel('Número de documento').blur();
+    await expect(page.getByLabel('Número de documento')).toHaveAccessibleDescription(/RUC debe tener 11 dígitos/);
+    await page.getByLabel('Cantidad del ítem 1').fill('0');
+    await page.getByLabel('Cantidad del ítem 1').blur();
+    await expect(page.getByLabel('Cantidad del ítem 1')).toHaveAccessibleDescription(/Ítem 1: la cantidad debe ser un número mayor que 0\./);
+    // Submit: the rest appear on their fields, the first wrong one takes the focus, nothing is sent.
+    await page.getByRole('button', { name: 'Crear Documento' }).click();
+    await expect(page.getByLabel('Nombre o razón social')).toHaveAccessibleDescription(/El nombre o razón social del cliente es obligatorio\./);
+    await expect(page.getByLabel('Dirección')).toHaveAccessibleDescription(/La factura requiere la dirección del cliente/);
+    await expect(page.getByLabel('Descripción del ítem 1')).toHaveAccessibleDescription(/Ítem 1: la descripción es obligatoria\./);
+    await expect(page.getByLabel('Número de documento')).toBeFocused();
+    await expect(page.getByRole('alert').filter({ hasText: 'Corrige:' })).toHaveCount(0);
+    await page.screenshot({ path: `test-results/factura-errors-${width}.png`, fullPage: true });
+  }
 });

@@ -12,8 +12,8 @@ test('a retention voucher: the amount withheld is computed as the user types, th
   await expect(page.getByLabel('Serie', { exact: true })).toHaveValue('RRR1');
   await expect(page.getByLabel('Porcentaje (%)')).toHaveValue('3.00');
   await page.getByRole('button', { name: 'Crear Documento' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Corrige:' })).toContainText(
-    'Proveedor: el documento debe tener 11 dígitos (RUC) u 8 dígitos (DNI).',
+  await expect(page.getByLabel('Documento del proveedor (RUC o DNI)')).toHaveAccessibleDescription(
+    /Proveedor: el documento debe tener 11 dígitos \(RUC\) u 8 dígitos \(DNI\)\./,
   );
 
   await page.getByLabel('Documento del proveedor (RUC o DNI)').fill('20100070970');
@@ -109,4 +109,28 @@ test('a carrier guide (GRE-T) from a transport’s load: pre-filled, issued, and
   const documents = page.getByRole('region', { name: 'Comprobantes y guías' });
   await expect(documents.getByRole('link', { name: guide })).toBeVisible();
   await expect(documents).toContainText('Guía de remisión transportista');
+});
+
+test('Retención, the guide and "Facturar envíos" say what they lack where it is lacking (1366 and 1024)', async ({ page }) => {
+  test.setTimeout(120_000);
+  await loginAndWait(page, 'ADMIN');
+  for (const width of [1366, 1024]) {
+    await page.setViewportSize({ width, height: 768 });
+    await page.goto('/billing/preview?tab=retencion');
+    await page.getByRole('button', { name: 'Crear Documento' }).click();
+    await expect(page.getByLabel('Nombre o razón social')).toHaveAccessibleDescription(/Proveedor: el nombre o razón social es obligatorio\./);
+    await expect(page.getByLabel('Documento del proveedor (RUC o DNI)')).toBeFocused();
+    await page.screenshot({ path: `test-results/retencion-errors-${width}.png`, fullPage: true });
+
+    await page.goto('/billing/preview?tab=guia');
+    await page.getByRole('button', { name: 'Crear Documento' }).click();
+    await expect(page.getByLabel('Ubigeo de partida')).toHaveAccessibleDescription(/Punto de partida: el ubigeo debe tener 6 dígitos\./);
+    await page.screenshot({ path: `test-results/guia-errors-${width}.png`, fullPage: true });
+
+    await page.goto('/billing/preview?tab=comprobantes');
+    await page.getByRole('button', { name: 'Facturar envíos' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Facturar envíos de un cliente' });
+    await expect(dialog.getByRole('button', { name: 'Preparar comprobante' })).toHaveAccessibleDescription('Falta: cliente remitente');
+    await page.screenshot({ path: `test-results/facturar-envios-${width}.png` });
+  }
 });

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
 import { sessionStore } from '../src/lib/session.ts';
 import LoginPage from '../src/features/auth/LoginPage.tsx';
 import ChangePasswordPage from '../src/features/auth/ChangePasswordPage.tsx';
@@ -18,53 +16,18 @@ import { SecretCodeModal } from '../src/features/shipments/components/ManagePane
 import { PaymentModal } from '../src/features/payments/components/PaymentModal.tsx';
 import type { CollectShipment } from '../src/features/payments/api/payments.ts';
 import { signedUser } from './fixtures.ts';
-import { fakeServer, renderRoutes } from './render.tsx';
+import { describedBy, expectMessage, leave, sent, setup } from './form-helpers.tsx';
 
 /**
  * Issue 38, item 1: every form says the spec's message on the field itself (the text its input is
  * described by), when the field is left and when the form is submitted; a bad submit sends nothing.
  */
 
-// Mantine's autosize textarea listens to font loading, which jsdom does not implement.
-if (!('fonts' in document)) {
-  Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
-}
-
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   sessionStore.set(null);
 });
-
-/** What the input's aria-describedby points at: where Mantine puts the field's error. */
-const describedBy = (input: HTMLElement) =>
-  (input.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent ?? '')
-    .join(' | ');
-
-function setup(element: ReactElement, answers: Record<string, [number, unknown]> = {}) {
-  const server = fakeServer(answers);
-  vi.stubGlobal('fetch', server.fetch);
-  renderRoutes([{ path: '/', element }], '/');
-  return { server, user: userEvent.setup() };
-}
-
-/** Types `value` (or nothing) into the field and leaves it; resolves to the message it then shows. */
-async function leave(user: ReturnType<typeof userEvent.setup>, label: RegExp, value: string) {
-  const input = screen.getByLabelText(label);
-  await user.clear(input);
-  if (value) await user.type(input, value);
-  else await user.click(input);
-  await user.tab();
-  return input;
-}
-
-async function expectMessage(input: HTMLElement, message: string) {
-  await waitFor(() => expect(describedBy(input)).toContain(message));
-}
-
-const sent = (server: ReturnType<typeof fakeServer>) => server.calls.filter((c) => c.method !== 'GET');
 
 describe('every form shows its spec messages on the field (issue 38)', { timeout: 60_000 }, () => {
   it('Iniciar sesión', async () => {

@@ -1,4 +1,4 @@
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { FieldErrors, FieldValues, Path, Resolver, UseFormReturn, UseFormSetError } from 'react-hook-form';
 import { ApiError, errorMessage } from './api.ts';
 
 /**
@@ -54,4 +54,40 @@ export function focusFirstInvalid(form: HTMLFormElement | null) {
   // After the next frame and the task after it: React commits the errors in a task of its own, which a
   // bare frame callback can precede in a browser.
   requestAnimationFrame(() => setTimeout(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0));
+}
+
+/** The message a form holds for `name`, for an input's `error` (the blocks of a big form read it from the form they are given). */
+export function fieldError<T extends FieldValues>(form: Pick<UseFormReturn<T>, 'getFieldState' | 'formState'>, name: Path<T>): string | undefined {
+  return form.getFieldState(name, form.formState).error?.message;
+}
+
+/**
+ * A resolver for a form whose rules answer a list of messages placed on fields (`field path → message`,
+ * as billing's `invoiceFormProblems` does): react-hook-form then shows each on its input when it is left
+ * and on submit. A field path with digits ('items.0.quantity') nests like the form's arrays.
+ */
+export function fieldMessagesResolver<T extends FieldValues>(judge: (values: T) => Readonly<Record<string, string>>): Resolver<T> {
+  return (values) => {
+    const fields = judge(values);
+    const errors: Record<string, unknown> = {};
+    for (const [path, message] of Object.entries(fields)) {
+      const keys = path.split('.');
+      let node = errors;
+      keys.slice(0, -1).forEach((key) => {
+        node[key] ??= {};
+        node = node[key] as Record<string, unknown>;
+      });
+      node[keys[keys.length - 1] ?? path] = { type: 'rule', message };
+    }
+    return Object.keys(errors).length === 0 ? { values, errors: {} } : { values: {}, errors: errors as FieldErrors<T> };
+  };
+}
+
+/**
+ * After code changes a group of values (a customer picked, a document looked up), the messages already
+ * shown on it are judged again, so none stays for a value that is no longer there; a group that shows
+ * none is left alone, so nothing appears on a field the user has not reached.
+ */
+export function recheckShown<T extends FieldValues>(form: Pick<UseFormReturn<T>, 'getFieldState' | 'trigger'>, name: Path<T>) {
+  if (form.getFieldState(name).invalid) void form.trigger(name);
 }

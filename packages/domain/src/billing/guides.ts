@@ -15,6 +15,7 @@ import {
   type TransportType,
 } from './catalogs.ts';
 import { isContingency, seriesProblems } from './series.ts';
+import { placeProblems, type FormProblems } from './invoice-form.ts';
 
 /*
  * The dispatch guide payload of spec section 3 (GRE remitente 09, GRE transportista 31) and every
@@ -545,4 +546,78 @@ export function checkGuide(input: unknown, ctx: GuideContext): GuideCheck {
       uniqueCode: p.codigo_unico || null,
     },
   };
+}
+
+/** The guide form's fields a problem can sit on (the payload's own names, as the web form holds them). */
+export interface GuideFormFields {
+  type: string;
+  serie: string;
+  fecha_de_emision: string;
+  items: readonly unknown[];
+  vehiculos_secundarios: readonly unknown[];
+  conductores_secundarios: readonly unknown[];
+  documentos_relacionados: readonly unknown[];
+}
+
+/**
+ * Puts each problem of `checkGuide` on its field of the form ('conductor.numero_licencia',
+ * 'items.0.peso'), as `invoiceFormProblems` does for the factura; the rest stay for 'Corrige:'.
+ */
+export function guideFormProblems(values: GuideFormFields, problems: readonly string[], today: string): FormProblems {
+  const where = new Map<string, string>();
+  const put = (field: string, ...messages: string[]) => messages.forEach((m) => where.has(m) || where.set(m, field));
+  const M = GUIDE_MESSAGES;
+  put('fecha_de_emision', M.issueDateRequired, M.issueDateInvalid, M.issueDateFuture);
+  const type = values.type.padStart(2, '0');
+  const date = values.fecha_de_emision;
+  if (type === '09' || type === '31') {
+    const contingency = isIsoDay(date) && date <= today && isContingency(date, today);
+    put('serie', ...seriesProblems(type, values.serie.trim().toUpperCase(), { contingency }));
+  }
+  put('fecha_de_inicio_de_traslado', M.transferDateRequired, M.transferDateInvalid, M.transferDateBeforeIssue);
+  put('cliente.numero_de_documento', M.clientDocument);
+  put('cliente.denominacion', M.clientName);
+  put('motivo_de_traslado', M.transferReason);
+  put('tipo_de_transporte', M.transportType);
+  put('numero_de_bultos', M.bundles);
+  put('transportista.documento_numero', M.carrierRuc);
+  put('transportista.denominacion', M.carrierName);
+  put('placa_numero', M.plateRequired, M.plate);
+  put('conductor.documento_numero', M.driverDocument);
+  put('conductor.numero_licencia', M.driverLicence);
+  put('conductor.nombre', M.driverNames);
+  put('destinatario.documento_numero', M.recipientDocument);
+  put('destinatario.denominacion', M.recipientName);
+  for (const [name, label] of [
+    ['punto_de_partida', 'Punto de partida'],
+    ['punto_de_llegada', 'Punto de llegada'],
+  ] as const) {
+    put(`${name}.ubigeo`, M.ubigeo(label));
+    put(`${name}.direccion`, M.address(label));
+    put(`${name}.codigo_establecimiento_sunat`, M.establishment(label));
+  }
+  values.items.forEach((_, i) => {
+    const n = i + 1;
+    put(`items.${i}.descripcion`, M.item.description(n), M.item.descriptionLong(n));
+    put(`items.${i}.cantidad`, M.item.quantity(n));
+    put(`items.${i}.unidad_de_medida`, M.item.unit(n));
+    put(`items.${i}.peso`, M.item.weight(n));
+  });
+  put('peso_bruto_total', M.grossWeight, M.grossWeightUnknown);
+  put('peso_bruto_unidad_de_medida', M.weightUnit);
+  values.vehiculos_secundarios.forEach((_, i) => {
+    put(`vehiculos_secundarios.${i}.placa_numero`, M.secondaryPlate(i + 1));
+    put(`vehiculos_secundarios.${i}.tuc`, M.tuc(`Vehículo secundario ${i + 1}`));
+  });
+  put('registro_mtc', M.mtc);
+  put('tuc_vehiculo_principal', M.tuc('Vehículo principal'));
+  put('fecha_de_entrega_al_transportista', M.goodsDeliveredInvalid, M.goodsDeliveredAfterStart);
+  values.conductores_secundarios.forEach((_, i) => put(`conductores_secundarios.${i}.documento_numero`, M.secondaryDriver(i + 1)));
+  values.documentos_relacionados.forEach((_, i) => {
+    const n = i + 1;
+    put(`documentos_relacionados.${i}.tipo`, M.related.type(n));
+    put(`documentos_relacionados.${i}.serie`, M.related.series(n));
+    put(`documentos_relacionados.${i}.numero`, M.related.number(n));
+  });
+  return placeProblems(problems, where);
 }

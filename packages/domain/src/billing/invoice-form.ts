@@ -4,9 +4,11 @@ import { bigToCents, decimalPlaces, documentTotals, igvOf, lineAmounts, parseDec
 import { IGV_PERCENT, isIgvType, type IgvType, type InvoiceDocumentType, type ModifiableDocumentType, type PaymentForm } from './catalogs.ts';
 import { DETRACTION_FREIGHT, detractionAmountCents, detractionApplies } from './detraction.ts';
 import { shipmentLineDescription, type DocumentDetail, type UnbilledShipment } from './documents.ts';
-import type { BillingCustomer, InvoicePayloadInput } from './invoice.ts';
-import { FREIGHT_TRIP_TEXT_MAX } from './freight-trip.ts';
-import { isContingency, suggestedSeries } from './series.ts';
+import { documentError, isDocType, rucError } from '../customers.ts';
+import { INVOICE_MESSAGES, type BillingCustomer, type InvoicePayloadInput } from './invoice.ts';
+import { FREIGHT_TRIP_MESSAGES, FREIGHT_TRIP_TEXT_MAX } from './freight-trip.ts';
+import { INSTALMENT_MESSAGES } from './instalments.ts';
+import { isContingency, seriesProblems, suggestedSeries } from './series.ts';
 
 /*
  * The issuing form of /billing/preview as plain values (every field text, as inputs hold it), the
@@ -357,4 +359,101 @@ export function typedCents(text: string): Cents | null {
   const parsed = parseDecimal(text.trim());
   if (!parsed || decimalPlaces(parsed) > 2) return null;
   return bigToCents(parsed);
+}
+
+/** Where a problem of `checkInvoice` belongs in the form: a field path ('items.0.quantity'), when it has one. */
+export interface FormProblems {
+  /** Field path → its first problem, in the words of 'Corrige:'. */
+  fields: Record<string, string>;
+  /** The problems no field of the form holds (a rule across the document), still listed under 'Corrige:'. */
+  rest: string[];
+}
+
+/**
+ * Puts each problem of `invoiceProblems` on the field that holds it, so the form can say it where it is
+ * broken. The rules stay in `checkInvoice` (one list for the API and the form); this only knows which
+ * message is which field's, by its exact words for these values, so a message it does not know stays
+ * in `rest` and is never lost.
+ */
+export function invoiceFormProblems(values: InvoiceFormValues, problems: readonly string[], today: string): FormProblems {
+  const where = new Map<string, string>();
+  const put = (field: string, ...messages: (string | null)[]) => {
+    for (const m of messages) if (m !== null && !where.has(m)) where.set(m, field);
+  };
+  const M = INVOICE_MESSAGES;
+  put('issueDate', M.issueDateRequired, M.issueDateInvalid, M.issueDateFuture);
+  const serie = values.serie.trim().toUpperCase();
+  const modified = values.creditNote.modifiedType;
+  const contingency = /^\d{4}-\d{2}-\d{2}$/.test(values.issueDate) && values.issueDate <= today && isContingency(values.issueDate, today);
+  put('serie', ...seriesProblems(values.type, serie, { contingency, modifiedType: modified === '01' || modified === '03' ? modified : null }));
+  put('creditNote.reason', M.creditNote.reason, M.creditNote.adjustmentOnlyFactura);
+  put('creditNote.modifiedType', M.creditNote.modifiedType);
+  put('creditNote.modifiedSeries', M.creditNote.modifiedSeries);
+  put('creditNote.modifiedNumber', M.creditNote.modifiedNumber);
+  values.items.forEach((_, i) => {
+    const n = i + 1;
+    const at = (field: keyof InvoiceFormItem) => `items.${i}.${field}`;
+    put(at('description'), M.item.description(n), M.item.descriptionLong(n));
+    put(at('unit'), M.item.unit(n));
+    put(at('quantity'), M.item.quantity(n), M.item.quantityDecimals(n));
+    put(at('unitValue'), M.item.unitValue(n), M.item.unitValueDecimals(n), M.item.tooLarge(n), M.creditNote.adjustmentZero(n));
+    put(at('igvType'), M.item.igvType(n), M.item.igvPercent(n));
+    put(at('discount'), M.item.discount(n), M.item.discountTooBig(n));
+  });
+  const c = values.customer;
+  const docType = Number(c.docType);
+  put('customer.docNumber', rucError(c.docNumber.trim()), isDocType(docType) ? documentError(docType, c.docNumber.trim()) : null);
+  put('customer.docType', M.customerDocType, M.facturaNeedsRuc, M.creditNoteNeedsRuc, M.boletaWithoutDocument);
+  put('customer.name', M.customerName, M.customerRequired, M.customerNotFound);
+  put('customer.address', M.facturaNeedsAddress);
+  put('customer.email', M.customerEmail);
+  values.guides.forEach((_, i) => {
+    put(`guides.${i}.type`, M.guide.type(i + 1));
+    put(`guides.${i}.serie`, M.guide.series(i + 1));
+    put(`guides.${i}.numero`, M.guide.number(i + 1));
+  });
+  const D = M.detraction;
+  put('detraction.bankAccount', D.bankAccount);
+  put('detraction.percent', D.percent, D.percentFreight);
+  put('detraction.amount', D.amount);
+  // Two messages name an amount the values decide (the 4 % and the trip's reference): known by their opening words.
+  const opening = (message: (x: string) => string) => message('\u0000').split('\u0000')[0] ?? '';
+  for (const p of problems) {
+    if (p.startsWith(opening(D.amountExpected))) put('detraction.amount', p);
+    if (p.startsWith(opening(FREIGHT_TRIP_MESSAGES.referenceValueMismatch))) put('detraction.trip.serviceReference', p);
+  }
+  put('detraction.paymentMeans', D.paymentMeans);
+  const T = FREIGHT_TRIP_MESSAGES;
+  put('detraction.trip.originUbigeo', T.originUbigeo);
+  put('detraction.trip.originAddress', T.originAddress);
+  put('detraction.trip.destinationUbigeo', T.destinationUbigeo);
+  put('detraction.trip.destinationAddress', T.destinationAddress);
+  put('detraction.trip.detail', T.detail);
+  put('detraction.trip.serviceReference', T.serviceReference, D.referenceValue);
+  put('detraction.trip.effectiveLoadReference', T.effectiveLoadReference);
+  put('detraction.trip.nominalLoadReference', T.nominalLoadReference);
+  values.instalments.forEach((_, i) => {
+    const n = i + 1;
+    put(
+      `instalments.${i}.dueDate`,
+      INSTALMENT_MESSAGES.dueDateRequired(n),
+      INSTALMENT_MESSAGES.dueDateInvalid(n),
+      INSTALMENT_MESSAGES.dueDateBeforeIssue(n),
+    );
+    put(`instalments.${i}.amount`, INSTALMENT_MESSAGES.amountPositive(n));
+  });
+
+  return placeProblems(problems, where);
+}
+
+/** Each problem on the field `where` names for its exact words (the first per field), the others in `rest`. */
+export function placeProblems(problems: readonly string[], where: ReadonlyMap<string, string>): FormProblems {
+  const fields: Record<string, string> = {};
+  const rest: string[] = [];
+  for (const p of problems) {
+    const field = where.get(p);
+    if (field === undefined) rest.push(p);
+    else fields[field] ??= p;
+  }
+  return { fields, rest };
 }

@@ -5,6 +5,7 @@ import { centsToString, type Cents } from '../money.ts';
 import { decimalPlaces, parseDecimal } from './amounts.ts';
 import { isVoucherRelatedType, PERCEPTION_PERCENT, RETENTION_PERCENT, type VoucherDocumentType, type VoucherRelatedType } from './catalogs.ts';
 import { isContingency, seriesProblems } from './series.ts';
+import { placeProblems, type FormProblems } from './invoice-form.ts';
 
 /*
  * The retention (20) and perception (40) vouchers of spec section 3 and their rules of spec
@@ -279,4 +280,41 @@ export function voucherPreview(
     amountTotalCents: out.reduce((s, l) => s + l.amountCents, 0),
     netTotalCents: out.reduce((s, l) => s + l.netCents, 0),
   };
+}
+
+/** The retención/percepción form's fields a problem can sit on (the web form's names, the payload's words). */
+export interface VoucherFormFields {
+  serie: string;
+  fecha_de_emision: string;
+  documentos_relacionados: readonly unknown[];
+}
+
+/**
+ * Puts each problem of `checkRetention`/`checkPerception` on its field of the form ('sujeto.denominacion',
+ * 'documentos_relacionados.0.total'), as `invoiceFormProblems` does for the factura; the rest stay for 'Corrige:'.
+ */
+export function voucherFormProblems(type: VoucherDocumentType, values: VoucherFormFields, problems: readonly string[], today: string): FormProblems {
+  const where = new Map<string, string>();
+  const put = (field: string, ...messages: string[]) => messages.forEach((m) => where.has(m) || where.set(m, field));
+  const M = VOUCHER_MESSAGES;
+  const who = type === '20' ? 'Proveedor' : 'Cliente';
+  put('fecha_de_emision', M.issueDateRequired, M.issueDateInvalid, M.issueDateFuture);
+  const date = values.fecha_de_emision;
+  const contingency = isIsoDay(date) && date <= today && isContingency(date, today);
+  put('serie', ...seriesProblems(type, values.serie.trim().toUpperCase(), { contingency }));
+  put('sujeto.numero_de_documento', M.subjectDocument(who));
+  put('sujeto.denominacion', M.subjectName(who));
+  put('porcentaje', M.percent);
+  values.documentos_relacionados.forEach((_, i) => {
+    const n = i + 1;
+    const at = (field: string) => `documentos_relacionados.${i}.${field}`;
+    put(at('tipo'), M.related.type(n));
+    put(at('serie'), M.related.series(n));
+    put(at('numero'), M.related.number(n));
+    put(at('total'), M.related.total(n));
+    put(at('fecha_de_emision'), M.related.date(n));
+    put(at('pago_fecha'), M.related.paymentDate(n));
+    put(at('pago_importe'), M.related.paymentAmount(n), M.related.paymentTooBig(n));
+  });
+  return placeProblems(problems, where);
 }

@@ -119,9 +119,15 @@ export function BillShipments({
             {chosen.length === 1 ? '1 envío elegido' : `${chosen.length} envíos elegidos`} · {formatMoney(totalCents / 100)}
             {customer ? ` · se emitirá ${customer.doc_type === 6 ? 'una factura' : 'una boleta'}` : ''}
           </Text>
-          <Button disabled={chosen.length === 0} onClick={prepare}>
-            Preparar comprobante
-          </Button>
+          <Stack gap={2} align="flex-end">
+            <Button disabled={chosen.length === 0} onClick={prepare} aria-describedby="bill-shipments-missing">
+              Preparar comprobante
+            </Button>
+            {/* The disabled button says why, in MissingHint's words ('Falta: …'). */}
+            <Text id="bill-shipments-missing" size="sm" c="dimmed">
+              {!customer ? 'Falta: cliente remitente' : chosen.length === 0 ? 'Falta: los envíos a facturar' : ''}
+            </Text>
+          </Stack>
         </Group>
       </Stack>
     </Modal>

@@ -6,6 +6,7 @@ import {
   formSeries,
   INVOICE_MESSAGES,
   invoicePayloadFromForm,
+  invoiceFormProblems,
   invoiceProblems,
   isContingency,
   limaDay,
@@ -13,6 +14,7 @@ import {
   type IssueResult,
 } from '@tramo/domain';
 import { DayInput } from '../../../components/ui/DateField.tsx';
+import { fieldError, fieldMessagesResolver, focusFirstInvalid } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCreateEmit } from '../api/create-emit.ts';
 import { CreditNoteBlock } from './invoice/CreditNoteBlock.tsx';
@@ -28,32 +30,49 @@ import { IssueAlerts, newUniqueCode } from './IssueAlerts.tsx';
 
 /**
  * Tab 'Factura / Boleta' of /billing/preview: boleta, factura or credit note with live totals. Every
- * rule of spec section 5 runs before sending (the same `checkInvoice` the API runs) and is listed
- * under 'Corrige:'; a provider failure reads 'Error al emitir' or 'HTTP {status}'.
+ * rule of spec section 5 runs before sending (the same `checkInvoice` the API runs): each problem shows on
+ * its field when the field is left and on submit, and 'Corrige:' lists only those no field holds (and
+ * the API's refusals); a provider failure reads 'Error al emitir' or 'HTTP {status}'.
  */
 export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormValues; onCreditNote(id: number): void }) {
   const today = limaDay(new Date());
-  const form = useForm<InvoiceFormValues>({ defaultValues: initial });
+  const uniqueCode = useRef(newUniqueCode());
+  /** Every problem of these values, placed: `fields` on their inputs, `rest` for 'Corrige:'. */
+  const judge = (values: InvoiceFormValues, code: string | null = null) => {
+    const payload = invoicePayloadFromForm(values, code);
+    const found = invoiceProblems(payload, { today, customer: values.customerId ? formCustomer(values) : null });
+    return { payload, found, ...invoiceFormProblems(values, found, today) };
+  };
+  const form = useForm<InvoiceFormValues>({
+    mode: 'onTouched',
+    defaultValues: initial,
+    resolver: fieldMessagesResolver((values) => judge(values).fields),
+  });
   const [type, issueDate, paymentType, shipmentIds] = useWatch({ control: form.control, name: ['type', 'issueDate', 'paymentType', 'shipmentIds'] });
   const [problems, setProblems] = useState<string[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
   const [issued, setIssued] = useState<{ result: IssueResult; message: string | null } | null>(null);
-  const uniqueCode = useRef(newUniqueCode());
   const problemsRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const create = useCreateEmit<ReturnType<typeof invoicePayloadFromForm>>();
 
-  const proposeSeries = () => form.setValue('serie', formSeries(form.getValues(), today));
+  // A message already on the series is judged again for the one proposed.
+  const proposeSeries = () => form.setValue('serie', formSeries(form.getValues(), today), { shouldValidate: form.getFieldState('serie').invalid });
 
-  const submit = () => {
-    const values = form.getValues();
-    const payload = invoicePayloadFromForm(values, uniqueCode.current);
-    const found = invoiceProblems(payload, { today, customer: values.customerId ? formCustomer(values) : null });
-    setProblems(found);
+  /** A refused submit: the fields say their own; the rest goes under 'Corrige:', scrolled to when no field took the focus. */
+  const refuse = (rest: string[]) => {
+    setProblems(rest);
     setFailure(null);
-    if (found.length > 0) {
+    focusFirstInvalid(formRef.current);
+    if (rest.length > 0 && Object.keys(form.formState.errors).length === 0)
       requestAnimationFrame(() => problemsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' }));
-      return;
-    }
+  };
+
+  const submit = (values: InvoiceFormValues) => {
+    const { payload, found } = judge(values, uniqueCode.current);
+    if (found.length > 0) return refuse(found);
+    setProblems([]);
+    setFailure(null);
     create.mutate(payload, {
       onSuccess: (outcome) => {
         if (outcome.kind === 'refused') setProblems(outcome.problems);
@@ -78,13 +97,7 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
 
   const contingency = /^\d{4}-\d{2}-\d{2}$/.test(issueDate) && isContingency(issueDate, today);
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <form ref={formRef} noValidate onSubmit={(e) => void form.handleSubmit(submit, () => refuse(judge(form.getValues()).rest))(e)}>
       <Stack gap="md">
         <Paper withBorder p="md">
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
@@ -110,6 +123,7 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
               maxLength={4}
               description={type === '07' ? 'FFF1 si modifica una factura; BBB1 si modifica una boleta' : undefined}
               {...form.register('serie', { setValueAs: (v: string) => v.toUpperCase() })}
+              error={fieldError(form, 'serie')}
             />
             <Controller
               control={form.control}
@@ -119,6 +133,8 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
                   label="Fecha de emisión"
                   maxDate={today}
                   value={field.value}
+                  onBlur={field.onBlur}
+                  error={fieldError(form, 'issueDate')}
                   onChange={(day) => {
                     field.onChange(day);
                     proposeSeries();
@@ -164,7 +180,14 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
         <GuidesBlock form={form} />
         {type === '01' && <DetractionBlock form={form} />}
         {paymentType === 'credito' && <InstalmentsBlock form={form} />}
-        <Textarea label="Observaciones" maxLength={500} autosize minRows={1} {...form.register('observations')} />
+        <Textarea
+          label="Observaciones"
+          maxLength={500}
+          autosize
+          minRows={1}
+          {...form.register('observations')}
+          error={fieldError(form, 'observations')}
+        />
 
         <Group align="flex-end" justify="space-between" wrap="wrap-reverse" gap="md">
           <Stack gap="sm" style={{ flex: 1, minWidth: 280 }}>

@@ -5,6 +5,7 @@ import { Controller, useForm, useWatch, type UseFormReturn } from 'react-hook-fo
 import {
   checkGuide,
   DEFAULT_SERIES,
+  guideFormProblems,
   limaDay,
   TRANSFER_REASON_LABELS,
   TRANSFER_REASONS,
@@ -15,6 +16,7 @@ import {
 } from '@tramo/domain';
 import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { api } from '../../../../lib/api.ts';
+import { fieldError, fieldMessagesResolver, focusFirstInvalid } from '../../../../lib/forms.ts';
 import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
 import { IssuedCard } from '../IssuedCard.tsx';
@@ -39,13 +41,25 @@ function Point({ form, name, title }: { form: UseFormReturn<GuideValues>; name: 
         {title}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <TextInput label={`Ubigeo de ${title.toLowerCase()}`} inputMode="numeric" maxLength={6} {...form.register(`${name}.ubigeo`)} />
-        <TextInput label={`Dirección de ${title.toLowerCase()}`} maxLength={200} {...form.register(`${name}.direccion`)} />
+        <TextInput
+          label={`Ubigeo de ${title.toLowerCase()}`}
+          inputMode="numeric"
+          maxLength={6}
+          {...form.register(`${name}.ubigeo`)}
+          error={fieldError(form, `${name}.ubigeo`)}
+        />
+        <TextInput
+          label={`Dirección de ${title.toLowerCase()}`}
+          maxLength={200}
+          {...form.register(`${name}.direccion`)}
+          error={fieldError(form, `${name}.direccion`)}
+        />
         <TextInput
           label={`Establecimiento SUNAT de ${title.toLowerCase()}`}
           maxLength={4}
           placeholder="0000"
           {...form.register(`${name}.codigo_establecimiento_sunat`)}
+          error={fieldError(form, `${name}.codigo_establecimiento_sunat`)}
         />
       </SimpleGrid>
     </div>
@@ -79,13 +93,21 @@ function IssuedGuide({ type, result, onNew }: { type: GuideDocumentType; result:
 
 /**
  * Tab 'Guía de remisión': GRE remitente (09, TTT1) or transportista (31, VVV1); every rule of spec
- * section 5 listed under 'Corrige:' before sending. `initial` comes pre-filled for a transport's load;
+ * section 5 said on its field when it is left and on submit ('Corrige:' keeps what no field holds). `initial` comes pre-filled for a transport's load;
  * `issuePath` then issues it for that transport (its shipments are linked to the guide).
  */
 export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { initial?: GuideValues; issuePath?: string }) {
   const today = limaDay(new Date());
   const start = initial ?? emptyGuide('09', today);
-  const form = useForm<GuideValues>({ defaultValues: start });
+  /** The payload these values send, and every problem the rules find in it, placed on the fields. */
+  const judge = (values: GuideValues, code: string | null = null) => {
+    const payload = guidePayloadOf(values, code);
+    const check = checkGuide(payload, { today });
+    const found = check.ok ? [] : check.problems;
+    return { payload, found, ...guideFormProblems(values, found, today) };
+  };
+  const form = useForm<GuideValues>({ mode: 'onTouched', defaultValues: start, resolver: fieldMessagesResolver((v) => judge(v).fields) });
+  const formRef = useRef<HTMLFormElement>(null);
   const [type, issueDate] = useWatch({ control: form.control, name: ['type', 'fecha_de_emision'] });
   const [problems, setProblems] = useState<string[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
@@ -93,12 +115,18 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
   const uniqueCode = useRef(newUniqueCode());
   const create = useCreateEmit<ReturnType<typeof guidePayloadOf>>(issuePath);
 
-  const submit = () => {
-    const payload = guidePayloadOf(form.getValues(), uniqueCode.current);
-    const check = checkGuide(payload, { today });
+  /** A refused submit: the fields say their own, 'Corrige:' what no field holds, the focus on the first wrong field. */
+  const refuse = (rest: string[]) => {
     setFailure(null);
-    setProblems(check.ok ? [] : check.problems);
-    if (!check.ok) return;
+    setProblems(rest);
+    focusFirstInvalid(formRef.current);
+  };
+
+  const submit = (values: GuideValues) => {
+    const { payload, found } = judge(values, uniqueCode.current);
+    if (found.length > 0) return refuse(found);
+    setFailure(null);
+    setProblems([]);
     create.mutate(payload, {
       onSuccess: (outcome) => {
         if (outcome.kind === 'refused') setProblems(outcome.problems);
@@ -137,13 +165,7 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
 
   const carrierMode = type === '31';
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <form ref={formRef} noValidate onSubmit={(e) => void form.handleSubmit(submit, () => refuse(judge(form.getValues()).rest))(e)}>
       <Stack gap="md">
         <Paper withBorder p="md">
           <Stack gap="sm">
@@ -168,17 +190,38 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
               )}
             />
             <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-              <TextInput label="Serie" maxLength={4} {...form.register('serie', { setValueAs: (v: string) => v.toUpperCase() })} />
+              <TextInput
+                label="Serie"
+                maxLength={4}
+                {...form.register('serie', { setValueAs: (v: string) => v.toUpperCase() })}
+                error={fieldError(form, 'serie')}
+              />
               <Controller
                 control={form.control}
                 name="fecha_de_emision"
-                render={({ field }) => <DayInput label="Fecha de emisión" maxDate={today} value={field.value} onChange={field.onChange} />}
+                render={({ field }) => (
+                  <DayInput
+                    label="Fecha de emisión"
+                    maxDate={today}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    error={fieldError(form, 'fecha_de_emision')}
+                  />
+                )}
               />
               <Controller
                 control={form.control}
                 name="fecha_de_inicio_de_traslado"
                 render={({ field }) => (
-                  <DayInput label="Inicio del traslado" minDate={issueDate || undefined} value={field.value} onChange={field.onChange} />
+                  <DayInput
+                    label="Inicio del traslado"
+                    minDate={issueDate || undefined}
+                    value={field.value}
+                    onChange={field.onChange}
+                    onBlur={field.onBlur}
+                    error={fieldError(form, 'fecha_de_inicio_de_traslado')}
+                  />
                 )}
               />
               <Controller
@@ -191,6 +234,8 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
                     allowDeselect={false}
                     value={field.value}
                     onChange={(v) => field.onChange(v ?? '01')}
+                    onBlur={field.onBlur}
+                    error={fieldError(form, 'motivo_de_traslado')}
                   />
                 )}
               />
@@ -205,16 +250,33 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
                     disabled={carrierMode}
                     value={field.value}
                     onChange={(v) => field.onChange(v ?? '01')}
+                    onBlur={field.onBlur}
+                    error={fieldError(form, 'tipo_de_transporte')}
                   />
                 )}
               />
-              {!carrierMode && <TextInput label="Número de bultos" inputMode="numeric" maxLength={6} {...form.register('numero_de_bultos')} />}
+              {!carrierMode && (
+                <TextInput
+                  label="Número de bultos"
+                  inputMode="numeric"
+                  maxLength={6}
+                  {...form.register('numero_de_bultos')}
+                  error={fieldError(form, 'numero_de_bultos')}
+                />
+              )}
               {carrierMode && (
                 <Controller
                   control={form.control}
                   name="fecha_de_entrega_al_transportista"
                   render={({ field }) => (
-                    <DayInput label="Entrega de los bienes al transportista" maxDate={today} value={field.value} onChange={field.onChange} />
+                    <DayInput
+                      label="Entrega de los bienes al transportista"
+                      maxDate={today}
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      error={fieldError(form, 'fecha_de_entrega_al_transportista')}
+                    />
                   )}
                 />
               )}
@@ -234,7 +296,14 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
         </Paper>
         <GuideParties form={form} />
         <GuideItems form={form} />
-        <Textarea label="Observaciones" maxLength={500} autosize minRows={1} {...form.register('observaciones')} />
+        <Textarea
+          label="Observaciones"
+          maxLength={500}
+          autosize
+          minRows={1}
+          {...form.register('observaciones')}
+          error={fieldError(form, 'observaciones')}
+        />
         <IssueAlerts problems={problems} failure={failure} />
         <Group>
           <Button type="submit" size="md" loading={create.isPending}>

@@ -6,6 +6,7 @@ import { emptyGuideItem, type GuideValues } from './guide-values.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
 import { ActionsTh } from '../../../../components/ui/ActionsTh.tsx';
 import { useWideTable } from '../../../../components/ui/useWideTable.ts';
+import { fieldError } from '../../../../lib/forms.ts';
 
 const UNIT_OPTIONS = GUIDE_UNITS.map((u) => ({ value: u, label: `${u} · ${GUIDE_UNIT_LABELS[u]}` }));
 
@@ -50,13 +51,31 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
                 return (
                   <Table.Tr key={f.id}>
                     <Table.Td>
-                      <TextInput size="xs" aria-label={`Código del ítem ${n}`} maxLength={30} {...form.register(`items.${i}.codigo`)} />
+                      <TextInput
+                        size="xs"
+                        aria-label={`Código del ítem ${n}`}
+                        maxLength={30}
+                        {...form.register(`items.${i}.codigo`)}
+                        error={fieldError(form, `items.${i}.codigo`)}
+                      />
                     </Table.Td>
                     <Table.Td>
-                      <TextInput size="xs" aria-label={`Descripción del ítem ${n}`} maxLength={250} {...form.register(`items.${i}.descripcion`)} />
+                      <TextInput
+                        size="xs"
+                        aria-label={`Descripción del ítem ${n}`}
+                        maxLength={250}
+                        {...form.register(`items.${i}.descripcion`)}
+                        error={fieldError(form, `items.${i}.descripcion`)}
+                      />
                     </Table.Td>
                     <Table.Td>
-                      <TextInput size="xs" aria-label={`Cantidad del ítem ${n}`} inputMode="decimal" {...form.register(`items.${i}.cantidad`)} />
+                      <TextInput
+                        size="xs"
+                        aria-label={`Cantidad del ítem ${n}`}
+                        inputMode="decimal"
+                        {...form.register(`items.${i}.cantidad`)}
+                        error={fieldError(form, `items.${i}.cantidad`)}
+                      />
                     </Table.Td>
                     <Table.Td>
                       <Controller
@@ -70,12 +89,20 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
                             allowDeselect={false}
                             value={field.value}
                             onChange={(v) => field.onChange(v ?? 'NIU')}
+                            onBlur={field.onBlur}
+                            error={fieldError(form, `items.${i}.unidad_de_medida`)}
                           />
                         )}
                       />
                     </Table.Td>
                     <Table.Td>
-                      <TextInput size="xs" aria-label={`Peso del ítem ${n}`} inputMode="decimal" {...form.register(`items.${i}.peso`)} />
+                      <TextInput
+                        size="xs"
+                        aria-label={`Peso del ítem ${n}`}
+                        inputMode="decimal"
+                        {...form.register(`items.${i}.peso`)}
+                        error={fieldError(form, `items.${i}.peso`)}
+                      />
                     </Table.Td>
                     <Table.Td>
                       <RemoveRowButton label={`Quitar el ítem ${n}`} onRemove={() => items.remove(i)} disabled={items.fields.length === 1} />
@@ -94,6 +121,7 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
             placeholder={computed ? computed.toFixed(3) : ''}
             description={computed ? `En blanco: ${computed.toFixed(3)} kg, la suma de los ítems` : 'En blanco se calcula de los ítems'}
             {...form.register('peso_bruto_total')}
+            error={fieldError(form, 'peso_bruto_total')}
           />
         </Group>
         <Group justify="space-between">
@@ -123,6 +151,7 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
               aria-label={`Tipo del documento relacionado ${i + 1}`}
               maxLength={2}
               {...form.register(`documentos_relacionados.${i}.tipo`)}
+              error={fieldError(form, `documentos_relacionados.${i}.tipo`)}
             />
             <TextInput
               size="xs"
@@ -131,6 +160,7 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
               aria-label={`Serie del documento relacionado ${i + 1}`}
               maxLength={4}
               {...form.register(`documentos_relacionados.${i}.serie`)}
+              error={fieldError(form, `documentos_relacionados.${i}.serie`)}
             />
             <TextInput
               size="xs"
@@ -139,6 +169,7 @@ export function GuideItems({ form }: { form: UseFormReturn<GuideValues> }) {
               aria-label={`Número del documento relacionado ${i + 1}`}
               maxLength={8}
               {...form.register(`documentos_relacionados.${i}.numero`)}
+              error={fieldError(form, `documentos_relacionados.${i}.numero`)}
             />
             <RemoveRowButton label={`Quitar el documento relacionado ${i + 1}`} onRemove={() => related.remove(i)} mb={4} />
           </Group>

@@ -3,16 +3,33 @@ import { IconPlus } from '@tabler/icons-react';
 import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import type { GuideValues } from './guide-values.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
+import { fieldError } from '../../../../lib/forms.ts';
 
 type Form = UseFormReturn<GuideValues>;
 
 function DriverFields({ form, prefix, label }: { form: Form; prefix: 'conductor' | `conductores_secundarios.${number}`; label: string }) {
   return (
     <>
-      <TextInput label={`${label}: documento`} inputMode="numeric" maxLength={15} {...form.register(`${prefix}.documento_numero`)} />
-      <TextInput label={`${label}: licencia`} maxLength={20} {...form.register(`${prefix}.numero_licencia`)} />
-      <TextInput label={`${label}: nombres`} maxLength={100} {...form.register(`${prefix}.nombre`)} />
-      <TextInput label={`${label}: apellidos`} maxLength={100} {...form.register(`${prefix}.apellidos`)} />
+      <TextInput
+        label={`${label}: documento`}
+        inputMode="numeric"
+        maxLength={15}
+        {...form.register(`${prefix}.documento_numero`)}
+        error={fieldError(form, `${prefix}.documento_numero`)}
+      />
+      <TextInput
+        label={`${label}: licencia`}
+        maxLength={20}
+        {...form.register(`${prefix}.numero_licencia`)}
+        error={fieldError(form, `${prefix}.numero_licencia`)}
+      />
+      <TextInput label={`${label}: nombres`} maxLength={100} {...form.register(`${prefix}.nombre`)} error={fieldError(form, `${prefix}.nombre`)} />
+      <TextInput
+        label={`${label}: apellidos`}
+        maxLength={100}
+        {...form.register(`${prefix}.apellidos`)}
+        error={fieldError(form, `${prefix}.apellidos`)}
+      />
     </>
   );
 }
@@ -35,9 +52,25 @@ export function GuideParties({ form }: { form: Form }) {
           {carrierMode ? 'Remitente' : 'Cliente'}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          <TextInput label="Documento (RUC o DNI)" inputMode="numeric" maxLength={11} {...form.register('cliente.numero_de_documento')} />
-          <TextInput label="Nombre o razón social" maxLength={200} {...form.register('cliente.denominacion')} />
-          <TextInput label="Dirección del cliente" maxLength={200} {...form.register('cliente.direccion')} />
+          <TextInput
+            label="Documento (RUC o DNI)"
+            inputMode="numeric"
+            maxLength={11}
+            {...form.register('cliente.numero_de_documento')}
+            error={fieldError(form, 'cliente.numero_de_documento')}
+          />
+          <TextInput
+            label="Nombre o razón social"
+            maxLength={200}
+            {...form.register('cliente.denominacion')}
+            error={fieldError(form, 'cliente.denominacion')}
+          />
+          <TextInput
+            label="Dirección del cliente"
+            maxLength={200}
+            {...form.register('cliente.direccion')}
+            error={fieldError(form, 'cliente.direccion')}
+          />
         </SimpleGrid>
         {carrierMode && (
           <>
@@ -50,8 +83,14 @@ export function GuideParties({ form }: { form: Form }) {
                 inputMode="numeric"
                 maxLength={11}
                 {...form.register('destinatario.documento_numero')}
+                error={fieldError(form, 'destinatario.documento_numero')}
               />
-              <TextInput label="Nombre del destinatario" maxLength={200} {...form.register('destinatario.denominacion')} />
+              <TextInput
+                label="Nombre del destinatario"
+                maxLength={200}
+                {...form.register('destinatario.denominacion')}
+                error={fieldError(form, 'destinatario.denominacion')}
+              />
             </SimpleGrid>
           </>
         )}
@@ -61,8 +100,19 @@ export function GuideParties({ form }: { form: Form }) {
               Transportista
             </Title>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-              <TextInput label="RUC del transportista" inputMode="numeric" maxLength={11} {...form.register('transportista.documento_numero')} />
-              <TextInput label="Razón social del transportista" maxLength={200} {...form.register('transportista.denominacion')} />
+              <TextInput
+                label="RUC del transportista"
+                inputMode="numeric"
+                maxLength={11}
+                {...form.register('transportista.documento_numero')}
+                error={fieldError(form, 'transportista.documento_numero')}
+              />
+              <TextInput
+                label="Razón social del transportista"
+                maxLength={200}
+                {...form.register('transportista.denominacion')}
+                error={fieldError(form, 'transportista.denominacion')}
+              />
             </SimpleGrid>
           </>
         )}
@@ -75,6 +125,7 @@ export function GuideParties({ form }: { form: Form }) {
             maxLength={8}
             description="6 a 8 letras o números"
             {...form.register('placa_numero', { setValueAs: (v: string) => v.toUpperCase() })}
+            error={fieldError(form, 'placa_numero')}
           />
           {carrierMode && (
             <TextInput
@@ -82,6 +133,7 @@ export function GuideParties({ form }: { form: Form }) {
               maxLength={15}
               description="10 a 15 letras o números"
               {...form.register('tuc_vehiculo_principal', { setValueAs: (v: string) => v.toUpperCase() })}
+              error={fieldError(form, 'tuc_vehiculo_principal')}
             />
           )}
           {!publicTransport && <DriverFields form={form} prefix="conductor" label="Conductor" />}
@@ -92,12 +144,14 @@ export function GuideParties({ form }: { form: Form }) {
               label={`Placa secundaria ${i + 1}`}
               maxLength={8}
               {...form.register(`vehiculos_secundarios.${i}.placa_numero`, { setValueAs: (v: string) => v.toUpperCase() })}
+              error={fieldError(form, `vehiculos_secundarios.${i}.placa_numero`)}
             />
             {carrierMode && (
               <TextInput
                 label={`TUC / CHV secundario ${i + 1}`}
                 maxLength={15}
                 {...form.register(`vehiculos_secundarios.${i}.tuc`, { setValueAs: (v: string) => v.toUpperCase() })}
+                error={fieldError(form, `vehiculos_secundarios.${i}.tuc`)}
               />
             )}
             <RemoveRowButton label={`Quitar la placa secundaria ${i + 1}`} onRemove={() => vehicles.remove(i)} mb={4} />

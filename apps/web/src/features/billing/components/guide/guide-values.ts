@@ -128,7 +128,7 @@ const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
  * What 'Crear Documento' sends: only the blocks the mode and transport use (the carrier of a public
  * transport; plate and driver of a private one or of a carrier's guide; the recipient in carrier mode).
  */
-export function guidePayloadOf(v: GuideValues, uniqueCode: string): GuidePayloadInput {
+export function guidePayloadOf(v: GuideValues, uniqueCode: string | null): GuidePayloadInput {
   const carrierMode = v.type === '31';
   const publicTransport = v.tipo_de_transporte === '01';
   const needsVehicle = v.tipo_de_transporte === '02' || carrierMode;

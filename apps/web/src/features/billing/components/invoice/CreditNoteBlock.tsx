@@ -6,6 +6,7 @@ import { formatDocumentNumber, type CreditableDocument, type InvoiceFormValues }
 import { formatMoney } from '../../../../lib/format.ts';
 import { useCreditableDocuments } from '../../api/documents.ts';
 import { REASON_OPTIONS } from './options.ts';
+import { fieldError, recheckShown } from '../../../../lib/forms.ts';
 
 const keyOf = (type: string, series: string, number: string | number) => `${type}|${series}|${number}`;
 const TYPE_LABEL: Record<string, string> = { '01': 'Factura', '03': 'Boleta' };
@@ -63,6 +64,8 @@ export function CreditNoteBlock({ form, onModifiedType }: { form: UseFormReturn<
       });
     }
     onModifiedType();
+    recheckShown(form, 'creditNote');
+    recheckShown(form, 'customer');
   };
 
   return (
@@ -91,6 +94,11 @@ export function CreditNoteBlock({ form, onModifiedType }: { form: UseFormReturn<
               ? `Total ${formatMoney(picked.total)} · queda por acreditar ${formatMoney(picked.creditable)}${picked.paymentForm === 'credito' ? ' · al crédito' : ''}`
               : 'Solo comprobantes aceptados por SUNAT (ni anulados ni rechazados)'
           }
+          error={
+            fieldError(form, 'creditNote.modifiedType') ??
+            fieldError(form, 'creditNote.modifiedSeries') ??
+            fieldError(form, 'creditNote.modifiedNumber')
+          }
           style={{ gridColumn: 'span 2' }}
           comboboxProps={{ width: 'target' }}
         />
@@ -104,6 +112,8 @@ export function CreditNoteBlock({ form, onModifiedType }: { form: UseFormReturn<
               data={REASON_OPTIONS}
               value={field.value || null}
               onChange={(v) => field.onChange(v ?? '')}
+              onBlur={field.onBlur}
+              error={fieldError(form, 'creditNote.reason')}
             />
           )}
         />

@@ -5,6 +5,10 @@ import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import { BILLING_DOC_TYPE_SHORT, customerFields, customerName, isBillingDocType, type InvoiceFormValues } from '@tramo/domain';
 import { CustomerPicker, useDocumentLookup } from '../../../customers/index.ts';
 import { DOC_TYPE_OPTIONS } from './options.ts';
+import { fieldError, recheckShown } from '../../../../lib/forms.ts';
+
+const CUSTOMER_FIELDS = ['docType', 'docNumber', 'name', 'address', 'email'] as const;
+type CustomerField = (typeof CUSTOMER_FIELDS)[number];
 
 /** Spec section 9: the DNI/RUC lookup waits for a 600 ms pause in typing. */
 const LOOKUP_DEBOUNCE_MS = 600;
@@ -34,14 +38,19 @@ export function CustomerBlock({ form }: { form: UseFormReturn<InvoiceFormValues>
     form.setValue('customer.docType', answer.docType === 'ruc' ? '6' : '1');
     form.setValue('customer.name', answer.name);
     if (answer.address) form.setValue('customer.address', answer.address);
+    recheckShown(form, 'customer');
   }, [answer, form]);
 
   const clear = () => {
     form.setValue('customerId', null);
     form.setValue('customer', { docType: '1', docNumber: '', name: '', address: '', email: '' });
+    recheckShown(form, 'customer');
   };
 
   const docType = Number(customer.docType);
+  const error = (name: CustomerField) => fieldError(form, `customer.${name}`);
+  // Without its inputs on screen (a registered customer, or none picked yet) the customer's problems say themselves here.
+  const customerProblem = CUSTOMER_FIELDS.map(error).find(Boolean);
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm">
@@ -68,6 +77,11 @@ export function CustomerBlock({ form }: { form: UseFormReturn<InvoiceFormValues>
               {isBillingDocType(docType) ? BILLING_DOC_TYPE_SHORT[docType] : ''} {customer.docNumber}
               {customer.address ? ` · ${customer.address}` : ''}
             </Text>
+            {customerProblem && (
+              <Text size="sm" c="red.8" role="alert">
+                {customerProblem}
+              </Text>
+            )}
           </Stack>
           <Button size="xs" variant="default" onClick={clear}>
             Cambiar cliente
@@ -77,11 +91,13 @@ export function CustomerBlock({ form }: { form: UseFormReturn<InvoiceFormValues>
         <CustomerPicker
           label="Buscar cliente"
           value={null}
+          error={customerProblem}
           onChange={(c) => {
             if (!c) return;
             const fields = customerFields({ ...c, name: customerName(c) });
             form.setValue('customerId', fields.customerId);
             form.setValue('customer', fields.customer);
+            recheckShown(form, 'customer');
           }}
         />
       ) : (
@@ -96,6 +112,8 @@ export function CustomerBlock({ form }: { form: UseFormReturn<InvoiceFormValues>
                 allowDeselect={false}
                 value={field.value}
                 onChange={(v) => field.onChange(v ?? '1')}
+                onBlur={field.onBlur}
+                error={error('docType')}
               />
             )}
           />
@@ -104,6 +122,7 @@ export function CustomerBlock({ form }: { form: UseFormReturn<InvoiceFormValues>
             maxLength={15}
             autoComplete="off"
             {...form.register('customer.docNumber')}
+            error={error('docNumber')}
             rightSection={lookup.isFetching ? <Loader size={14} /> : null}
             description={
               target === 'unsupported'
@@ -115,9 +134,9 @@ export function CustomerBlock({ form }: { form: UseFormReturn<InvoiceFormValues>
                     : undefined
             }
           />
-          <TextInput label="Nombre o razón social" maxLength={200} {...form.register('customer.name')} />
-          <TextInput label="Dirección" maxLength={200} {...form.register('customer.address')} />
-          <TextInput label="Correo" type="email" maxLength={200} {...form.register('customer.email')} />
+          <TextInput label="Nombre o razón social" maxLength={200} {...form.register('customer.name')} error={error('name')} />
+          <TextInput label="Dirección" maxLength={200} {...form.register('customer.address')} error={error('address')} />
+          <TextInput label="Correo" type="email" maxLength={200} {...form.register('customer.email')} error={error('email')} />
         </SimpleGrid>
       )}
     </Paper>

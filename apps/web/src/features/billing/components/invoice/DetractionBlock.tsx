@@ -12,6 +12,7 @@ import {
 } from '@tramo/domain';
 import { formatMoney } from '../../../../lib/format.ts';
 import { MEANS_OPTIONS } from './options.ts';
+import { fieldError } from '../../../../lib/forms.ts';
 
 /**
  * The SPOT block of a freight factura above S/ 400: service 027 and 4 % are fixed, the amount is
@@ -63,18 +64,25 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
       {enabled && (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm">
           <TextInput label="Código del servicio" value={`${DETRACTION_FREIGHT.serviceCode} · Transporte de carga`} readOnly />
-          <TextInput label="Porcentaje (%)" inputMode="decimal" {...form.register('detraction.percent')} />
+          <TextInput
+            label="Porcentaje (%)"
+            inputMode="decimal"
+            {...form.register('detraction.percent')}
+            error={fieldError(form, 'detraction.percent')}
+          />
           <TextInput
             label="Monto de la detracción"
             inputMode="decimal"
             description={`4 % ${referenceCents !== null && referenceCents > totalCents ? 'del valor referencial' : 'del total'}, redondeado: ${formatMoney(expected / 100)}`}
             {...form.register('detraction.amount')}
+            error={fieldError(form, 'detraction.amount')}
           />
           <TextInput
             label="Cuenta de detracciones (Banco de la Nación)"
             inputMode="numeric"
             maxLength={20}
             {...form.register('detraction.bankAccount')}
+            error={fieldError(form, 'detraction.bankAccount')}
           />
           <Controller
             control={form.control}
@@ -86,6 +94,8 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
                 data={MEANS_OPTIONS}
                 value={field.value || null}
                 onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                error={fieldError(form, 'detraction.paymentMeans')}
                 comboboxProps={{ width: 360 }}
               />
             )}
@@ -98,13 +108,40 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
             Viaje (operación 1004)
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
-            <TextInput label="Ubigeo de origen" inputMode="numeric" maxLength={6} {...form.register('detraction.trip.originUbigeo')} />
-            <TextInput label="Dirección de origen" maxLength={FREIGHT_TRIP_TEXT_MAX} {...form.register('detraction.trip.originAddress')} />
-            <TextInput label="Ubigeo de destino" inputMode="numeric" maxLength={6} {...form.register('detraction.trip.destinationUbigeo')} />
-            <TextInput label="Dirección de destino" maxLength={FREIGHT_TRIP_TEXT_MAX} {...form.register('detraction.trip.destinationAddress')} />
+            <TextInput
+              label="Ubigeo de origen"
+              inputMode="numeric"
+              maxLength={6}
+              {...form.register('detraction.trip.originUbigeo')}
+              error={fieldError(form, 'detraction.trip.originUbigeo')}
+            />
+            <TextInput
+              label="Dirección de origen"
+              maxLength={FREIGHT_TRIP_TEXT_MAX}
+              {...form.register('detraction.trip.originAddress')}
+              error={fieldError(form, 'detraction.trip.originAddress')}
+            />
+            <TextInput
+              label="Ubigeo de destino"
+              inputMode="numeric"
+              maxLength={6}
+              {...form.register('detraction.trip.destinationUbigeo')}
+              error={fieldError(form, 'detraction.trip.destinationUbigeo')}
+            />
+            <TextInput
+              label="Dirección de destino"
+              maxLength={FREIGHT_TRIP_TEXT_MAX}
+              {...form.register('detraction.trip.destinationAddress')}
+              error={fieldError(form, 'detraction.trip.destinationAddress')}
+            />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mt="sm">
-            <TextInput label="Detalle del viaje" maxLength={FREIGHT_TRIP_TEXT_MAX} {...form.register('detraction.trip.detail')} />
+            <TextInput
+              label="Detalle del viaje"
+              maxLength={FREIGHT_TRIP_TEXT_MAX}
+              {...form.register('detraction.trip.detail')}
+              error={fieldError(form, 'detraction.trip.detail')}
+            />
             <TextInput
               label="Valor referencial del servicio"
               inputMode="decimal"
@@ -112,16 +149,19 @@ export function DetractionBlock({ form }: { form: UseFormReturn<InvoiceFormValue
                 onChange: (e: { target: { value: string } }) =>
                   form.setValue('detraction.amount', centsToString(detractionAmountCents(totalCents, typedCents(e.target.value)))),
               })}
+              error={fieldError(form, 'detraction.trip.serviceReference')}
             />
             <TextInput
               label="Valor referencial de la carga efectiva"
               inputMode="decimal"
               {...form.register('detraction.trip.effectiveLoadReference')}
+              error={fieldError(form, 'detraction.trip.effectiveLoadReference')}
             />
             <TextInput
               label="Valor referencial de la carga útil nominal"
               inputMode="decimal"
               {...form.register('detraction.trip.nominalLoadReference')}
+              error={fieldError(form, 'detraction.trip.nominalLoadReference')}
             />
           </SimpleGrid>
         </>

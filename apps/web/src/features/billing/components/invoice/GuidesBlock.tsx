@@ -4,6 +4,7 @@ import { Controller, useFieldArray, type UseFormReturn } from 'react-hook-form';
 import type { InvoiceFormValues } from '@tramo/domain';
 import { GUIDE_OPTIONS } from './options.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
+import { fieldError } from '../../../../lib/forms.ts';
 
 /** Dispatch guides the document refers to (type 1 remitente, 2 transportista; series 3–4 characters). */
 export function GuidesBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
@@ -39,6 +40,8 @@ export function GuidesBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }
                     allowDeselect={false}
                     value={f.value}
                     onChange={(v) => f.onChange(v ?? '2')}
+                    onBlur={f.onBlur}
+                    error={fieldError(form, `guides.${i}.type`)}
                   />
                 )}
               />
@@ -49,6 +52,7 @@ export function GuidesBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }
                 maxLength={4}
                 w={90}
                 {...form.register(`guides.${i}.serie`, { setValueAs: (v: string) => v.toUpperCase() })}
+                error={fieldError(form, `guides.${i}.serie`)}
               />
               <TextInput
                 size="xs"
@@ -58,6 +62,7 @@ export function GuidesBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }
                 maxLength={8}
                 w={120}
                 {...form.register(`guides.${i}.numero`)}
+                error={fieldError(form, `guides.${i}.numero`)}
               />
               <RemoveRowButton label={`Quitar la guía ${i + 1}`} onRemove={() => guides.remove(i)} mb={4} />
             </Group>

@@ -5,6 +5,7 @@ import { pendingAmountCents, previewTotals, typedCents, type InvoiceFormValues }
 import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { formatMoney } from '../../../../lib/format.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
+import { fieldError } from '../../../../lib/forms.ts';
 
 /** A credit sale's instalments: due date and amount; they must add up to the amount pending (±0.01). */
 export function InstalmentsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> }) {
@@ -34,7 +35,15 @@ export function InstalmentsBlock({ form }: { form: UseFormReturn<InvoiceFormValu
               control={form.control}
               name={`instalments.${i}.dueDate`}
               render={({ field: f }) => (
-                <DayInput size="xs" w={150} aria-label={`Fecha de pago de la cuota ${i + 1}`} value={f.value} onChange={f.onChange} />
+                <DayInput
+                  size="xs"
+                  w={150}
+                  aria-label={`Fecha de pago de la cuota ${i + 1}`}
+                  value={f.value}
+                  onChange={f.onChange}
+                  onBlur={f.onBlur}
+                  error={fieldError(form, `instalments.${i}.dueDate`)}
+                />
               )}
             />
             <TextInput
@@ -44,6 +53,7 @@ export function InstalmentsBlock({ form }: { form: UseFormReturn<InvoiceFormValu
               placeholder="0.00"
               aria-label={`Importe de la cuota ${i + 1}`}
               {...form.register(`instalments.${i}.amount`)}
+              error={fieldError(form, `instalments.${i}.amount`)}
             />
             <RemoveRowButton label={`Quitar la cuota ${i + 1}`} onRemove={() => rows.remove(i)} mb={4} />
           </Group>

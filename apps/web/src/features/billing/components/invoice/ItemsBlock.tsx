@@ -7,6 +7,7 @@ import { IGV_OPTIONS, UNIT_OPTIONS } from './options.ts';
 import { RemoveRowButton } from '../RemoveRowButton.tsx';
 import { ActionsTh } from '../../../../components/ui/ActionsTh.tsx';
 import { useWideTable } from '../../../../components/ui/useWideTable.ts';
+import { fieldError } from '../../../../lib/forms.ts';
 
 /**
  * The items table: one row per line, its total computed as the user types (same rule as the API).
@@ -48,6 +49,8 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
               const line = watched?.[i];
               const total = line ? previewTotals([line]).totalCents : 0;
               const n = i + 1;
+              const error = (name: 'description' | 'unit' | 'quantity' | 'unitValue' | 'igvType' | 'discount') =>
+                fieldError(form, `items.${i}.${name}`);
               const description = (
                 <TextInput
                   size="xs"
@@ -55,6 +58,7 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
                   placeholder={wide ? undefined : 'Descripción'}
                   maxLength={250}
                   {...form.register(`items.${i}.description`)}
+                  error={error('description')}
                 />
               );
               return (
@@ -80,12 +84,20 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
                             allowDeselect={false}
                             value={f.value}
                             onChange={(v) => f.onChange(v ?? 'ZZ')}
+                            onBlur={f.onBlur}
+                            error={error('unit')}
                           />
                         )}
                       />
                     </Table.Td>
                     <Table.Td>
-                      <TextInput size="xs" inputMode="decimal" aria-label={`Cantidad del ítem ${n}`} {...form.register(`items.${i}.quantity`)} />
+                      <TextInput
+                        size="xs"
+                        inputMode="decimal"
+                        aria-label={`Cantidad del ítem ${n}`}
+                        {...form.register(`items.${i}.quantity`)}
+                        error={error('quantity')}
+                      />
                     </Table.Td>
                     <Table.Td>
                       <TextInput
@@ -94,6 +106,7 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
                         aria-label={`Valor unitario del ítem ${n}`}
                         placeholder="0.00"
                         {...form.register(`items.${i}.unitValue`)}
+                        error={error('unitValue')}
                       />
                     </Table.Td>
                     <Table.Td>
@@ -108,6 +121,8 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
                             allowDeselect={false}
                             value={f.value}
                             onChange={(v) => f.onChange(v ?? '10')}
+                            onBlur={f.onBlur}
+                            error={error('igvType')}
                           />
                         )}
                       />
@@ -119,6 +134,7 @@ export function ItemsBlock({ form }: { form: UseFormReturn<InvoiceFormValues> })
                         aria-label={`Descuento del ítem ${n}`}
                         placeholder="0.00"
                         {...form.register(`items.${i}.discount`)}
+                        error={error('discount')}
                       />
                     </Table.Td>
                     <Table.Td ta="right">

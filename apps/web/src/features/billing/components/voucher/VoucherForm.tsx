@@ -11,11 +11,13 @@ import {
   RETENTION_PERCENT,
   VOUCHER_RELATED_TYPE_LABELS,
   VOUCHER_RELATED_TYPES,
+  voucherFormProblems,
   voucherPreview,
   type IssueResult,
 } from '@tramo/domain';
 import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { formatMoney } from '../../../../lib/format.ts';
+import { fieldError, fieldMessagesResolver, focusFirstInvalid } from '../../../../lib/forms.ts';
 import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
 import { IssuedCard } from '../IssuedCard.tsx';
@@ -49,7 +51,7 @@ const emptyRow = (): RelatedRow => ({ tipo: '01', serie: '', numero: '', fecha_d
 /**
  * Tabs 'Retención' (20, RRR1, 3.00 %) and 'Percepción' (40, PPP1, 2.00 %): the subject, the related
  * documents with the amount withheld or perceived per line and in total, live; every rule of spec
- * section 5 listed under 'Corrige:' before sending. Wired into BillingPage together with the vouchers
+ * section 5 said on its field when it is left and on submit ('Corrige:' keeps what no field holds). Wired into BillingPage together with the vouchers
  * API of issue 15 (POST /retencion/create-emit, /percepcion/create-emit).
  */
 export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
@@ -64,21 +66,8 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
     sujeto: { numero_de_documento: '', denominacion: '', direccion: '' },
     documentos_relacionados: [emptyRow()],
   };
-  const form = useForm<VoucherValues>({ defaultValues: initial });
-  const rows = useFieldArray({ control: form.control, name: 'documentos_relacionados' });
-  const { wide, w } = useWideTable();
-  const [watchedRows, percent] = useWatch({ control: form.control, name: ['documentos_relacionados', 'porcentaje'] });
-  const preview = voucherPreview(type, watchedRows ?? [], percent ?? '');
-  const [problems, setProblems] = useState<string[]>([]);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [issued, setIssued] = useState<{ result: IssueResult; message: string | null } | null>(null);
-  const uniqueCode = useRef(newUniqueCode());
-  const create = useCreateEmit<Record<string, unknown>>(`/${kind}/create-emit`);
-  const who = retention ? 'Proveedor' : 'Cliente';
-  const amountLabel = retention ? 'Retenido' : 'Percibido';
-
-  const submit = () => {
-    const v = form.getValues();
+  /** The payload these values send, and every problem the rules find in it, placed on the fields. */
+  const judge = (v: VoucherValues, code: string | null = null) => {
     const subject = { ...v.sujeto, direccion: v.sujeto.direccion.trim() || null };
     const payload = {
       serie: v.serie,
@@ -94,12 +83,42 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
         pago_importe: r.pago_importe.trim() || null,
         moneda: 1,
       })),
-      codigo_unico: uniqueCode.current,
+      codigo_unico: code,
     };
     const check = (retention ? checkRetention : checkPerception)(payload, { today });
+    const found = check.ok ? [] : check.problems;
+    return { payload, found, ...voucherFormProblems(type, v, found, today) };
+  };
+  const form = useForm<VoucherValues>({
+    mode: 'onTouched',
+    defaultValues: initial,
+    resolver: fieldMessagesResolver((v) => judge(v).fields),
+  });
+  const formRef = useRef<HTMLFormElement>(null);
+  const rows = useFieldArray({ control: form.control, name: 'documentos_relacionados' });
+  const { wide, w } = useWideTable();
+  const [watchedRows, percent] = useWatch({ control: form.control, name: ['documentos_relacionados', 'porcentaje'] });
+  const preview = voucherPreview(type, watchedRows ?? [], percent ?? '');
+  const [problems, setProblems] = useState<string[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [issued, setIssued] = useState<{ result: IssueResult; message: string | null } | null>(null);
+  const uniqueCode = useRef(newUniqueCode());
+  const create = useCreateEmit<Record<string, unknown>>(`/${kind}/create-emit`);
+  const who = retention ? 'Proveedor' : 'Cliente';
+  const amountLabel = retention ? 'Retenido' : 'Percibido';
+
+  /** A refused submit: the fields say their own, 'Corrige:' what no field holds, the focus on the first wrong field. */
+  const refuse = (rest: string[]) => {
     setFailure(null);
-    setProblems(check.ok ? [] : check.problems);
-    if (!check.ok) return;
+    setProblems(rest);
+    focusFirstInvalid(formRef.current);
+  };
+
+  const submit = (v: VoucherValues) => {
+    const { payload, found } = judge(v, uniqueCode.current);
+    if (found.length > 0) return refuse(found);
+    setFailure(null);
+    setProblems([]);
     create.mutate(payload, {
       onSuccess: (outcome) => {
         if (outcome.kind === 'refused') setProblems(outcome.problems);
@@ -128,23 +147,31 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
     );
 
   return (
-    <form
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <form ref={formRef} noValidate onSubmit={(e) => void form.handleSubmit(submit, () => refuse(judge(form.getValues()).rest))(e)}>
       <Stack gap="md">
         <Paper withBorder p="md">
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm">
-            <TextInput label="Serie" maxLength={4} {...form.register('serie', { setValueAs: (v: string) => v.toUpperCase() })} />
+            <TextInput
+              label="Serie"
+              maxLength={4}
+              {...form.register('serie', { setValueAs: (v: string) => v.toUpperCase() })}
+              error={fieldError(form, 'serie')}
+            />
             <Controller
               control={form.control}
               name="fecha_de_emision"
-              render={({ field }) => <DayInput label="Fecha de emisión" maxDate={today} value={field.value} onChange={field.onChange} />}
+              render={({ field }) => (
+                <DayInput
+                  label="Fecha de emisión"
+                  maxDate={today}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={fieldError(form, 'fecha_de_emision')}
+                />
+              )}
             />
-            <TextInput label="Porcentaje (%)" inputMode="decimal" {...form.register('porcentaje')} />
+            <TextInput label="Porcentaje (%)" inputMode="decimal" {...form.register('porcentaje')} error={fieldError(form, 'porcentaje')} />
             <TextInput label="Moneda" value="1 · Soles (PEN)" readOnly />
           </SimpleGrid>
         </Paper>
@@ -158,8 +185,14 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
               inputMode="numeric"
               maxLength={11}
               {...form.register('sujeto.numero_de_documento')}
+              error={fieldError(form, 'sujeto.numero_de_documento')}
             />
-            <TextInput label="Nombre o razón social" maxLength={200} {...form.register('sujeto.denominacion')} />
+            <TextInput
+              label="Nombre o razón social"
+              maxLength={200}
+              {...form.register('sujeto.denominacion')}
+              error={fieldError(form, 'sujeto.denominacion')}
+            />
             <TextInput label="Dirección" maxLength={200} {...form.register('sujeto.direccion')} />
           </SimpleGrid>
         </Paper>
@@ -191,6 +224,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
               <Table.Tbody>
                 {rows.fields.map((field, i) => {
                   const n = i + 1;
+                  const error = (name: keyof RelatedRow) => fieldError(form, `documentos_relacionados.${i}.${name}`);
                   return (
                     <Table.Tr key={field.id}>
                       <Table.Td>
@@ -205,6 +239,8 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                               allowDeselect={false}
                               value={f.value}
                               onChange={(v) => f.onChange(v ?? '01')}
+                              onBlur={f.onBlur}
+                              error={error('tipo')}
                             />
                           )}
                         />
@@ -215,6 +251,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                           aria-label={`Serie del documento ${n}`}
                           maxLength={4}
                           {...form.register(`documentos_relacionados.${i}.serie`, { setValueAs: (v: string) => v.toUpperCase() })}
+                          error={error('serie')}
                         />
                       </Table.Td>
                       <Table.Td>
@@ -224,6 +261,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                           inputMode="numeric"
                           maxLength={8}
                           {...form.register(`documentos_relacionados.${i}.numero`)}
+                          error={error('numero')}
                         />
                       </Table.Td>
                       <Table.Td>
@@ -231,7 +269,15 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                           control={form.control}
                           name={`documentos_relacionados.${i}.fecha_de_emision`}
                           render={({ field: f }) => (
-                            <DayInput size="xs" clearable aria-label={`Emisión del documento ${n}`} value={f.value} onChange={f.onChange} />
+                            <DayInput
+                              size="xs"
+                              clearable
+                              aria-label={`Emisión del documento ${n}`}
+                              value={f.value}
+                              onChange={f.onChange}
+                              onBlur={f.onBlur}
+                              error={error('fecha_de_emision')}
+                            />
                           )}
                         />
                       </Table.Td>
@@ -242,6 +288,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                           inputMode="decimal"
                           placeholder="0.00"
                           {...form.register(`documentos_relacionados.${i}.total`)}
+                          error={error('total')}
                         />
                       </Table.Td>
                       <Table.Td>
@@ -249,7 +296,15 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                           control={form.control}
                           name={`documentos_relacionados.${i}.pago_fecha`}
                           render={({ field: f }) => (
-                            <DayInput size="xs" clearable aria-label={`Fecha de pago del documento ${n}`} value={f.value} onChange={f.onChange} />
+                            <DayInput
+                              size="xs"
+                              clearable
+                              aria-label={`Fecha de pago del documento ${n}`}
+                              value={f.value}
+                              onChange={f.onChange}
+                              onBlur={f.onBlur}
+                              error={error('pago_fecha')}
+                            />
                           )}
                         />
                       </Table.Td>
@@ -260,6 +315,7 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
                           inputMode="decimal"
                           placeholder="0.00"
                           {...form.register(`documentos_relacionados.${i}.pago_importe`)}
+                          error={error('pago_importe')}
                         />
                       </Table.Td>
                       <Table.Td ta="right" ff="monospace">
