@@ -94,8 +94,14 @@ export async function issuePeriodInvoice(ctx: ServiceContext, user: SessionUser,
   try {
     ({ form } = await periodForm(ctx, user, customerId, p));
   } catch (err) {
-    // Answered as billing answers a refused document: 'Corrige:' and its problems.
-    if (err instanceof AppError && err.statusCode === 422) return { statusCode: 422, result: refusal([err.message]) };
+    if (err instanceof AppError && err.statusCode === 422) {
+      // A racing request may have issued the period between the key's check and this read of its
+      // shipments (none left to bill): its factura is the answer, as a retry's would be.
+      const winner = await findByIdempotencyKey(ctx.db, user.branchId, key);
+      if (winner) return { statusCode: 200, result: issueResult(winner) };
+      // Answered as billing answers a refused document: 'Corrige:' and its problems.
+      return { statusCode: 422, result: refusal([err.message]) };
+    }
     throw err;
   }
   if (form.detraction.enabled && !form.detraction.bankAccount) return { statusCode: 422, result: refusal([PERIOD_INVOICE_MESSAGES.account]) };
