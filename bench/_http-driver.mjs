@@ -8,7 +8,7 @@
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { base, token, clients, seconds, kind = 'shipment', route, branchIds, toPay = [], emission = null } = workerData;
+const { base, token, tokens = null, clients, seconds, kind = 'shipment', route, branchIds, toPay = [], emission = null } = workerData;
 
 const routeOf = () => {
   if (route) return route;
@@ -56,8 +56,8 @@ const target = {
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
 const url = new URL(target[0], base);
 
-/** One POST; resolves to whether the write was done (201), or null when there is nothing left to write. */
-function post() {
+/** One POST by client `who`; resolves to whether the write was done (201), or null when there is nothing left to write. */
+function post(who) {
   const payload = target[1]();
   if (payload === null) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
@@ -70,7 +70,8 @@ function post() {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(payload),
           'accept-encoding': 'br, gzip',
-          authorization: `Bearer ${token}`,
+          // Each client its own cashier (and cash session) when given tokens, as at a counter of several.
+          authorization: `Bearer ${tokens ? tokens[who % tokens.length] : token}`,
         },
       },
       (res) => {
@@ -88,10 +89,10 @@ const result = { done: 0, failed: 0, latencies: [], seconds };
 const started = performance.now();
 const end = started + seconds * 1000;
 await Promise.all(
-  Array.from({ length: clients }, async () => {
+  Array.from({ length: clients }, async (_, who) => {
     while (performance.now() < end) {
       const t = performance.now();
-      const ok = await post().catch(() => false);
+      const ok = await post(who).catch(() => false);
       if (ok === null) break;
       result.latencies.push(performance.now() - t);
       if (ok) result.done++;

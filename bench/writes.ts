@@ -26,6 +26,8 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { seedPricing } from '../apps/api/src/seed/pricing.ts';
+import { users } from '../apps/api/src/db/schema.ts';
+import { hashPassword } from '../apps/api/src/lib/passwords.ts';
 import { bulkInsertCompany } from '../apps/api/src/seed/shipments-bulk.ts';
 import { benchDatabase, percentile } from './_db.ts';
 import { record, replayPlan } from './_record.ts';
@@ -83,6 +85,15 @@ const loginRes = await fetch(`${base}/api/auth/login`, {
   body: JSON.stringify({ username: 'ADMIN', password: 'admin123' }),
 });
 const token = ((await loginRes.json()) as { token: string }).token;
+/** A session's token (the cashiers log in as the counter does). */
+const login = async (username: string, password: string) => {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return ((await res.json()) as { token: string }).token;
+};
 
 const ids = [...branchIds.values()];
 const routeOf = (oneRoute: boolean) => {
@@ -99,15 +110,15 @@ interface Result {
   seconds: number;
 }
 
-async function drive(clients: number, work: () => Promise<boolean | null>): Promise<Result> {
+async function drive(clients: number, work: (who: number) => Promise<boolean | null>): Promise<Result> {
   const result: Result = { done: 0, failed: 0, latencies: [], seconds };
   const started = performance.now();
   const end = started + seconds * 1000;
   await Promise.all(
-    Array.from({ length: clients }, async () => {
+    Array.from({ length: clients }, async (_, who) => {
       while (performance.now() < end) {
         const t = performance.now();
-        const ok = await work().catch(() => false);
+        const ok = await work(who).catch(() => false);
         if (ok === null) break;
         result.latencies.push(performance.now() - t);
         if (ok) result.done++;
@@ -133,10 +144,10 @@ async function httpDrive(clients: number, oneRoute: boolean, forSeconds = second
 
 const pool = bench.url && !values['no-raw'] ? new pg.Pool({ connectionString: bench.url, max: Number(process.env.PG_POOL_MAX ?? 10) }) : null;
 /** One POST through the app (not timed: what its statements are recorded from). */
-const post = async (url: string, body: unknown) => {
+const post = async (url: string, body: unknown, as = token) => {
   const res = await fetch(base + url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${as}` },
     body: JSON.stringify(body),
   });
   if (res.status !== 201) throw new Error(`${url}: HTTP ${res.status} ${await res.text()}`);
@@ -271,10 +282,35 @@ const unpaid = async (limit: number) =>
     await database.db.execute(sql`
       select s.id, s.quoted_price::text as amount from shipments s
       where s.status = 'Creado' and s.payment_moment = 'origen' and s.created_by_name is distinct from 'Carga masiva'
+        and s.origin_branch_id = ${branchIds.get('Lima')!}
         and not exists (select 1 from payments p where p.shipment_id = s.id)
       order by s.id limit ${limit}`)
   ).rows as { id: number; amount: string }[];
 if (kinds.has('payments')) {
+  // Eight clients are eight cashiers of one branch (Lima), each with a cash session of their own, as
+  // at a busy counter: one cashier's payments take their session's lock in turn (its totals), so a
+  // single login for all would measure one cashier clicking eight times at once. They share the
+  // branch's boleta series, whose counter's lock every payment takes.
+  const cashiers = Array.from({ length: 8 }, (_, i) => `CAJA${i + 1}`);
+  const hash = await hashPassword('caja123');
+  const cashierIds = (
+    await database.db
+      .insert(users)
+      .values(
+        cashiers.map((username, i) => ({
+          username,
+          passwordHash: hash,
+          role: 'agent',
+          branchId: branchIds.get('Lima')!,
+          firstName: 'Cajero',
+          lastName: String(i + 1),
+          email: `${username.toLowerCase()}@tramo.pe`,
+          mustChangePassword: false,
+        })),
+      )
+      .returning({ id: users.id })
+  ).map((u) => u.id);
+  const tokens = await Promise.all(cashiers.map((u) => login(u, 'caja123')));
   // Enough for 400 payments a second, the floor's included.
   const want = Math.ceil(seconds * 400 * 2) + 2;
   const [o, d] = routeOf(true);
@@ -293,21 +329,22 @@ if (kinds.has('payments')) {
   const cents = (amount: string) => Math.round(Number(amount) * 100);
   const raw = await rawFloor(
     'pago con comprobante',
-    () => post('/api/payments/manual', payment((recorded = queue.shift()!))),
-    () => ({ shipment: recorded.id, amount: cents(recorded.amount) }),
+    () => post('/api/payments/manual', payment((recorded = queue.shift()!)), tokens[0]),
+    // The cashier too: each replaying client takes its own cashier's open session, as the API's do.
+    () => ({ shipment: recorded.id, amount: cents(recorded.amount), cashier: cashierIds[0]! }),
   );
   const half = Math.floor(queue.length / 2);
   await measuredHttp('API POST /payments/manual (con boleta)', 8, () =>
-    httpDrive(8, false, seconds, { kind: 'payment', toPay: queue.slice(0, half) }),
+    httpDrive(8, false, seconds, { kind: 'payment', toPay: queue.slice(0, half), tokens }),
   );
   if (raw) {
     const rest = queue.slice(half);
     line(
       'SQL directo, mismas sentencias (pago)',
       8,
-      await drive(8, async () => {
+      await drive(8, async (who) => {
         const next = rest.shift();
-        return next ? raw({ shipment: next.id, amount: cents(next.amount) }) : null;
+        return next ? raw({ shipment: next.id, amount: cents(next.amount), cashier: cashierIds[who]! }) : null;
       }),
     );
   }
