@@ -11,6 +11,7 @@ import {
   toCents,
   type SalesRegister,
   type SalesRegisterSource,
+  type SalesRegisterTotals,
 } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
 import type { ServiceContext } from '../../types.ts';
@@ -53,7 +54,8 @@ const monthBounds = (month: string) => {
 
 const dayOf = (value: unknown) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
 
-async function monthDocuments(db: Db, month: string): Promise<SalesRegisterSource[]> {
+/** The month's documents in the register's order, or one slice of them (`page`: its offset and size). */
+async function monthDocuments(db: Db, month: string, page?: { offset: number; size: number }): Promise<SalesRegisterSource[]> {
   const { first, next } = monthBounds(month);
   const { rows } = await db.execute<SourceRow>(sql`
     select d.id, d.type, d.series, d.number, d.issue_date::text as issue_date, d.status,
@@ -70,7 +72,8 @@ async function monthDocuments(db: Db, month: string): Promise<SalesRegisterSourc
      and m.number = (d.document -> 'creditNote' ->> 'modifiedNumber')::int
     where d.type in ('01', '03', '07') and d.status <> 'rechazado'
       and d.issue_date >= ${first}::date and d.issue_date < ${next}::date
-    order by d.issue_date, d.type, d.series, d.number`);
+    order by d.issue_date, d.type, d.series, d.number
+    ${page ? sql`limit ${page.size} offset ${page.offset}` : sql``}`);
   return rows.map((r) => {
     const instalments = r.payment?.instalments ?? [];
     const note = r.credit_note;
@@ -101,6 +104,48 @@ async function monthDocuments(db: Db, month: string): Promise<SalesRegisterSourc
       detraction: r.detraction ? { percent: Number(r.detraction.percent), amountCents: Number(r.detraction.amountCents) } : null,
     };
   });
+}
+
+interface TotalsRow extends Record<string, unknown> {
+  count: number;
+  voided: number;
+  base: string;
+  igv: string;
+  exonerada: string;
+  inafecta: string;
+  total: string;
+  detraction_cents: string;
+}
+
+/**
+ * The month's totals summed by the database with the lines' own rules (salesRegisterRow: a credit
+ * note subtracts, a voided document counts and adds nothing, nor does its detracción), so a page of
+ * the register reads one page of documents and one row of sums, not the whole month into memory
+ * (issue 37: the month's JSON mapped in the API was most of the page's time).
+ */
+async function monthTotals(db: Db, month: string): Promise<SalesRegisterTotals> {
+  const { first, next } = monthBounds(month);
+  const signed = (column: string) =>
+    sql.raw(`coalesce(sum(case when status = 'anulado' then 0 when type = '07' then -${column} else ${column} end), 0)::text`);
+  const { rows } = await db.execute<TotalsRow>(sql`
+    select count(*)::int as count, (count(*) filter (where status = 'anulado'))::int as voided,
+           ${signed('gravada')} as base, ${signed('igv')} as igv, ${signed('exonerada')} as exonerada,
+           ${signed('inafecta')} as inafecta, ${signed('total')} as total,
+           coalesce(sum((document -> 'detraction' ->> 'amountCents')::bigint) filter (where status <> 'anulado'), 0)::text as detraction_cents
+    from documents
+    where type in ('01', '03', '07') and status <> 'rechazado'
+      and issue_date >= ${first}::date and issue_date < ${next}::date`);
+  const r = rows[0]!;
+  return {
+    count: Number(r.count),
+    voided: Number(r.voided),
+    base: centsToNumber(toCents(r.base)),
+    igv: centsToNumber(toCents(r.igv)),
+    exonerada: centsToNumber(toCents(r.exonerada)),
+    inafecta: centsToNumber(toCents(r.inafecta)),
+    total: centsToNumber(toCents(r.total)),
+    detraction: centsToNumber(Number(r.detraction_cents)),
+  };
 }
 
 interface CounterRow extends Record<string, unknown> {
@@ -134,29 +179,48 @@ async function monthCounters(db: Db, month: string): Promise<SalesRegister['coun
   };
 }
 
-/** The month's whole register, its totals and the counters it must match. */
-async function wholeMonth(ctx: ServiceContext, month: string): Promise<SalesRegister> {
-  const [sources, counters] = await Promise.all([monthDocuments(ctx.readDb, month), monthCounters(ctx.readDb, month)]);
-  const rows = sources.map((s, i) => salesRegisterRow(s, i + 1));
-  const totals = salesRegisterTotals(rows);
+/** The register's answer around its lines: the period, the file's name, whether the totals match the counters. */
+function registerOf(
+  ctx: ServiceContext,
+  month: string,
+  rows: SalesRegister['rows'],
+  totals: SalesRegisterTotals,
+  counters: SalesRegister['counters'],
+  page: number,
+  pageSize: number,
+): SalesRegister {
   const reconciled = (['count', 'base', 'igv', 'exonerada', 'inafecta', 'total'] as const).every((k) => totals[k] === counters[k]);
   return {
     month,
     period: plePeriod(month),
-    pleFileName: pleFileName(billingOf(ctx).issuer.ruc, month, rows.length > 0),
+    pleFileName: pleFileName(billingOf(ctx).issuer.ruc, month, totals.count > 0),
     rows,
-    page: 1,
-    pageSize: rows.length,
+    page,
+    pageSize,
     totals,
     counters,
     reconciled,
   };
 }
 
+/** The month's whole register (the PLE file and the CSV hold every line), its totals and the counters it must match. */
+async function wholeMonth(ctx: ServiceContext, month: string): Promise<SalesRegister> {
+  const [sources, counters] = await Promise.all([monthDocuments(ctx.readDb, month), monthCounters(ctx.readDb, month)]);
+  const rows = sources.map((s, i) => salesRegisterRow(s, i + 1));
+  return registerOf(ctx, month, rows, salesRegisterTotals(rows), counters, 1, rows.length);
+}
+
 /** `GET /billing/registro-ventas?mes=&page=&pageSize=`: a page of the month's register with the whole month's totals. */
 export async function salesRegister(ctx: ServiceContext, month: string, page: number, pageSize: number): Promise<SalesRegister> {
-  const register = await wholeMonth(ctx, month);
-  return { ...register, rows: register.rows.slice((page - 1) * pageSize, page * pageSize), page, pageSize };
+  const offset = (page - 1) * pageSize;
+  const [sources, totals, counters] = await Promise.all([
+    monthDocuments(ctx.readDb, month, { offset, size: pageSize }),
+    monthTotals(ctx.readDb, month),
+    monthCounters(ctx.readDb, month),
+  ]);
+  // Correlatives count from the month's first line, whatever the page.
+  const rows = sources.map((s, i) => salesRegisterRow(s, offset + i + 1));
+  return registerOf(ctx, month, rows, totals, counters, page, pageSize);
 }
 
 /** The PLE 14.1 text file of the month, under SUNAT's file name. */
