@@ -17,6 +17,7 @@ export const LEDGER_CHECKS = [
   'shipment_billed_once',
   'receivable_balances',
   'destination_receivable_balances',
+  'credit_open_items',
 ] as const;
 export type LedgerCheck = (typeof LEDGER_CHECKS)[number];
 
@@ -70,6 +71,11 @@ export const LEDGER_CHECK_TEXTS: Record<LedgerCheck, { name: string; description
   destination_receivable_balances: {
     name: 'Saldos por cobrar en destino',
     description: 'El saldo guardado de cada sucursal de destino y estado es igual al que dan sus envíos con pago en destino sin pago pagado.',
+  },
+  credit_open_items: {
+    name: 'Pendientes de las cuentas de crédito',
+    description:
+      'Los envíos a crédito por facturar, las facturas al crédito con saldo y los cobros sin aplicar que se guardan son exactamente los que dan sus envíos, facturas y cobros.',
   },
 };
 

@@ -81,6 +81,10 @@ export const documents = pgTable(
     // An agent's register seeks along (branch, issue day, id): the register's order within their branch.
     index('documents_branch_idx').on(t.branchId, t.issueDate, t.id),
     index('documents_customer_idx').on(t.customerDocNumber),
+    // A factura's credit notes, by the label they modify: its open balance is read and kept per factura (issue 37).
+    index('documents_modifies_idx')
+      .on(t.modifies)
+      .where(sql`${t.modifies} is not null`),
     // The register's customer filter matches any part of the name or the document (ILIKE '%…%'):
     // without these it read every document (310 ms for a RUC at 100k documents).
     index('documents_customer_name_trgm').using('gin', sql`${t.customerName} gin_trgm_ops`),

@@ -116,3 +116,38 @@ export const detractionDeposits = pgTable(
   },
   (t) => [check('detraction_deposits_amount_ck', sql`${t.amount} > 0`)],
 );
+
+/*
+ * What credit accounts owe now, kept in the transactions that change it (issue 37, migration 0101):
+ * the credit shipments no live comprobante carries yet, the credit facturas with an open balance,
+ * the collections with money not applied. The list of accounts and the ageing read these instead of
+ * every shipment, factura and collection of an account's years. Each is defined once by a view
+ * (credit_open_*_source), which the triggers and the ledger check (credit_open_items) read; rows are
+ * only inserted and deleted by the triggers' sync functions.
+ */
+export const creditOpenShipments = pgTable(
+  'credit_open_shipments',
+  {
+    shipmentId: integer('shipment_id').primaryKey(),
+    customerId: integer('customer_id').notNull(),
+  },
+  (t) => [index('credit_open_shipments_customer_idx').on(t.customerId)],
+);
+
+export const creditOpenInvoices = pgTable(
+  'credit_open_invoices',
+  {
+    documentId: integer('document_id').primaryKey(),
+    customerDocNumber: text('customer_doc_number').notNull(),
+  },
+  (t) => [index('credit_open_invoices_customer_idx').on(t.customerDocNumber)],
+);
+
+export const creditOpenCollections = pgTable(
+  'credit_open_collections',
+  {
+    collectionId: integer('collection_id').primaryKey(),
+    customerId: integer('customer_id').notNull(),
+  },
+  (t) => [index('credit_open_collections_customer_idx').on(t.customerId)],
+);

@@ -77,10 +77,12 @@ function accountAnswer(account: repo.AccountRow, s: ReturnType<typeof standingFr
 export async function listAccounts(ctx: ServiceContext) {
   const today = limaDay(ctx.now());
   const rows = await repo.accounts(ctx.readDb);
-  // Three statements for all the accounts, not three per account (issue 37).
+  // Three statements for all the accounts, not three per account, each over what is open now, not
+  // every factura, shipment and collection of the accounts' years (issue 37). A factura with nothing
+  // open adds nothing to the balance (the ledger's credit_invoice_balance: never below zero).
   const ids = rows.map((a) => a.customerId);
   const [invoices, uninvoiced, unapplied] = await Promise.all([
-    repo.invoicesOfMany(ctx.readDb, rows),
+    repo.invoicesOfMany(ctx.readDb, rows, { openOnly: true }),
     repo.uninvoicedCentsOfMany(ctx.readDb, ids),
     repo.unappliedCentsOfMany(ctx.readDb, ids),
   ]);

@@ -127,6 +127,10 @@ export async function invoicesOfMany(
         coalesce(d.document -> 'payment' ->> 'dueDate', (d.issue_date + acc.terms_days)::text) as due_date
       from documents d
       join acc on acc.doc_number = d.customer_doc_number
+      ${
+        // Only the facturas open now (kept by 0101's triggers): an account's paid years are not read.
+        options.openOnly ? sql`join credit_open_invoices o on o.document_id = d.id and o.customer_doc_number = acc.doc_number` : sql``
+      }
       where d.type = '01' and d.status not in ('anulado', 'rechazado')
         and d.document -> 'payment' ->> 'form' = 'credito'
         ${options.until ? sql`and d.issue_date <= ${options.until}::date` : sql``}
@@ -199,13 +203,13 @@ export async function uninvoicedCentsOfMany(db: Db | Tx, customerIds: number[]):
   const sums = new Map<number, number>(customerIds.map((id) => [id, 0]));
   if (customerIds.length === 0) return sums;
   const result = await db.execute(sql`
-    select ${CREDIT_CUSTOMER} as customer_id, coalesce(sum(round(s.quoted_price * 100)), 0)::bigint as cents
-    from shipments s
-    where s.payment_moment = 'credito' and ${CREDIT_CUSTOMER} in (${sql.join(
+    select o.customer_id, coalesce(sum(round(s.quoted_price * 100)), 0)::bigint as cents
+    from credit_open_shipments o
+    join shipments s on s.id = o.shipment_id
+    where o.customer_id in (${sql.join(
       customerIds.map((id) => sql`${id}::int`),
       sql`, `,
-    )}) and s.status <> 'Anulado'
-      and not exists (select 1 from document_shipments ds where ds.shipment_id = s.id and ds.live and ds.role = 'comprobante')
+    )})
     group by 1`);
   for (const r of result.rows as { customer_id: unknown; cents: unknown }[]) sums.set(Number(r.customer_id), Number(r.cents));
   return sums;
@@ -216,11 +220,11 @@ export async function unappliedCentsOfMany(db: Db | Tx, customerIds: number[]): 
   const sums = new Map<number, number>(customerIds.map((id) => [id, 0]));
   if (customerIds.length === 0) return sums;
   const result = await db.execute(sql`
-    select c.customer_id, coalesce(sum(round(c.amount * 100) - coalesce(a.cents, 0)), 0)::bigint as cents
-    from credit_collections c
-    left join (select collection_id, sum(round(amount * 100)) as cents from credit_allocations where live group by collection_id) a
-      on a.collection_id = c.id
-    where c.customer_id in (${sql.join(
+    select c.customer_id,
+      coalesce(sum(round(c.amount * 100) - coalesce((select sum(round(a.amount * 100)) from credit_allocations a where a.collection_id = c.id and a.live), 0)), 0)::bigint as cents
+    from credit_open_collections o
+    join credit_collections c on c.id = o.collection_id
+    where o.customer_id in (${sql.join(
       customerIds.map((id) => sql`${id}::int`),
       sql`, `,
     )}) and c.status = 'vigente'

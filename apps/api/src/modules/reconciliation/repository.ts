@@ -233,6 +233,34 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
       full join want w on w.branch_id = k.branch_id and w.status = k.status
       where k.n is distinct from w.n or k.amount is distinct from w.amount`,
   },
+  // Issue 37: the credit accounts' list and ageing read what is open now from sets kept by triggers
+  // (migration 0101). Each must be what its view says is open: a credit shipment not invoiced, a
+  // credit factura with a balance, a collection with money not applied. Missing, the list would
+  // show an account owing less than it does; extra, it would read a row for nothing.
+  credit_open_items: {
+    table: 'credit_open_items',
+    query: sql`
+      with diff as (
+        select 'envío ' || coalesce(k.shipment_id, w.shipment_id) as id, coalesce(k.shipment_id, w.shipment_id)::text as code,
+          jsonb_build_object('kept', k.shipment_id is not null, 'open', w.shipment_id is not null,
+            'keptCustomerId', k.customer_id, 'customerId', w.customer_id) as vals
+        from credit_open_shipments k full join credit_open_shipments_source w on w.shipment_id = k.shipment_id
+        where k.customer_id is distinct from w.customer_id
+        union all
+        select 'factura ' || coalesce(k.document_id, w.document_id), coalesce(k.document_id, w.document_id)::text,
+          jsonb_build_object('kept', k.document_id is not null, 'open', w.document_id is not null,
+            'keptCustomer', k.customer_doc_number, 'customer', w.customer_doc_number)
+        from credit_open_invoices k full join credit_open_invoices_source w on w.document_id = k.document_id
+        where k.customer_doc_number is distinct from w.customer_doc_number
+        union all
+        select 'cobro ' || coalesce(k.collection_id, w.collection_id), coalesce(k.collection_id, w.collection_id)::text,
+          jsonb_build_object('kept', k.collection_id is not null, 'open', w.collection_id is not null,
+            'keptCustomerId', k.customer_id, 'customerId', w.customer_id)
+        from credit_open_collections k full join credit_open_collections_source w on w.collection_id = k.collection_id
+        where k.customer_id is distinct from w.customer_id
+      )
+      select id, code, vals, count(*) over () as total from diff`,
+  },
 };
 
 /** The first violations of a check (in the order of their ids) and how many there are. */
