@@ -103,6 +103,11 @@ export const payments = pgTable(
     // The movements report's keyset order (newest first, id breaking ties) within a branch and for a user.
     index('payments_branch_created_idx').on(t.branchId, t.createdAt, t.id),
     index('payments_user_created_idx').on(t.userId, t.createdAt, t.id),
+    // The report filtered to 'Pendiente' or 'Anulado': a few payments among years of paid ones, which
+    // the created order would walk past one by one (issue 37: 5 ms at 100k, 47 ms at ten years).
+    index('payments_unpaid_created_idx')
+      .on(t.status, t.createdAt, t.id)
+      .where(sql`${t.status} in ('pending', 'canceled')`),
     index('payments_session_idx').on(t.cashSessionId),
     check('payments_status_ck', sql`${t.status} in ('pending', 'paid', 'canceled')`),
     check('payments_method_ck', sql`${t.method} in ('cash', 'card_pos', 'bank_transfer', 'yape_qr', 'plin_qr', 'card_online')`),

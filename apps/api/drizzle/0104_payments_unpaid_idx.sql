@@ -1,0 +1,1 @@
+CREATE INDEX "payments_unpaid_created_idx" ON "payments" USING btree ("status","created_at","id") WHERE "payments"."status" in ('pending', 'canceled');
