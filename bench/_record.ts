@@ -27,6 +27,17 @@ function install() {
   installed = true;
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    // pg.Pool's own query (a statement outside a transaction) hands the client a callback and gets
+    // no promise back: its answer's cells are taken in the callback, so a later statement's values
+    // can be traced to them as to a promise's (an emission answered by the id its insert returned).
+    let answered: ((rows: unknown[]) => void) | null = null;
+    const last = args.at(-1);
+    if (recording && typeof last === 'function') {
+      args[args.length - 1] = (err: unknown, res: { rows?: unknown[] } | undefined) => {
+        if (!err) answered?.(res?.rows ?? []);
+        return (last as (e: unknown, r: unknown) => unknown)(err, res);
+      };
+    }
     const result = query.apply(this, args);
     if (recording) {
       const [config, params] = args as [string | { text: string; name?: string; values?: unknown[] }, unknown[] | undefined];
@@ -36,6 +47,7 @@ function install() {
           : { name: config.name ?? null, text: config.text, values: config.values ?? (Array.isArray(params) ? params : []), cells: [] };
       entry.client = this;
       recording.push(entry);
+      answered = (rows) => void (entry.cells = cellsOf(rows));
       if (result && typeof (result as Promise<unknown>).then === 'function')
         (result as Promise<{ rows?: unknown[] } | undefined>).then(
           (r) => void (entry.cells = cellsOf(r?.rows ?? [])),

@@ -61,6 +61,8 @@ await seedPricing(database.db, branchIds);
 const rows = Number(values.rows);
 // A company's history before (its series and cash sessions too), as the reads measure.
 if (rows > 0) await bulkInsertCompany(database.db, rows);
+/** The history's last shipment: the payments pay shipments registered by this run, after it. */
+const lastBulkId = Number(((await database.db.execute(sql`select coalesce(max(id), 0)::int as id from shipments`)).rows[0] as { id: number }).id);
 console.log(`Motor: ${bench.engine}; filas previas: ${rows}; ${seconds} s por caso`);
 
 // The sandbox as the app builds it (its table as the store), whatever NUBEFACT_* says here.
@@ -276,13 +278,12 @@ if (kinds.has('shipments')) {
   }
 }
 
-// Shipments to pay: the ones registered above (or here), unpaid and registered at the origin counter.
+// Shipments to pay: the ones registered above (or here), unpaid and registered at the Lima counter (the cashiers').
 const unpaid = async (limit: number) =>
   (
     await database.db.execute(sql`
       select s.id, s.quoted_price::text as amount from shipments s
-      where s.status = 'Creado' and s.payment_moment = 'origen' and s.created_by_name is distinct from 'Carga masiva'
-        and s.origin_branch_id = ${branchIds.get('Lima')!}
+      where s.id > ${lastBulkId} and s.status = 'Creado' and s.payment_moment = 'origen' and s.origin_branch_id = ${branchIds.get('Lima')!}
         and not exists (select 1 from payments p where p.shipment_id = s.id)
       order by s.id limit ${limit}`)
   ).rows as { id: number; amount: string }[];
