@@ -284,7 +284,8 @@ const unpaid = async (limit: number) =>
     await database.db.execute(sql`
       select s.id, s.quoted_price::text as amount from shipments s
       where s.id > ${lastBulkId} and s.status = 'Creado' and s.payment_moment = 'origen' and s.origin_branch_id = ${branchIds.get('Lima')!}
-        and not exists (select 1 from payments p where p.shipment_id = s.id)
+        -- A live payment's, by its partial unique index (a scan of every payment per shipment otherwise).
+        and not exists (select 1 from payments p where p.shipment_id = s.id and p.status in ('pending', 'paid'))
       order by s.id limit ${limit}`)
   ).rows as { id: number; amount: string }[];
 if (kinds.has('payments')) {
