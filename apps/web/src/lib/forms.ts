@@ -1,3 +1,4 @@
+import { useState, type RefObject } from 'react';
 import type { FieldErrors, FieldValues, Path, Resolver, UseFormReturn, UseFormSetError } from 'react-hook-form';
 import { ApiError, errorMessage } from './api.ts';
 
@@ -90,4 +91,20 @@ export function fieldMessagesResolver<T extends FieldValues>(judge: (values: T) 
  */
 export function recheckShown<T extends FieldValues>(form: Pick<UseFormReturn<T>, 'getFieldState' | 'trigger'>, name: Path<T>) {
   if (form.getFieldState(name).invalid) void form.trigger(name);
+}
+
+/**
+ * What a billing form shows under its button after a submit: the problems no field holds
+ * ('Corrige:') and a failure of the request. `refuse` is a refused submit: the fields say their
+ * own, the rest goes under the button, and the focus goes to the first wrong field.
+ */
+export function useSubmitProblems(formRef: RefObject<HTMLFormElement | null>) {
+  const [problems, setProblems] = useState<string[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const refuse = (rest: string[]) => {
+    setFailure(null);
+    setProblems(rest);
+    focusFirstInvalid(formRef.current);
+  };
+  return { problems, setProblems, failure, setFailure, refuse };
 }

@@ -14,7 +14,7 @@ import {
   type IssueResult,
 } from '@tramo/domain';
 import { DayInput } from '../../../components/ui/DateField.tsx';
-import { fieldError, fieldMessagesResolver, focusFirstInvalid } from '../../../lib/forms.ts';
+import { fieldError, fieldMessagesResolver, useSubmitProblems } from '../../../lib/forms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useCreateEmit } from '../api/create-emit.ts';
 import { CreditNoteBlock } from './invoice/CreditNoteBlock.tsx';
@@ -49,11 +49,10 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
     resolver: fieldMessagesResolver((values) => judge(values).fields),
   });
   const [type, issueDate, paymentType, shipmentIds] = useWatch({ control: form.control, name: ['type', 'issueDate', 'paymentType', 'shipmentIds'] });
-  const [problems, setProblems] = useState<string[]>([]);
-  const [failure, setFailure] = useState<string | null>(null);
   const [issued, setIssued] = useState<{ result: IssueResult; message: string | null } | null>(null);
   const problemsRef = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const { problems, setProblems, failure, setFailure, refuse: refuseOnFields } = useSubmitProblems(formRef);
   const create = useCreateEmit<ReturnType<typeof invoicePayloadFromForm>>();
 
   // A message already on the series is judged again for the one proposed.
@@ -61,9 +60,7 @@ export function InvoiceForm({ initial, onCreditNote }: { initial: InvoiceFormVal
 
   /** A refused submit: the fields say their own; the rest goes under 'Corrige:', scrolled to when no field took the focus. */
   const refuse = (rest: string[]) => {
-    setProblems(rest);
-    setFailure(null);
-    focusFirstInvalid(formRef.current);
+    refuseOnFields(rest);
     if (rest.length > 0 && Object.keys(form.formState.errors).length === 0)
       requestAnimationFrame(() => problemsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' }));
   };

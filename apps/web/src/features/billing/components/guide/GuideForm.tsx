@@ -16,7 +16,7 @@ import {
 } from '@tramo/domain';
 import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { api } from '../../../../lib/api.ts';
-import { fieldError, fieldMessagesResolver, focusFirstInvalid } from '../../../../lib/forms.ts';
+import { fieldError, fieldMessagesResolver, useSubmitProblems } from '../../../../lib/forms.ts';
 import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
 import { IssuedCard } from '../IssuedCard.tsx';
@@ -109,18 +109,11 @@ export function GuideForm({ initial, issuePath = '/guides/create-emit' }: { init
   const form = useForm<GuideValues>({ mode: 'onTouched', defaultValues: start, resolver: fieldMessagesResolver((v) => judge(v).fields) });
   const formRef = useRef<HTMLFormElement>(null);
   const [type, issueDate] = useWatch({ control: form.control, name: ['type', 'fecha_de_emision'] });
-  const [problems, setProblems] = useState<string[]>([]);
-  const [failure, setFailure] = useState<string | null>(null);
   const [issued, setIssued] = useState<IssueResult | null>(null);
   const uniqueCode = useRef(newUniqueCode());
   const create = useCreateEmit<ReturnType<typeof guidePayloadOf>>(issuePath);
 
-  /** A refused submit: the fields say their own, 'Corrige:' what no field holds, the focus on the first wrong field. */
-  const refuse = (rest: string[]) => {
-    setFailure(null);
-    setProblems(rest);
-    focusFirstInvalid(formRef.current);
-  };
+  const { problems, setProblems, failure, setFailure, refuse } = useSubmitProblems(formRef);
 
   const submit = (values: GuideValues) => {
     const { payload, found } = judge(values, uniqueCode.current);

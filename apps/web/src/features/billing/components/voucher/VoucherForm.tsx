@@ -17,7 +17,7 @@ import {
 } from '@tramo/domain';
 import { DayInput } from '../../../../components/ui/DateField.tsx';
 import { formatMoney } from '../../../../lib/format.ts';
-import { fieldError, fieldMessagesResolver, focusFirstInvalid } from '../../../../lib/forms.ts';
+import { fieldError, fieldMessagesResolver, useSubmitProblems } from '../../../../lib/forms.ts';
 import { notify } from '../../../../lib/notify.ts';
 import { useCreateEmit } from '../../api/create-emit.ts';
 import { IssuedCard } from '../IssuedCard.tsx';
@@ -99,20 +99,13 @@ export function VoucherForm({ kind }: { kind: 'retencion' | 'percepcion' }) {
   const { wide, w } = useWideTable();
   const [watchedRows, percent] = useWatch({ control: form.control, name: ['documentos_relacionados', 'porcentaje'] });
   const preview = voucherPreview(type, watchedRows ?? [], percent ?? '');
-  const [problems, setProblems] = useState<string[]>([]);
-  const [failure, setFailure] = useState<string | null>(null);
   const [issued, setIssued] = useState<{ result: IssueResult; message: string | null } | null>(null);
   const uniqueCode = useRef(newUniqueCode());
   const create = useCreateEmit<Record<string, unknown>>(`/${kind}/create-emit`);
   const who = retention ? 'Proveedor' : 'Cliente';
   const amountLabel = retention ? 'Retenido' : 'Percibido';
 
-  /** A refused submit: the fields say their own, 'Corrige:' what no field holds, the focus on the first wrong field. */
-  const refuse = (rest: string[]) => {
-    setFailure(null);
-    setProblems(rest);
-    focusFirstInvalid(formRef.current);
-  };
+  const { problems, setProblems, failure, setFailure, refuse } = useSubmitProblems(formRef);
 
   const submit = (v: VoucherValues) => {
     const { payload, found } = judge(v, uniqueCode.current);
