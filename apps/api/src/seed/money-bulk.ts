@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rucCheckDigit } from '@tramo/domain';
 import type { Db } from '../db/client.ts';
+import { analyzeAsTablesGrow } from './bulk-statistics.ts';
 
 /**
  * The money of a bulk-seeded company (issue 37): what its counters took for the shipments the bulk
@@ -40,25 +41,33 @@ export async function bulkInsertMoney(db: Db, fromShipmentId: number, log: (msg:
     return new Date(Date.UTC(lima.getUTCFullYear(), lima.getUTCMonth(), 1, 5));
   };
   const now = new Date();
+  let month = 0;
   for (let start = limaMonth(new Date(span.first)); start <= now;) {
     const end = new Date(start);
     end.setUTCMonth(end.getUTCMonth() + 1);
     await moneyOfMonth(db, fromShipmentId, start, end);
     log(`  dinero: ${start.toISOString().slice(0, 7)}`);
+    await analyzeAsTablesGrow(db, ++month, MONEY_TABLES);
     start = end;
   }
   await collectPeriodInvoices(db);
-  for (const table of [
-    'cash_sessions',
-    'payments',
-    'payment_movements',
-    'documents',
-    'document_shipments',
-    'credit_collections',
-    'credit_allocations',
-  ])
-    await db.execute(sql.raw(`analyze ${table}`));
+  await db.execute(sql.raw(`analyze ${MONEY_TABLES.join(', ')}`));
 }
+
+/** The tables a month of money grows (their triggers' plans read them). */
+const MONEY_TABLES = [
+  'cash_sessions',
+  'payments',
+  'payment_movements',
+  'documents',
+  'document_shipments',
+  'credit_collections',
+  'credit_allocations',
+  'receivable_items',
+  'credit_open_shipments',
+  'credit_open_invoices',
+  'credit_open_collections',
+];
 
 /** A Lima calendar day of a timestamp, as the triggers and the reports count it. */
 const LIMA_DAY = (column: string) => sql.raw(`(((${column}) at time zone 'UTC') - interval '5 hours')::date`);

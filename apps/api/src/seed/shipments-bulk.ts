@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import { openEmbedded, openPostgres, type Database, type Db } from '../db/client.ts';
 import { acquireDataDirLock } from '../db/lock.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { analyzeAsTablesGrow } from './bulk-statistics.ts';
 import { seedIfEmpty } from './index.ts';
 import { bulkInsertMoney, ensureCreditCustomers } from './money-bulk.ts';
 import { DEMO_SECRET_CODE } from './shipments.ts';
@@ -223,6 +224,7 @@ async function insertChunks(db: Db, count: number, days: number, secretCodeHash:
       select id, case when status = 'Anulado' then 'cancel' else 'status' end, status, status, least(created_at + interval '1 day', now()), 'Carga masiva'
       from shipments where id > ${fromId} and status <> 'Creado'`);
     log(`  ${done + size} / ${count}`);
+    await analyzeAsTablesGrow(db, done / CHUNK + 1, ['shipments', 'shipment_events', 'receivable_items', 'credit_open_shipments']);
   }
 }
 
