@@ -26,7 +26,7 @@ import authRoutes from './modules/auth/routes.ts';
 import userRoutes from './modules/users/routes.ts';
 import branchRoutes from './modules/branches/routes.ts';
 import shipmentRoutes from './modules/shipments/routes.ts';
-import { foldDailyCountsInBackground } from './modules/shipments/index.ts';
+import { foldDailyCountsInBackground, pruneRecentSearchInBackground } from './modules/shipments/index.ts';
 import customerRoutes from './modules/customers/routes.ts';
 import pricingRoutes from './modules/pricing/routes.ts';
 import deliveryRoutes from './modules/deliveries/routes.ts';
@@ -99,6 +99,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   registerErrorHandling(app);
   foldDailyCountsInBackground(app);
+  pruneRecentSearchInBackground(app);
   recoverPaymentsInBackground(app);
   await registerSecurityHeaders(app);
   // API answers over 1 KB leave compressed (a page of shipments shrinks about tenfold); the web

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { DASHBOARD_SEARCH_CAP, NUMBERED_PAGE_ROWS, SEARCH_FLOOR_MARGIN } from '@tramo/domain';
-import { searchMatchesFloor } from '../src/modules/shipments/index.ts';
+import { pruneRecentSearch, searchMatchesFloor } from '../src/modules/shipments/index.ts';
 import { bulkInsertShipments } from '../src/seed/shipments-bulk.ts';
 import { engines, startTestApp, type TestContext } from './harness.ts';
 
@@ -80,6 +80,11 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     // A surname on one shipment in three: common enough for the statistics to answer its list's total.
     await t.database.db.execute(
       sql`update shipments set recipient_last_name = recipient_last_name || ' Yupanqui', recipient_name = recipient_name || ' Yupanqui' where id % 3 = 0`,
+    );
+    // The oldest tenth moved two years back: beyond the 400 days shipment_search_recent keeps, so a
+    // search reads its recent windows from that table and the rest from the whole history's index.
+    await t.database.db.execute(
+      sql`update shipments set created_at = created_at - interval '730 days' where id in (select id from shipments order by created_at, id limit ${BULK / 10})`,
     );
     await t.database.db.execute(sql`analyze shipments`);
     all = (
@@ -224,5 +229,35 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     // The agent's Panel counts his branch's matches only.
     const mine = await get(`/api/dashboard?q=${q('zoraida ñahui')}`, agent);
     expect(mine).toMatchObject({ totalCapped: false, counters: { total: 2 } });
+  });
+
+  it("keeps the recent names' index to the shipments of the last 400 days, as their names are now", async () => {
+    const db = t.database.db;
+    // A row fallen out of the 400 days, as if the prune had not run yet: the prune takes it out.
+    const old = all.at(-1)!.id;
+    await db.execute(
+      sql`insert into shipment_search_recent (shipment_id, created_at, search_words) select id, created_at, search_words from shipments where id = ${old}`,
+    );
+    expect(await pruneRecentSearch(db)).toBe(1);
+    const disagree = async () =>
+      Number(
+        (
+          (
+            await db.execute(sql`
+              select count(*)::int as n from (
+                (select id, created_at, search_words from shipments where created_at >= now() - interval '400 days'
+                 except select shipment_id, created_at, search_words from shipment_search_recent)
+                union all
+                (select shipment_id, created_at, search_words from shipment_search_recent
+                 except select id, created_at, search_words from shipments where created_at >= now() - interval '400 days')) d`)
+          ).rows[0] as { n: number }
+        ).n,
+      );
+    expect(await disagree()).toBe(0);
+    // A rename is seen at once; a shipment moved out of the 400 days leaves.
+    await db.execute(sql`update shipments set recipient_name = 'Zacarías Ñique' where id = ${ids.middle}`);
+    await db.execute(sql`update shipments set created_at = created_at - interval '3 years' where id = ${ids.sender}`);
+    expect(await disagree()).toBe(0);
+    expect(await db.execute(sql`select 1 from shipment_search_recent where shipment_id = ${ids.sender}`)).toMatchObject({ rows: [] });
   });
 });

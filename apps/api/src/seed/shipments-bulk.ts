@@ -91,11 +91,14 @@ export async function bulkInsertShipments(
   const secretCodeHash = await hashPassword(DEMO_SECRET_CODE);
   const branchRows = await db.execute(sql`select count(*)::int as k from branches`);
   if (Number((branchRows.rows[0] as { k: number }).k) < 2) throw new Error('Se necesitan al menos dos sucursales.');
-  // Building the names' search index once is far cheaper than maintaining it row by row during the load.
+  // Building the names' search indexes once is far cheaper than maintaining them row by row during the load.
   const searchIndexes =
     count >= 20_000
-      ? ((await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'shipments' and indexname = 'shipments_search_words'`))
-          .rows as {
+      ? ((
+          await db.execute(
+            sql`select indexname, indexdef from pg_indexes where indexname in ('shipments_search_words', 'shipment_search_recent_words')`,
+          )
+        ).rows as {
           indexname: string;
           indexdef: string;
         }[])

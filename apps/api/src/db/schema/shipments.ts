@@ -268,3 +268,19 @@ export const shipmentDailyCountDeltas = pgTable('shipment_daily_count_deltas', {
   status: text('status').notNull(),
   n: integer('n').notNull(),
 });
+
+/**
+ * The names' search tokens of the shipments of the last 400 days (issue 37), kept by triggers and
+ * pruned in the background (modules/shipments/recent-search.ts). A search over the last 30 or 365
+ * days reads this index, whose lists hold a year of names, instead of shipments_search_words,
+ * whose lists hold every year's: so a common name costs the same after ten years as after one.
+ */
+export const shipmentSearchRecent = pgTable(
+  'shipment_search_recent',
+  {
+    shipmentId: integer('shipment_id').primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    searchWords: tsvector('search_words').notNull(),
+  },
+  (t) => [index('shipment_search_recent_words').using('gin', t.searchWords), index('shipment_search_recent_created_idx').on(t.createdAt)],
+);

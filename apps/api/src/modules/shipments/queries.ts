@@ -15,7 +15,17 @@ import type { SessionUser, ServiceContext } from '../../types.ts';
 import { dailyCountTotal } from './daily-counts.ts';
 import { loadDto, shipmentKey, toShipmentDto } from './dto.ts';
 import type { ShipmentRow } from './rows.ts';
-import { branchScope, countUpTo, filterConditions, listPage, searchMatchesFloor, searchRows, searchWindows } from './search.ts';
+import {
+  branchScope,
+  countUpTo,
+  countUpToInWindows,
+  filterConditions,
+  listPage,
+  searchMatchesFloor,
+  searchRows,
+  searchWindows,
+  type SearchWindow,
+} from './search.ts';
 
 /**
  * A searched list's total. The statistics' floor is one of the whole table, so it stands only for
@@ -26,13 +36,15 @@ async function searchTotal(
   actor: SessionUser,
   filters: Omit<ShipmentListQuery, 'page' | 'pageSize' | 'after' | 'before'>,
   where: SQL | undefined,
+  windows: SearchWindow[] | undefined,
 ) {
   const { q, ...others } = filters;
   const alone = q !== undefined && actor.role === 'admin' && Object.values(others).every((v) => v === undefined);
   if (alone && (await searchMatchesFloor(db, q)) >= SEARCH_FLOOR_MARGIN * NUMBERED_PAGE_ROWS) {
     return { total: NUMBERED_PAGE_ROWS, totalCapped: true };
   }
-  return countUpTo(db, where, NUMBERED_PAGE_ROWS);
+  // Counted newest first: a name common in the last year is capped there, not over every year's matches.
+  return windows ? countUpToInWindows(db, where, NUMBERED_PAGE_ROWS, windows) : countUpTo(db, where, NUMBERED_PAGE_ROWS);
 }
 
 /**
@@ -51,7 +63,7 @@ export async function listShipments(ctx: ServiceContext, actor: SessionUser, que
   const [found, counted] = await Promise.all([
     listPage(ctx.db, where, { page, pageSize, after, before }, windows),
     filters.q || filters.incidencia
-      ? searchTotal(ctx.db, actor, filters, where)
+      ? searchTotal(ctx.db, actor, filters, where, windows)
       : dailyCountTotal(ctx.db, actor, filters).then((total) => ({ total, totalCapped: false })),
   ]);
   return {

@@ -10,11 +10,12 @@ import {
   type ShipmentStatus,
 } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
-import { shipments } from '../../db/schema.ts';
+import { shipmentSearchRecent, shipments } from '../../db/schema.ts';
 import { branchScopeCondition } from '../../lib/branch-scope.ts';
 import { countUpTo as countRowsUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
 import { selectWithFixedHead } from '../../lib/statements.ts';
 import type { SessionUser } from '../../types.ts';
+import { withinRecentSearch } from './recent-search.ts';
 import { destinationBranch, originBranch, rowColumns, selectRows, type ShipmentRow } from './rows.ts';
 
 /** DESIGN.md section 4: admins see every branch; agents and couriers what leaves or reaches theirs. */
@@ -133,6 +134,8 @@ export interface SearchWindow {
   from: Date | null;
   to: Date | null;
   days: number;
+  /** The names' text query, when the window reads them from shipment_search_recent (see recentNames). */
+  recentNames?: string;
 }
 
 /**
@@ -145,11 +148,14 @@ export interface SearchWindow {
 export function searchWindows(
   range: { q?: string | undefined; dateFrom?: string | undefined; dateTo?: string | undefined },
   now: Date,
+  sides: { sender: boolean } = { sender: true },
 ): SearchWindow[] {
   const all = [{ from: null, to: null, days: Infinity }];
   // A code or a document is one walk of its own index, a few rows: windows would only add statements.
   const term = range.q?.trim().toLowerCase() ?? '';
   if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return all;
+  const tokens = nameTokens(term);
+  const names = tokens ? tokensQuery(tokens, sides) : undefined;
   // The newest end is the range's last day or now, whichever is earlier (a later one holds nothing yet).
   const end = range.dateTo && range.dateTo < '9999-12-31' ? Math.min(limaDayEnd(range.dateTo).getTime(), now.getTime()) : now.getTime();
   const floor = range.dateFrom ? limaDayStart(range.dateFrom).getTime() : -Infinity;
@@ -158,16 +164,30 @@ export function searchWindows(
   for (const days of SEARCH_WINDOW_DAYS) {
     const lower = new Date(end - days * 86_400_000);
     if (lower.getTime() <= floor) break;
-    windows.push({ from: lower, to: upper, days });
+    windows.push({ from: lower, to: upper, days, ...(names && withinRecentSearch(lower) ? { recentNames: names } : {}) });
     upper = lower;
   }
   windows.push({ from: null, to: upper, days: Infinity });
   return windows;
 }
 
-/** A window as conditions on the creation instant (undefined: all of it). */
+/**
+ * A window as conditions on the creation instant (undefined: all of it). A recent window also names
+ * the shipments whose names match in shipment_search_recent: PostgreSQL reads that year-long index
+ * and fetches them by id, rather than the whole history's lists in shipments_search_words (the
+ * list's own name condition is then only checked on those rows).
+ */
 const windowCondition = (w: SearchWindow) =>
-  and(w.from ? gte(shipments.createdAt, w.from) : undefined, w.to ? lt(shipments.createdAt, w.to) : undefined);
+  and(
+    w.from ? gte(shipments.createdAt, w.from) : undefined,
+    w.to ? lt(shipments.createdAt, w.to) : undefined,
+    w.recentNames && w.from
+      ? sql`${shipments.id} in (select ${shipmentSearchRecent.shipmentId} from ${shipmentSearchRecent}
+          where ${shipmentSearchRecent.searchWords} @@ ${w.recentNames}::tsquery and ${shipmentSearchRecent.createdAt} >= ${w.from}${
+            w.to ? sql` and ${shipmentSearchRecent.createdAt} < ${w.to}` : sql``
+          })`
+      : undefined,
+  );
 
 /**
  * Reads the windows newest first until `need` matches are found: `read` gets a window's condition
@@ -240,6 +260,17 @@ export async function listPage(db: Db, where: SQL | undefined, request: PageRequ
  */
 export const countUpTo = (db: Db, where: SQL | undefined, cap: number) => countRowsUpTo(db, shipments, where, cap);
 
+/** countUpTo for a text search, window by window newest first (see searchWindows): a common name stops in the newest. */
+export async function countUpToInWindows(db: Db, where: SQL | undefined, cap: number, windows: SearchWindow[]) {
+  let found = 0;
+  await eachWindow(windows, cap + 1, async (window, left) => {
+    const { total } = await countRowsUpTo(db, shipments, and(where, window), left);
+    found += total;
+    return total;
+  });
+  return { total: Math.min(found, cap), totalCapped: found > cap };
+}
+
 /** The rows' select up to its conditions, rendered once (lib/statements.ts). */
 const selectSearchRows = selectWithFixedHead<ShipmentRow>(rowColumns, selectRows);
 
@@ -258,7 +289,7 @@ export async function searchRows(
   if (query.status) where.push(eq(shipments.status, query.status));
   if (where.length === 0) return [];
   // A term reads newest first, window by window, until the answer is full (see searchWindows).
-  return newestFirst(searchWindows({ q: query.q }, now), limit, (window, rows) =>
+  return newestFirst(searchWindows({ q: query.q }, now, { sender: false }), limit, (window, rows) =>
     selectSearchRows(db, sql`where ${and(...where, window)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${rows}`),
   );
 }
