@@ -31,7 +31,7 @@ import customerRoutes from './modules/customers/routes.ts';
 import pricingRoutes from './modules/pricing/routes.ts';
 import deliveryRoutes from './modules/deliveries/routes.ts';
 import fleetRoutes from './modules/fleet/routes.ts';
-import { billingRoutes } from './modules/billing/index.ts';
+import { billingRoutes, pruneDocumentSearchInBackground } from './modules/billing/index.ts';
 import { guidesRoutes } from './modules/guides/index.ts';
 import { tripRoutes } from './modules/trips/index.ts';
 import { incidentRoutes } from './modules/incidents/index.ts';
@@ -100,6 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandling(app);
   foldDailyCountsInBackground(app);
   pruneRecentSearchInBackground(app);
+  pruneDocumentSearchInBackground(app);
   recoverPaymentsInBackground(app);
   await registerSecurityHeaders(app);
   // API answers over 1 KB leave compressed (a page of shipments shrinks about tenfold); the web

@@ -11,6 +11,7 @@ import {
   type DocumentFilters,
   type MovementFilters,
 } from '@tramo/domain';
+import { pruneDocumentSearch } from '../src/modules/billing/index.ts';
 import { registerSumsQuery } from '../src/modules/billing/register.ts';
 import { movementGroupsQuery } from '../src/modules/payments/queries/movements.ts';
 import { seedLimaPrices, shipmentBody } from './fixtures.ts';
@@ -396,6 +397,50 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
     expect(some.total).toBe(truth.total);
     expect(some.total).toBeGreaterThan(100);
     expect(cents(some.sums.total)).toBe(truth.sums.total);
+  });
+
+  it("finds a customer's documents of the last year and of years before alike, newest first, with exact totals", async () => {
+    const db = t.database.db;
+    const from = Number((await rows<{ n: number }>(sql`select coalesce(max(number), 0) + 1 as n from documents where series = 'B078'`))[0]!.n);
+    // Three documents of the last year and three of two years ago (older than document_search_recent keeps).
+    await db.execute(sql`
+      insert into documents (type, series, number, status, issue_date, customer_doc_type, customer_doc_number, customer_name,
+        gravada, exonerada, inafecta, igv, total, document, branch_id, user_name)
+      select '03', 'B078', ${from} + i, 'aceptado', current_date - (case when i < 3 then i * 100 else 700 + i end), '1',
+        lpad((71000000 + i)::text, 8, '0'), 'Teodora Ccama ' || i, 10, 0, 0, 1.80, 11.80, '{}'::jsonb, ${lima}, 'Carga masiva'
+      from generate_series(0, 5) i`);
+    // One renamed into the name after it was issued, one renamed out of it, one moved two years back.
+    await db.execute(sql`update documents set customer_name = 'Teodora Ccama 9' where series = 'F050' and number = 1001`);
+    await db.execute(sql`update documents set customer_name = 'Otra Persona' where series = 'B078' and number = ${from + 1}`);
+    await db.execute(sql`update documents set issue_date = issue_date - 730 where series = 'B078' and number = ${from + 2}`);
+    const truth = await rows<{ id: number }>(
+      sql`select id from documents where customer_name ilike '%ccama%' or customer_doc_number ilike '%ccama%' order by issue_date desc, id desc`,
+    );
+    expect(truth.length).toBe(6);
+    for (const pageSize of [1, 2, 10]) {
+      const body = (await t.call('GET', `/api/billing/documents?customer=ccama&pageSize=${pageSize}`, { token: admin })).json();
+      expect(
+        body.items.map((d: { id: number }) => d.id),
+        `pageSize ${pageSize}`,
+      ).toEqual(truth.slice(0, pageSize).map((r) => r.id));
+      expect(body.total, `pageSize ${pageSize}`).toBe(6);
+    }
+    const next = (await t.call('GET', '/api/billing/documents?customer=ccama&pageSize=2', { token: admin })).json();
+    const second = (await t.call('GET', `/api/billing/documents?customer=ccama&pageSize=2&page=2&after=${next.next}`, { token: admin })).json();
+    expect(second.items.map((d: { id: number }) => d.id)).toEqual(truth.slice(2, 4).map((r) => r.id));
+    // The recent table agrees with the documents of its 400 days; the prune takes out what fell out of them.
+    await db.execute(sql`
+      insert into document_search_recent (document_id, issue_date, customer_name, customer_doc_number)
+      select id, issue_date, customer_name, customer_doc_number from documents where series = 'B078' and number = ${from + 5}`);
+    expect(await pruneDocumentSearch(db)).toBe(1);
+    const [apart] = await rows<{ n: number }>(sql`
+      select count(*)::int as n from (
+        (select id, issue_date, customer_name, customer_doc_number from documents where issue_date >= current_date - 400
+         except select document_id, issue_date, customer_name, customer_doc_number from document_search_recent)
+        union all
+        (select document_id, issue_date, customer_name, customer_doc_number from document_search_recent
+         except select id, issue_date, customer_name, customer_doc_number from documents)) d`);
+    expect(apart!.n).toBe(0);
   });
 
   it('refuses a register or movements bound that has the shape of a day but is none of the calendar, in Spanish, and answers the rest', async () => {

@@ -95,6 +95,27 @@ export const documents = pgTable(
   ],
 );
 
+/**
+ * The customers of the documents issued in the last 400 days (issue 37), kept by triggers and
+ * pruned in the background (modules/billing/recent-search.ts). The Comprobantes' customer filter
+ * reads the last year from these trigram indexes, whose lists hold a year of names, instead of the
+ * whole register's: a common name costs the same after ten years as after one.
+ */
+export const documentSearchRecent = pgTable(
+  'document_search_recent',
+  {
+    documentId: integer('document_id').primaryKey(),
+    issueDate: date('issue_date', { mode: 'string' }).notNull(),
+    customerName: text('customer_name').notNull(),
+    customerDocNumber: text('customer_doc_number').notNull(),
+  },
+  (t) => [
+    index('document_search_recent_name_trgm').using('gin', sql`${t.customerName} gin_trgm_ops`),
+    index('document_search_recent_doc_trgm').using('gin', sql`${t.customerDocNumber} gin_trgm_ops`),
+    index('document_search_recent_issue_idx').on(t.issueDate),
+  ],
+);
+
 /** The key (but for the day or month) and the sums of the documents' counters, daily and monthly. */
 const documentCounterColumns = () => ({
   branchId: integer('branch_id').notNull(),

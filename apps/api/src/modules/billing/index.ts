@@ -5,6 +5,7 @@ export { createAndEmit, draftColumns, issueOther, type OtherIssue } from './issu
 export { issuePaymentReceipt, issueReceipt, preparePaymentReceipt, type CounterReceipt, type PreparedReceipt } from './counter-receipt.ts';
 export { receiptAddress } from './customer-address.ts';
 export { emitToProvider, recordEmission, syncDocument, voidDocument, voidStatus, type EmitAnswer } from './lifecycle.ts';
+export { pruneDocumentSearch, pruneDocumentSearchInBackground } from './recent-search.ts';
 export { lookupDocument, unbilledShipments } from './rendering.ts';
 export { findByIdempotencyKey, findByNumber, findDocument, liveDocumentOfShipment, liveGuidesOf, type DocumentRecord } from './repository.ts';
 /** The issuer (company name, RUC, address) printed on the trips' cargo manifests. */

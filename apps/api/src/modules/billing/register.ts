@@ -1,7 +1,7 @@
-import { and, eq, ilike, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { NUMBERED_PAGE_ROWS, type DocumentFilters, type Scope } from '@tramo/domain';
+import { and, eq, gte, ilike, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { addDays, limaDay, NUMBERED_PAGE_ROWS, type DocumentFilters, type Scope } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
-import { branches, documentDailyTotals, documentMonthlyTotals, documents, documentShipments } from '../../db/schema.ts';
+import { branches, documentDailyTotals, documentMonthlyTotals, documents, documentSearchRecent, documentShipments } from '../../db/schema.ts';
 import { branchScopeCondition } from '../../lib/branch-scope.ts';
 import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
 import { counterRows, within } from '../../lib/month-span.ts';
@@ -23,8 +23,47 @@ function keyConditions(t: typeof documents | typeof documentDailyTotals | typeof
   return conditions;
 }
 
-/** Where a register query starts: the filters, and the branch an agent is limited to. */
-export function registerWhere(filters: DocumentFilters, scope: Scope): SQL | undefined {
+/**
+ * How far back the customer filter reads document_search_recent (migration 0108 keeps 400 days of
+ * issue dates; the margin absorbs a late prune and the database's clock being a day apart).
+ */
+const RECENT_DAYS = 365;
+
+/** The customer filter's first read: the documents issued since `recentFrom`, found through document_search_recent. */
+interface CustomerWindow {
+  recentFrom: string;
+}
+
+/**
+ * The first issue day the customer filter reads from document_search_recent, or null when the
+ * filter is not a customer or its dates end before the recent year (the whole register's indexes
+ * then). A common name fills the page and the totals' cap within that year (issue 37); a rarer one
+ * is read again over the whole register, whose lists for it are short.
+ */
+function customerWindow(filters: DocumentFilters, today: string): CustomerWindow | null {
+  if (!filters.customer?.trim()) return null;
+  const recentFrom = addDays(today, -RECENT_DAYS);
+  if (filters.dateTo && filters.dateTo < recentFrom) return null;
+  return { recentFrom };
+}
+
+/** A customer's name or document, anywhere in it: over the whole register, or through the recent one. */
+function customerCondition(q: string, recent: CustomerWindow | null): SQL {
+  const pattern = containsPattern(q);
+  if (!recent) return or(ilike(documents.customerName, pattern), ilike(documents.customerDocNumber, pattern))!;
+  const r = documentSearchRecent;
+  return and(
+    gte(documents.issueDate, recent.recentFrom),
+    sql`${documents.id} in (select ${r.documentId} from ${r}
+      where (${r.customerName} ilike ${pattern} or ${r.customerDocNumber} ilike ${pattern}) and ${r.issueDate} >= ${recent.recentFrom})`,
+  )!;
+}
+
+/**
+ * Where a register query starts: the filters, and the branch an agent is limited to. With `recent`,
+ * the customer filter reads only the documents issued since its first day (customerWindow).
+ */
+export function registerWhere(filters: DocumentFilters, scope: Scope, recent: CustomerWindow | null = null): SQL | undefined {
   const conditions = [
     ...keyConditions(documents, filters, scope),
     ...within(documents.issueDate, { from: filters.dateFrom ?? null, to: filters.dateTo ?? null }),
@@ -35,10 +74,7 @@ export function registerWhere(filters: DocumentFilters, scope: Scope): SQL | und
     );
   }
   const q = filters.customer?.trim();
-  if (q) {
-    const pattern = containsPattern(q);
-    conditions.push(or(ilike(documents.customerName, pattern), ilike(documents.customerDocNumber, pattern)));
-  }
+  if (q) conditions.push(customerCondition(q, recent));
   return and(...conditions);
 }
 
@@ -108,22 +144,25 @@ const counterColumns = Object.fromEntries(
  * every one of its wide rows would cost seconds; past the bound the totals are not answered. One
  * row; a query to await (or to EXPLAIN).
  */
-export function registerSumsQuery(db: Db, filters: DocumentFilters, scope: Scope) {
+export function registerSumsQuery(db: Db, filters: DocumentFilters, scope: Scope, recent: CustomerWindow | null = null) {
   const rows = counters(filters, scope);
   if (rows) return db.select(sumsOver(counterColumns, sql`coalesce(sum(${counterColumns.n}), 0)`)).from(rows);
   const d = documents;
   const matches = db
     .select({ status: d.status, type: d.type, gravada: d.gravada, exonerada: d.exonerada, inafecta: d.inafecta, igv: d.igv, total: d.total })
     .from(d)
-    .where(registerWhere(filters, scope))
+    .where(registerWhere(filters, scope, recent))
     .limit(NUMBERED_PAGE_ROWS + 1)
     .as('d');
   return db.select(sumsOver(matches, sql`count(*)`)).from(matches);
 }
 
 /** The totals, or `capped` when the matches were too many to add up (only off the counters). */
-export async function registerSums(db: Db, filters: DocumentFilters, scope: Scope): Promise<RegisterSums & { capped: boolean }> {
-  const [sums] = await registerSumsQuery(db, filters, scope);
+export async function registerSums(db: Db, filters: DocumentFilters, scope: Scope, today: string): Promise<RegisterSums & { capped: boolean }> {
+  const recent = customerWindow(filters, today);
+  let [sums] = await registerSumsQuery(db, filters, scope, recent);
+  // Fewer than the cap in the recent year: the whole register's matches are added up instead.
+  if (recent && Number(sums!.total) <= NUMBERED_PAGE_ROWS) [sums] = await registerSumsQuery(db, filters, scope);
   return { ...sums!, capped: !onCounters(filters) && Number(sums!.total) > NUMBERED_PAGE_ROWS };
 }
 
@@ -132,21 +171,31 @@ export async function registerSums(db: Db, filters: DocumentFilters, scope: Scop
  * filtered set's totals, which the register shows whatever the page (so its count comes exact from
  * them at no extra cost).
  */
-export async function listDocuments(db: Db, filters: DocumentFilters, scope: Scope, request: KeysetRequest) {
-  const where = registerWhere(filters, scope);
+export async function listDocuments(db: Db, filters: DocumentFilters, scope: Scope, request: KeysetRequest, now: Date = new Date()) {
+  // The recent year is what the database keeps by its own clock (the real one), not a test's.
+  const today = limaDay(now);
+  const recent = customerWindow(filters, today);
   // The page and the totals are independent reads: on two pooled connections at once.
   const [page, sums] = await Promise.all([
-    keysetPage(registerOrder, request, ({ seek, orderBy, limit, offset }) =>
-      db
-        .select({ doc: documents, branchName: branches.name, cursor: cursorOf(registerOrder) })
-        .from(documents)
-        .leftJoin(branches, eq(branches.id, documents.branchId))
-        .where(and(where, seek))
-        .orderBy(orderBy)
-        .limit(limit)
-        .offset(offset),
-    ),
-    registerSums(db, filters, scope),
+    keysetPage(registerOrder, request, async ({ seek, orderBy, limit, offset }) => {
+      const read = (where: SQL | undefined) =>
+        db
+          .select({ doc: documents, branchName: branches.name, cursor: cursorOf(registerOrder) })
+          .from(documents)
+          .leftJoin(branches, eq(branches.id, documents.branchId))
+          .where(and(where, seek))
+          .orderBy(orderBy)
+          .limit(limit)
+          .offset(offset);
+      // Newest first, a page the recent year fills is the page; a numbered page further down or
+      // 'Anterior' (read oldest first) reads the whole register, as does a page the year leaves short.
+      if (recent && offset === 0 && !request.before) {
+        const rows = await read(registerWhere(filters, scope, recent));
+        if (rows.length === limit) return rows;
+      }
+      return read(registerWhere(filters, scope));
+    }),
+    registerSums(db, filters, scope, today),
   ]);
   return { ...page, sums };
 }
