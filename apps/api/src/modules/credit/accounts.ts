@@ -53,6 +53,20 @@ async function standing(db: Db | Tx, account: repo.AccountRow, today: string) {
   return { ...standingFrom(invoices, uninvoicedCents, unapplied, today), shipments };
 }
 
+/**
+ * One account's balance and overdue today from what is open now (the sets migration 0101 keeps), not
+ * its years of facturas, shipments and collections: what a credit shipment is judged against, and
+ * what the counter is shown (issue 37). The same parts as the list of accounts reads.
+ */
+async function openStanding(db: Db | Tx, account: repo.AccountRow, today: string) {
+  const [invoices, uninvoiced, unapplied] = await Promise.all([
+    repo.invoicesOfMany(db, [account], { openOnly: true }),
+    repo.uninvoicedCentsOfMany(db, [account.customerId]),
+    repo.unappliedCentsOfMany(db, [account.customerId]),
+  ]);
+  return standingFrom(invoices.get(account.docNumber) ?? [], uninvoiced.get(account.customerId) ?? 0, unapplied.get(account.customerId) ?? 0, today);
+}
+
 function accountAnswer(account: repo.AccountRow, s: ReturnType<typeof standingFrom>) {
   const limitCents = toCents(account.creditLimit);
   return {
@@ -181,7 +195,7 @@ export async function saveAccount(ctx: ServiceContext, actor: SessionUser, custo
 export async function creditShipmentRefusal(tx: Tx, customerId: number | null, amountCents: number, now: Date): Promise<CreditRefusal | null> {
   const account = customerId === null ? null : await repo.accountOf(tx, customerId, true);
   if (!account) return creditRefusal(null, amountCents);
-  const s = await standing(tx, account, limaDay(now));
+  const s = await openStanding(tx, account, limaDay(now));
   const position: CreditPosition = {
     status: account.status as CreditPosition['status'],
     limitCents: toCents(account.creditLimit),
@@ -202,6 +216,6 @@ export async function hasActiveAccount(db: Db | Tx, customerId: number | null): 
 export async function creditStatus(ctx: ServiceContext, customerId: number) {
   const account = await repo.accountOf(ctx.db, customerId);
   if (!account || account.status !== 'activa') return { active: false, available: null, overdue: false };
-  const s = await standing(ctx.db, account, limaDay(ctx.now()));
+  const s = await openStanding(ctx.db, account, limaDay(ctx.now()));
   return { active: true, available: centsToNumber(Math.max(toCents(account.creditLimit) - s.balanceCents, 0)), overdue: s.overdue };
 }

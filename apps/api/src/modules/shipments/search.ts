@@ -193,7 +193,7 @@ const windowCondition = (w: SearchWindow) =>
  * Reads the windows newest first until `need` matches are found: `read` gets a window's condition
  * and how many are still needed, and answers how many it found there. When the pace so far says
  * the next window would not complete the answer (a rarer name), all the rest is read in one
- * statement instead: a window only pays when it can end the search.
+ * statement instead: a window over the whole history's index only pays when it can end the search.
  */
 export async function eachWindow(windows: SearchWindow[], need: number, read: (window: SQL | undefined, left: number) => Promise<number>) {
   let found = 0;
@@ -202,7 +202,8 @@ export async function eachWindow(windows: SearchWindow[], need: number, read: (w
     found += await read(windowCondition(window), need - found);
     if (found >= need) return;
     const next = windows[i + 1];
-    if (next && windows[i + 2] && found * (next.days / window.days) < need) {
+    // A recent window reads a year of names (shipment_search_recent) whatever its pace: never skipped.
+    if (next && !next.recentNames && windows[i + 2] && found * (next.days / window.days) < need) {
       await read(windowCondition({ from: null, to: next.to, days: Infinity }), need - found);
       return;
     }
