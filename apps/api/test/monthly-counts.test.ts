@@ -112,10 +112,18 @@ describe.each(engines)('monthly counts (%s)', (engine) => {
     const [{ name }] = (await t.database.db.execute(sql`select recipient_name as name from shipments order by created_at limit 1`)).rows as [
       { name: string },
     ];
-    const terms = ['quispe', 'maria quispe', 'rosa', name, 'zzz'];
+    // And the names of the newest shipment and of one about 40 days old: matches on both sides of the 30-day window.
+    const [{ newest, older }] = (
+      await t.database.db.execute(sql`
+        select (select recipient_name from shipments order by created_at desc limit 1) as newest,
+               (select recipient_name from shipments where created_at < ${new Date(now.getTime() - 35 * 86_400_000)} order by created_at desc limit 1) as older`)
+    ).rows as [{ newest: string; older: string }];
+    const terms = ['quispe', 'maria quispe', 'rosa', name, 'zzz', newest, older];
     const lastYear = new Date(now.getTime() - 400 * 86_400_000).toISOString().slice(0, 10);
+    // A range from inside the recent year (as the Panel's month) reads all its windows from shipment_search_recent.
+    const weeksAgo = new Date(now.getTime() - 45 * 86_400_000).toISOString().slice(0, 10);
     for (const q of terms) {
-      for (const range of [{}, { dateFrom: lastYear }, { dateTo: lastYear }]) {
+      for (const range of [{}, { dateFrom: lastYear }, { dateTo: lastYear }, { dateFrom: weeksAgo }]) {
         const filters = { q, ...range };
         const where = and(...filterConditions(filters));
         const label = JSON.stringify(filters);

@@ -21,7 +21,7 @@ import {
   countByDayAndStatusUpTo,
   dailyCountDays,
   dailyCountsByBucket,
-  filterConditions,
+  textFreeConditions,
   searchWindows,
   type DayStatusCount,
 } from '../shipments/index.ts';
@@ -76,7 +76,8 @@ export async function dashboard(ctx: ServiceContext, actor: SessionUser, query: 
   if (query.q) {
     ({ counts, capped } = await countByDayAndStatusUpTo(
       ctx.readDb,
-      and(branchScope(actor), ...filterConditions(query)),
+      // Each window carries the search's own condition (searchWindows).
+      and(branchScope(actor), ...textFreeConditions(query)),
       DASHBOARD_SEARCH_CAP,
       searchWindows(query, ctx.now()),
     ));

@@ -17,5 +17,5 @@ export { isFreightPaid, shipmentKey, toShipmentDto, type ShipmentDto } from './d
 export { addShipmentEvent, recordShipmentEvent, type KnownShipment, type ShipmentEventInput } from './events.ts';
 export { pruneRecentSearch, pruneRecentSearchInBackground } from './recent-search.ts';
 export { findEvents, findRow } from './rows.ts';
-export { branchScope, filterConditions, searchMatchesFloor, searchWindows, textSearch } from './search.ts';
+export { branchScope, filterConditions, searchMatchesFloor, searchWindows, textFreeConditions, textSearch } from './search.ts';
 export { changeShipmentStatus, type StatusChange } from './status.ts';

@@ -24,6 +24,7 @@ import {
   searchMatchesFloor,
   searchRows,
   searchWindows,
+  textFreeConditions,
   type SearchWindow,
 } from './search.ts';
 
@@ -56,10 +57,10 @@ async function searchTotal(
  */
 export async function listShipments(ctx: ServiceContext, actor: SessionUser, query: ShipmentListQuery) {
   const { page, pageSize, after, before, ...filters } = query;
-  const where = and(branchScope(actor), ...filterConditions(filters));
-  // A text search's page reads newest first and stops when it is full (issue 37). Its total needs no
-  // order: counting any matches up to the cap already stops there.
+  // A text search's page and total read newest first, window by window, and stop when they have
+  // what they show (issue 37); each window carries the search's condition, the rest is common.
   const windows = filters.q ? searchWindows(filters, ctx.now()) : undefined;
+  const where = and(branchScope(actor), ...(windows ? textFreeConditions(filters) : filterConditions(filters)));
   const [found, counted] = await Promise.all([
     listPage(ctx.db, where, { page, pageSize, after, before }, windows),
     filters.q || filters.incidencia

@@ -123,6 +123,9 @@ export function filterConditions(filters: ShipmentFilters): SQL[] {
   return where;
 }
 
+/** filterConditions but the text search: what a windowed search adds to each window's own (see searchWindows). */
+export const textFreeConditions = (filters: ShipmentFilters): SQL[] => filterConditions({ ...filters, q: undefined });
+
 /**
  * How far back each window of a name search reaches, in days before its newest end; after the last,
  * the rest. Few windows: each is one more statement for a rare name, which reads every one.
@@ -134,8 +137,15 @@ export interface SearchWindow {
   from: Date | null;
   to: Date | null;
   days: number;
-  /** The names' text query, when the window reads them from shipment_search_recent (see recentNames). */
-  recentNames?: string;
+  /** Whether it reads the names from shipment_search_recent (a year of names, whatever the history). */
+  recent?: boolean;
+  /**
+   * The text search as this window reads it: through shipment_search_recent for a recent window
+   * (recentNames), else textSearch. Callers leave it out of their own conditions.
+   */
+  text?: SQL | undefined;
+  /** The text search over every instant (textSearch): for a read of the whole range at once. */
+  whole?: SQL | undefined;
 }
 
 /**
@@ -143,14 +153,16 @@ export interface SearchWindow {
  * once: the first has no upper bound, the last no lower one, and none starts before the range's
  * first day (the search's own conditions keep the range). A search reads them in order and stops
  * once it has what it shows (a page, a capped count), so a common name costs the newest rows it
- * shows, not its matches over ten years of history (issue 37).
+ * shows, not its matches over ten years of history (issue 37). Each window carries the search's
+ * condition (`text`), which the caller's conditions then leave out (textFreeConditions).
  */
 export function searchWindows(
   range: { q?: string | undefined; dateFrom?: string | undefined; dateTo?: string | undefined },
   now: Date,
   sides: { sender: boolean } = { sender: true },
 ): SearchWindow[] {
-  const all = [{ from: null, to: null, days: Infinity }];
+  const plain = range.q ? textSearch(range.q, sides) : undefined;
+  const all = [{ from: null, to: null, days: Infinity, text: plain, whole: plain }];
   // A code or a document is one walk of its own index, a few rows: windows would only add statements.
   const term = range.q?.trim().toLowerCase() ?? '';
   if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return all;
@@ -164,30 +176,32 @@ export function searchWindows(
   for (const days of SEARCH_WINDOW_DAYS) {
     const lower = new Date(end - days * 86_400_000);
     if (lower.getTime() <= floor) break;
-    windows.push({ from: lower, to: upper, days, ...(names && withinRecentSearch(lower) ? { recentNames: names } : {}) });
+    const recent = names !== undefined && withinRecentSearch(lower);
+    windows.push({ from: lower, to: upper, days, recent, text: recent ? recentNames(names, lower, upper) : plain, whole: plain });
     upper = lower;
   }
-  windows.push({ from: null, to: upper, days: Infinity });
+  // The last window reaches the range's first day, or the beginning: a range that starts inside
+  // the recent year (the Panel's month) reads it from shipment_search_recent too.
+  const first = floor > -Infinity ? new Date(floor) : null;
+  const recent = names !== undefined && withinRecentSearch(first);
+  windows.push({ from: first, to: upper, days: Infinity, recent, text: recent ? recentNames(names, first, upper) : plain, whole: plain });
   return windows;
 }
 
 /**
- * A window as conditions on the creation instant (undefined: all of it). A recent window also names
- * the shipments whose names match in shipment_search_recent: PostgreSQL reads that year-long index
- * and fetches them by id, rather than the whole history's lists in shipments_search_words (the
- * list's own name condition is then only checked on those rows).
+ * A recent window's names: the shipments whose names match in shipment_search_recent, whose index
+ * holds a year of names, fetched by id, instead of the whole history's lists in
+ * shipments_search_words (whose condition must then not be asked as well: PostgreSQL would read both).
  */
+const recentNames = (names: string, from: Date, to: Date | null) =>
+  sql`${shipments.id} in (select ${shipmentSearchRecent.shipmentId} from ${shipmentSearchRecent}
+    where ${shipmentSearchRecent.searchWords} @@ ${names}::tsquery and ${shipmentSearchRecent.createdAt} >= ${from}${
+      to ? sql` and ${shipmentSearchRecent.createdAt} < ${to}` : sql``
+    })`;
+
+/** A window as conditions: its creation instants and its text search (undefined: all of it). */
 const windowCondition = (w: SearchWindow) =>
-  and(
-    w.from ? gte(shipments.createdAt, w.from) : undefined,
-    w.to ? lt(shipments.createdAt, w.to) : undefined,
-    w.recentNames && w.from
-      ? sql`${shipments.id} in (select ${shipmentSearchRecent.shipmentId} from ${shipmentSearchRecent}
-          where ${shipmentSearchRecent.searchWords} @@ ${w.recentNames}::tsquery and ${shipmentSearchRecent.createdAt} >= ${w.from}${
-            w.to ? sql` and ${shipmentSearchRecent.createdAt} < ${w.to}` : sql``
-          })`
-      : undefined,
-  );
+  and(w.from ? gte(shipments.createdAt, w.from) : undefined, w.to ? lt(shipments.createdAt, w.to) : undefined, w.text);
 
 /**
  * Reads the windows newest first until `need` matches are found: `read` gets a window's condition
@@ -203,8 +217,9 @@ export async function eachWindow(windows: SearchWindow[], need: number, read: (w
     if (found >= need) return;
     const next = windows[i + 1];
     // A recent window reads a year of names (shipment_search_recent) whatever its pace: never skipped.
-    if (next && !next.recentNames && windows[i + 2] && found * (next.days / window.days) < need) {
-      await read(windowCondition({ from: null, to: next.to, days: Infinity }), need - found);
+    // A recent window reads a year of names whatever the pace: never merged into the rest.
+    if (next && !next.recent && windows[i + 2] && found * (next.days / window.days) < need) {
+      await read(windowCondition({ from: null, to: next.to, days: Infinity, text: next.whole }), need - found);
       return;
     }
   }
@@ -251,7 +266,9 @@ export async function listPage(db: Db, where: SQL | undefined, request: PageRequ
         sql`${conditions ? sql`where ${conditions} ` : sql``}order by ${orderBy} limit ${rows}${offset ? sql` offset ${offset}` : sql``}`,
       );
     };
-    return windows && offset === 0 && !request.before ? newestFirst(windows, limit, read) : read(undefined, limit);
+    if (!windows) return read(undefined, limit);
+    // A numbered page further down and 'Anterior' read the whole history at once.
+    return offset === 0 && !request.before ? newestFirst(windows, limit, read) : read(windows[0]!.whole, limit);
   });
 }
 
@@ -283,13 +300,13 @@ export async function searchRows(
   now: Date,
 ) {
   const where: SQL[] = [];
-  // Tracking and Entregas find by the recipient (spec: code, recipient document or name), never the sender.
-  if (query.q) where.push(textSearch(query.q, { sender: false }));
   if (query.originId) where.push(eq(shipments.originBranchId, query.originId));
   if (query.destinationId) where.push(eq(shipments.destinationBranchId, query.destinationId));
   if (query.status) where.push(eq(shipments.status, query.status));
-  if (where.length === 0) return [];
-  // A term reads newest first, window by window, until the answer is full (see searchWindows).
+  if (where.length === 0 && !query.q) return [];
+  // A term reads newest first, window by window, until the answer is full (see searchWindows); each
+  // window carries the term's condition. Tracking and Entregas find by the recipient (spec: code,
+  // recipient document or name), never the sender.
   return newestFirst(searchWindows({ q: query.q }, now, { sender: false }), limit, (window, rows) =>
     selectSearchRows(db, sql`where ${and(...where, window)} order by ${desc(shipments.createdAt)}, ${desc(shipments.id)} limit ${rows}`),
   );
