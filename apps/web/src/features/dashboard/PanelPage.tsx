@@ -1,18 +1,17 @@
-import { lazy, Suspense } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { ActionIcon, Alert, Anchor, Badge, Button, Grid, Group, Stack, Paper, SimpleGrid, Skeleton, Text, Title, Tooltip } from '@mantine/core';
 import { IconEye, IconRefresh } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { FleetDocumentsAlert } from '../fleet/index.ts';
 import {
-  addDays,
   DASHBOARD_SEARCH_CAP,
   DASHBOARD_PAGE_SIZES,
   INCIDENT_REASON_LABELS,
   lastNumberedPage,
-  limaDay,
   SHIPMENT_MESSAGES,
   SHIPMENT_SEARCH_MIN_LENGTH,
   canManageArea,
+  type ShipmentListRow,
 } from '@tramo/domain';
 import { PageHeader } from '../../components/ui/PageHeader.tsx';
 import { Pager } from '../../components/ui/Pager.tsx';
@@ -20,22 +19,21 @@ import { SearchInput } from '../../components/ui/SearchInput.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { pageNumber, useUrlState } from '../../lib/url-state.ts';
-import { BranchFilter, DateRangeFilter, ShipmentsTable, StatusFilter, useShipments, type ShipmentColumn } from '../shipments/index.ts';
-import { useDashboard, type DashboardBucket, type DashboardFilters } from './api/get-dashboard.ts';
+import { useUrlState } from '../../lib/url-state.ts';
+import {
+  BranchFilter,
+  DateRangeFilter,
+  FilterPlaceholder,
+  ShipmentsTable,
+  StatusFilter,
+  useShipments,
+  type ShipmentColumn,
+} from '../shipments/index.ts';
+import { useDashboard, type DashboardBucket } from './api/get-dashboard.ts';
 import { useOpenIncidents } from './api/get-open-incidents.ts';
 import { DestinationDueCard } from './components/DestinationDueCard.tsx';
-
-const ShipmentsChart = lazy(() => import('./components/ShipmentsChart.tsx'));
-
-const FILTER_KEYS = ['dateFrom', 'dateTo', 'originBranchId', 'destinationBranchId', 'status', 'q'] as const;
-type FilterKey = (typeof FILTER_KEYS)[number];
-
-/** The Panel opens on the last 30 Lima days; cleared dates leave the range open for counters and table alike. */
-function defaultRange() {
-  const today = limaDay(new Date());
-  return { dateFrom: addDays(today, -29), dateTo: today };
-}
+import ShipmentsChart from './components/ShipmentsChart.tsx';
+import { PANEL_FILTER_KEYS, panelRequest, panelUrlDefaults, type PanelFilterKey } from './panel-request.ts';
 
 /** The chart groups long spans; its title says by what. */
 const PERIOD: Record<DashboardBucket, string> = { day: 'día', week: 'semana', month: 'mes', year: 'año' };
@@ -52,29 +50,13 @@ const COUNTERS = [
 
 export default function PanelPage() {
   const user = useCurrentUser();
-  const anyBranch = canManageArea(user, 'allBranches');
-  const [url, setUrl] = useUrlState({
-    ...defaultRange(),
-    originBranchId: '',
-    destinationBranchId: '',
-    status: '',
-    q: '',
-    page: '1',
-    pageSize: String(DASHBOARD_PAGE_SIZES[0]),
-  });
-  const filters: DashboardFilters = Object.fromEntries(FILTER_KEYS.filter((k) => url[k]).map((k) => [k, url[k]]));
-  const pageSize = pageNumber(url.pageSize, DASHBOARD_PAGE_SIZES[0], DASHBOARD_PAGE_SIZES);
-  // The Panel's latest shipments page by number only, as far as numbers go (issue 19).
-  const page = Math.min(pageNumber(url.page, 1), lastNumberedPage(pageSize));
-
-  // Spec section 6: only an admin picks the origin; everyone else sees their own branch.
-  const effective: DashboardFilters = anyBranch ? filters : { ...filters, originBranchId: user.branchId ? String(user.branchId) : undefined };
-  const rangeInvalid = Boolean(effective.dateFrom && effective.dateTo && effective.dateFrom > effective.dateTo);
+  const [url, setUrl] = useUrlState(panelUrlDefaults());
+  const { filters, effective, page, pageSize, anyBranch, rangeInvalid, latest: latestParams } = panelRequest(user, url);
   const dashboard = useDashboard(effective, !rangeInvalid);
-  const latest = useShipments({ ...effective, page, pageSize }, !rangeInvalid);
+  const latest = useShipments(latestParams, !rangeInvalid);
 
   /** A filter change goes back to page 1; a cleared date stays '' (an open range), not the default. */
-  const set = (key: FilterKey, value: string | null) => setUrl({ [key]: value ?? '', page: null });
+  const set = (key: PanelFilterKey, value: string | null) => setUrl({ [key]: value ?? '', page: null });
   const counters = dashboard.data?.counters;
 
   return (
@@ -91,7 +73,9 @@ export default function PanelPage() {
         <Group gap="xs" align="flex-end" wrap="wrap">
           <DateRangeFilter from={filters.dateFrom} to={filters.dateTo} onChange={set} />
           {anyBranch ? (
-            <BranchFilter label="Origen" value={filters.originBranchId} onChange={(v) => set('originBranchId', v)} />
+            <Later before={<FilterPlaceholder kind="branch" label="Origen" value={filters.originBranchId} />}>
+              <BranchFilter label="Origen" value={filters.originBranchId} onChange={(v) => set('originBranchId', v)} />
+            </Later>
           ) : (
             <div>
               <Text size="xs" fw={500} mb={4}>
@@ -102,8 +86,12 @@ export default function PanelPage() {
               </Badge>
             </div>
           )}
-          <BranchFilter label="Destino" value={filters.destinationBranchId} onChange={(v) => set('destinationBranchId', v)} />
-          <StatusFilter value={filters.status} onChange={(v) => set('status', v)} />
+          <Later before={<FilterPlaceholder kind="branch" label="Destino" value={filters.destinationBranchId} />}>
+            <BranchFilter label="Destino" value={filters.destinationBranchId} onChange={(v) => set('destinationBranchId', v)} />
+          </Later>
+          <Later before={<FilterPlaceholder kind="status" label="Estado" value={filters.status} />}>
+            <StatusFilter value={filters.status} onChange={(v) => set('status', v)} />
+          </Later>
           <SearchInput
             label="Buscar"
             size="xs"
@@ -119,7 +107,7 @@ export default function PanelPage() {
             variant="subtle"
             size="xs"
             // The page size is a preference, not a filter: it stays.
-            onClick={() => setUrl({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])), page: null })}
+            onClick={() => setUrl({ ...Object.fromEntries(PANEL_FILTER_KEYS.map((k) => [k, null])), page: null })}
           >
             Limpiar filtros
           </Button>
@@ -225,9 +213,7 @@ export default function PanelPage() {
                 Corrige el rango de fechas para ver el gráfico.
               </Text>
             ) : dashboard.data ? (
-              <Suspense fallback={<Skeleton height={200} />}>
-                <ShipmentsChart days={dashboard.data.series} bucket={dashboard.data.bucket} />
-              </Suspense>
+              <ShipmentsChart days={dashboard.data.series} bucket={dashboard.data.bucket} />
             ) : (
               <Skeleton height={200} />
             )}
@@ -243,35 +229,74 @@ export default function PanelPage() {
             Ver todos
           </Anchor>
         </Group>
-        <ShipmentsTable
+        <LatestShipments
           rows={rangeInvalid ? null : (latest.data?.items ?? [])}
           loading={latest.isPending}
-          skeletonRows={pageSize}
-          columns={PANEL_COLUMNS}
-          wideOnly={['sender']}
-          nameWidth={130}
-          // Row actions are icons with their name as tooltip and accessible name, as on the list (issue 16, item 12).
-          action={(s) => (
-            <Tooltip label="Ver">
-              <ActionIcon size="sm" component={Link} to={`/shipments/${s.id}`} variant="subtle" aria-label={`Ver ${s.code}`}>
-                <IconEye size={16} />
-              </ActionIcon>
-            </Tooltip>
-          )}
+          pageSize={pageSize}
+          pager={
+            !rangeInvalid && (
+              <Pager
+                page={page}
+                pageSize={pageSize}
+                total={latest.data?.total ?? 0}
+                totalCapped={latest.data?.totalCapped}
+                pageSizes={DASHBOARD_PAGE_SIZES}
+                maxPages={lastNumberedPage(pageSize)}
+                onPage={(p) => setUrl({ page: String(p) })}
+                onPageSize={(size) => setUrl({ page: null, pageSize: String(size) })}
+              />
+            )
+          }
         />
-        {!rangeInvalid && (
-          <Pager
-            page={page}
-            pageSize={pageSize}
-            total={latest.data?.total ?? 0}
-            totalCapped={latest.data?.totalCapped}
-            pageSizes={DASHBOARD_PAGE_SIZES}
-            maxPages={lastNumberedPage(pageSize)}
-            onPage={(p) => setUrl({ page: String(p) })}
-            onPageSize={(size) => setUrl({ page: null, pageSize: String(size) })}
-          />
-        )}
       </Paper>
+    </>
+  );
+}
+
+/**
+ * False in the Panel's first render, true in a deferred one just after it: on a slow device the
+ * branch and status pickers, the latest shipments' rows and their pager took most of that first
+ * render, and the counters and the chart need not wait for them (issue 37).
+ */
+const useDrawnLater = () => useDeferredValue(true, false);
+
+/** `children` once drawn later (useDrawnLater), `before` until then. */
+function Later({ children, before }: { children: ReactNode; before: ReactNode }) {
+  return useDrawnLater() ? children : before;
+}
+
+/** The latest shipments: until drawn later, the table shows its loading rows, as while the list is on its way. */
+function LatestShipments({
+  rows,
+  loading,
+  pageSize,
+  pager,
+}: {
+  rows: ShipmentListRow[] | null;
+  loading: boolean;
+  pageSize: number;
+  pager: ReactNode;
+}) {
+  const drawn = useDrawnLater();
+  return (
+    <>
+      <ShipmentsTable
+        rows={rows}
+        loading={loading || !drawn}
+        skeletonRows={pageSize}
+        columns={PANEL_COLUMNS}
+        wideOnly={['sender']}
+        nameWidth={130}
+        // Row actions are icons with their name as tooltip and accessible name, as on the list (issue 16, item 12).
+        action={(s) => (
+          <Tooltip label="Ver">
+            <ActionIcon size="sm" component={Link} to={`/shipments/${s.id}`} variant="subtle" aria-label={`Ver ${s.code}`}>
+              <IconEye size={16} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      />
+      {drawn && pager}
     </>
   );
 }

@@ -8,10 +8,10 @@ export { DescriptionModal, ManagePanel, SecretCodeModal } from './components/Man
 export { useCancelAction } from './components/useShipmentActions.tsx';
 export { ShipmentHistory } from './components/ShipmentHistory.tsx';
 export { ShipmentsTable, type ShipmentColumn, type ShipmentSearchColumn } from './components/ShipmentsTable.tsx';
-export { BranchFilter, DateRangeFilter, FilterSelect, StatusFilter } from './components/ShipmentFilters.tsx';
+export { BranchFilter, DateRangeFilter, FilterPlaceholder, FilterSelect, StatusFilter } from './components/ShipmentFilters.tsx';
 export { FILTER_KEYS, isRangeInvalid, LIST_URL_DEFAULTS, listParamsFrom, type FilterKey } from './components/list-params.ts';
 export { useShipment } from './api/get-shipment.ts';
-export { useShipments, type ShipmentListParams } from './api/get-shipments.ts';
+export { shipmentsQuery, useShipments, type ShipmentListParams } from './api/get-shipments.ts';
 export { useShipmentByCode } from './api/get-shipment-by-code.ts';
 export { useShipmentSearch } from './api/search-shipments.ts';
 export { useDeleteCheckpoint } from './api/delete-checkpoint.ts';

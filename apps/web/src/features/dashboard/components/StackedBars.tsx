@@ -1,5 +1,6 @@
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Group, Text } from '@mantine/core';
-import { useElementSize } from '@mantine/hooks';
+import { useElementSize, useMergedRef } from '@mantine/hooks';
 
 export interface BarSeries {
   name: string;
@@ -52,7 +53,14 @@ export function visibleLabels(count: number, width: number): Set<number> {
  * native tooltip.
  */
 export function StackedBars({ bars, series, height, label }: StackedBarsProps) {
-  const { ref, width } = useElementSize();
+  const { ref: observed, width: observedWidth } = useElementSize();
+  const box = useRef<HTMLDivElement>(null);
+  const ref = useMergedRef(observed, box);
+  const [mountWidth, setMountWidth] = useState(0);
+  // The width as the chart mounts, so that the bars are in the page's first paint: the resize
+  // observer reports it a frame or two later (issue 37: on a slow device, half a second).
+  useLayoutEffect(() => setMountWidth(box.current?.clientWidth ?? 0), []);
+  const width = observedWidth || mountWidth;
   const plotHeight = height - LABEL_HEIGHT - TOP;
   const totals = bars.map((b) => series.reduce((sum, s) => sum + (b.values[s.name] ?? 0), 0));
   const ticks = niceTicks(Math.max(0, ...totals));
