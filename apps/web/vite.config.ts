@@ -21,15 +21,21 @@ const publicPage: Plugin = {
 };
 
 /**
- * The login page opened by address (issue 37) is a third entry that fetches the staff app while
- * the user types: the build writes into it the files the app's entry and the Panel need (their
- * chunks, the chunks those import, their styles), which only the build knows by their hashed names.
+ * The login page opened by address (issue 37) is a third entry that loads the staff app while the
+ * user types and starts it in the same document once signed in: the build writes into it the
+ * app's start module (a chunk of its own, so that it exports `startApp` instead of running), the
+ * Panel's page, and every file those need (their chunks, the chunks those import, their styles),
+ * which only the build knows by their hashed names.
  */
+const APP_START = path.resolve(import.meta.dirname, 'src/app/start.tsx');
 const PANEL_PAGE = 'features/dashboard/PanelPage.tsx';
 
 const appFilesForLogin: Plugin = {
   name: 'tramo-login-app-files',
   apply: 'build',
+  buildStart() {
+    this.emitFile({ type: 'chunk', id: APP_START, name: 'app', preserveSignature: 'exports-only' });
+  },
   transformIndexHtml: {
     order: 'post',
     handler(html, ctx) {
@@ -42,15 +48,60 @@ const appFilesForLogin: Plugin = {
         for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
         for (const imported of chunk.imports) add(chunks.find((c) => c.fileName === imported));
       };
-      add(chunks.find((c) => c.isEntry && c.name === 'main'));
+      const start = chunks.find((c) => c.facadeModuleId === APP_START);
       const panel = chunks.find((c) => c.facadeModuleId?.endsWith(PANEL_PAGE));
+      if (!start || !panel) throw new Error('login.html: the app start or the Panel chunk is missing');
+      add(start);
       add(panel);
-      // The Panel loads its chart on its own: without it the counters are painted a round trip later.
-      for (const lazy of panel?.dynamicImports ?? []) add(chunks.find((c) => c.fileName === lazy));
-      const list = JSON.stringify([...files].map((f) => `/${f}`));
+      const url = (file: string) => `/${file}`;
+      const list = JSON.stringify({ start: url(start.fileName), pages: [url(panel.fileName)], files: [...files].map(url) });
       return html.replace('</body>', `<script type="application/json" id="app-files">${list}</script>\n</body>`);
     },
   },
+};
+
+/**
+ * The files of the staff app (issue 37). On a slow link every file is a round trip, six at a time:
+ * split by the bundler's default (one chunk per set of pages sharing a module), the app and its
+ * Panel were 78 files, about 13 round trips of 562 ms on Fast 3G. So the libraries go in one chunk
+ * (`vendor`), the app's own code used by more than one page in another (`shared`), the shell stays
+ * with the app's start and each page keeps what only it uses; the libraries of a few pages
+ * (scanning, barcodes, signatures, forms) stay with them. What the public pages (login, tracking)
+ * share with the app stays apart, so that those small pages never load the app's chunks.
+ */
+const PUBLIC_ENTRIES = ['src/public/login.ts', 'src/public/main.ts'].map((f) => path.resolve(import.meta.dirname, f));
+const PAGE_LIBRARIES = /[\\/]node_modules[\\/](zxing-wasm|jsbarcode|qrcode|signature_pad|react-hook-form|@hookform)[\\/]/;
+/** The modules the public pages import, found once the module graph is known (before chunking). */
+const publicModules = new Set<string>();
+
+const publicModulesApart: Plugin = {
+  name: 'tramo-public-modules-apart',
+  apply: 'build',
+  buildEnd() {
+    const pending = [...PUBLIC_ENTRIES];
+    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+      if (publicModules.has(id)) continue;
+      publicModules.add(id);
+      pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+    }
+  },
+};
+
+const grouped = (id: string) => !publicModules.has(id) && !id.endsWith('.css');
+const codeSplitting = {
+  groups: [
+    { name: 'vendor', priority: 2, test: (id: string) => /[\\/]node_modules[\\/]/.test(id) && !PAGE_LIBRARIES.test(id) && grouped(id) },
+    {
+      name: 'shared',
+      priority: 1,
+      minShareCount: 2,
+      // Not the public pages' modules these import: those stay in their own small chunks.
+      includeDependenciesRecursively: false,
+      // The entries' own modules stay in their chunks (main, start).
+      test: (id: string) =>
+        /[\\/](apps[\\/]web[\\/]src|packages[\\/]domain)[\\/]/.test(id) && !/[\\/]src[\\/](main|app[\\/]start)\.tsx$/.test(id) && grouped(id),
+    },
+  ],
 };
 
 export default defineConfig({
@@ -58,6 +109,7 @@ export default defineConfig({
     react(),
     publicPage,
     appFilesForLogin,
+    publicModulesApart,
     // Brotli and gzip copies of every text asset, made once at build time at the highest levels;
     // the server sends the one the browser accepts (@fastify/static `preCompressed`).
     compression({
@@ -80,6 +132,11 @@ export default defineConfig({
         seguimiento: path.resolve(import.meta.dirname, 'seguimiento.html'),
         login: path.resolve(import.meta.dirname, 'login.html'),
       },
+      // A feature's index.ts only re-exports: a page importing one thing from it depends on that
+      // thing's module alone, not on every module the feature exports (the Panel on the shipment
+      // forms, their schemas and inputs).
+      treeshake: { moduleSideEffects: (id: string) => !/[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/.test(id) },
+      output: { codeSplitting },
     },
   },
   test: {

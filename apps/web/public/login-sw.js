@@ -7,6 +7,21 @@ const sw = globalThis;
 const CACHE = 'tramo-login';
 const PAGE = '/login';
 
+/**
+ * The paths this worker keeps (the page and its own files), null until read from the cache: it
+ * answers only for those. The login page may start the staff app in its own document (login.ts),
+ * which stays under this worker; the app's files go to the network as if there were no worker.
+ */
+let kept = null;
+const readKept = () =>
+  sw.caches
+    .open(CACHE)
+    .then((cache) => cache.keys())
+    .then((requests) => {
+      kept = new Set(requests.map((request) => new URL(request.url).pathname));
+    });
+readKept().catch(() => {});
+
 async function refresh() {
   const res = await fetch(PAGE, { cache: 'no-cache', headers: { accept: 'text/html' } });
   if (!res.ok) return;
@@ -19,6 +34,7 @@ async function refresh() {
     const path = new URL(request.url).pathname;
     if (path !== PAGE && !files.includes(path)) await cache.delete(request);
   }
+  kept = new Set([PAGE, ...files]);
 }
 
 sw.addEventListener('install', (event) => {
@@ -37,7 +53,7 @@ sw.addEventListener('fetch', (event) => {
         return cached;
       }),
     );
-  } else if (url.pathname.startsWith('/assets/')) {
+  } else if (url.pathname.startsWith('/assets/') && (kept === null || kept.has(url.pathname))) {
     event.respondWith(sw.caches.match(event.request).then((cached) => cached ?? fetch(event.request)));
   }
 });

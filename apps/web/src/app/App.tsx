@@ -8,15 +8,14 @@ import { DatesProvider } from '@mantine/dates';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { RouterProvider, type DataRouter } from 'react-router';
 import { TOAST_MS } from '../lib/notify.ts';
 import { queryClient } from './queryClient.ts';
-import { router } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 const modalLabels = { confirm: 'Confirmar', cancel: 'Cancelar' };
 
-export function App() {
+export function App({ router }: { router: DataRouter }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <DatesProvider settings={{ locale: 'es', firstDayOfWeek: 1 }}>

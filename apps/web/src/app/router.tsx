@@ -1,11 +1,14 @@
-import { Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { MENU, type Role, STAFF_ROLES } from '@tramo/domain';
+import { MENU, type Role, STAFF_ROLES, type User } from '@tramo/domain';
 import { PageSkeleton } from '../components/ui/PageSkeleton.tsx';
+import { prefetchPanel } from '../features/dashboard/panel-request.ts';
+import { sessionStore } from '../lib/session.ts';
 import { AppLayout } from './shell/AppLayout.tsx';
 import { RequireAuth, RequireRole, RedirectIfAuthed } from './guards.tsx';
-import { lazyPage as page } from './lazyPage.ts';
+import { lazyPage as page, type LazyPage } from './lazyPage.ts';
 import { PageLoadError } from './PageLoadError.tsx';
+import { queryClient } from './queryClient.ts';
 
 const LoginPage = page(() => import('../features/auth/LoginPage.tsx'));
 const ChangePasswordPage = page(() => import('../features/auth/ChangePasswordPage.tsx'));
@@ -35,7 +38,7 @@ const CompanyPage = page(() => import('../features/company/CompanyPage.tsx'));
 const CreditoPage = page(() => import('../features/credit/CreditoPage.tsx'));
 const ReglasCobroPage = page(() => import('../features/who-pays/ReglasCobroPage.tsx'));
 
-function render(Component: LazyExoticComponent<ComponentType>) {
+function render(Component: LazyPage) {
   return (
     <Suspense fallback={<PageSkeleton />}>
       <Component />
@@ -54,13 +57,25 @@ function rolesOf(path: string): readonly Role[] {
   return parent?.roles ?? STAFF_ROLES;
 }
 
-function guarded(path: string, Component: LazyExoticComponent<ComponentType>): RouteObject {
+/** A page's requests, sent before the page renders. */
+type Prefetch = (user: User, search: URLSearchParams) => void;
+
+/** What the app needs of a page's route before rendering it (createAppRouter). */
+interface PageHandle {
+  page: LazyPage;
+  roles: readonly Role[];
+  prefetch?: Prefetch;
+}
+
+function guarded(path: string, Component: LazyPage, prefetch?: Prefetch): RouteObject {
+  const roles = rolesOf(path);
   return {
     path: path === '/' ? undefined : path.slice(1),
     index: path === '/' ? true : undefined,
-    element: <RequireRole roles={rolesOf(path)}>{render(Component)}</RequireRole>,
+    element: <RequireRole roles={roles}>{render(Component)}</RequireRole>,
     // Inside the shell: the menu stays usable when one page fails.
     errorElement: <PageLoadError />,
+    handle: { page: Component, roles, prefetch } satisfies PageHandle,
   } as RouteObject;
 }
 
@@ -79,7 +94,7 @@ export const routes: RouteObject[] = [
           guarded('/branches', BranchesPage),
           guarded('/transportistas', TransportistasPage),
           guarded('/transportistas/:id/viajes', TransportTripsPage),
-          guarded('/', PanelPage),
+          guarded('/', PanelPage, (user, search) => prefetchPanel(queryClient, user, search)),
           guarded('/shipments', ShipmentsPage),
           // Before /shipments/:id, so 'new' is never read as an id.
           guarded('/shipments/new', NewShipmentPage),
@@ -107,4 +122,19 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The router, made as the app starts. The page it opens on starts loading, and asks for its data,
+ * before the first render (issue 37): on a slow device rendering the shell took longer than the
+ * answers' round trip, and a page already loaded renders without its skeleton. Nothing waits for
+ * them (a route loader would keep the whole app blank until it resolved).
+ */
+export function createAppRouter() {
+  const router = createBrowserRouter(routes);
+  const opening = router.state.matches.at(-1)?.route.handle as PageHandle | undefined;
+  const user = sessionStore.get()?.user;
+  if (opening && user && opening.roles.includes(user.role)) {
+    void opening.page.preload().catch(() => {});
+    opening.prefetch?.(user, new URLSearchParams(router.state.location.search));
+  }
+  return router;
+}

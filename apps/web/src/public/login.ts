@@ -1,10 +1,12 @@
 /**
  * The login page opened by address (issue 37): its own entry and a few kilobytes, like the public
  * tracking page, so a branch on a slow link can type while the staff app downloads. Once the form
- * is usable it asks the browser to fetch the app and the Panel into its cache; signing in then
- * stores the session where the app reads it and opens the app. The rules of the fields live in the
- * domain: the API checks them and its Spanish messages are shown under each field. Inside the app
- * (logging out, a guarded page) the app's own login page is shown instead.
+ * is usable it loads the app and the Panel (as the build listed them in the page) and runs their
+ * modules; signing in then stores the session where the app reads it and starts the app in this
+ * same document, at the app's address, instead of opening a new page that would load and run it
+ * all again. The rules of the fields live in the domain: the API checks them and its Spanish
+ * messages are shown under each field. Inside the app (logging out, a guarded page) the app's own
+ * login page is shown instead.
  */
 import './login.css';
 import { loginFieldProblem } from '@tramo/domain/login-rules';
@@ -45,17 +47,73 @@ function storedSession(): LoginAnswer | null {
   }
 }
 
-const enter = (session: LoginAnswer) => location.replace(session.user.mustChangePassword ? '/change-password' : '/');
+/** The files of the staff app the build wrote into this page (vite.config.ts); none in development. */
+interface AppFiles {
+  /** The module that starts the app (app/start.tsx). */
+  start: string;
+  /** The Panel's page, run ahead so that the app finds it ready. */
+  pages: string[];
+  /** Every script and style those need. */
+  files: string[];
+}
+
+interface AppStart {
+  startApp: (container: HTMLElement, session: LoginAnswer) => void;
+}
+
+const appFiles = JSON.parse(document.getElementById('app-files')?.textContent ?? 'null') as AppFiles | null;
+/** The app's start module, once warmTheApp has asked for it. */
+let appStart: Promise<AppStart> | null = null;
+/** The app's styles, loaded but switched off (media "not all") until the app starts. */
+const appStyles: HTMLLinkElement[] = [];
 
 /**
- * The app's entry, its chunks and styles and the Panel's, as the build wrote them into this page
- * (vite.config.ts): fetched at low priority into the HTTP cache, where the app finds them.
+ * Fetches the app's scripts into this document's module map (modulepreload: fetched once, then
+ * reused by the imports) and its styles switched off, then runs the app's modules and the Panel's
+ * while the user types, so that signing in only has to render.
  */
 function warmTheApp() {
-  const list = document.getElementById('app-files')?.textContent;
-  if (!list) return;
-  for (const file of JSON.parse(list) as string[]) {
-    document.head.append(h('link', { rel: 'prefetch', href: file, as: file.endsWith('.css') ? 'style' : 'script' }));
+  if (!appFiles) return;
+  for (const file of appFiles.files) {
+    if (file.endsWith('.css')) {
+      const style = h('link', { rel: 'stylesheet', href: file, media: 'not all' });
+      appStyles.push(style);
+      document.head.append(style);
+    } else document.head.append(h('link', { rel: 'modulepreload', href: file }));
+  }
+  appStart = import(/* @vite-ignore */ appFiles.start) as Promise<AppStart>;
+  for (const page of appFiles.pages) import(/* @vite-ignore */ page).catch(() => {});
+}
+
+/**
+ * Into the app: started here when its modules are loaded (waiting for them if the user was quicker),
+ * else (development, or files gone after an upgrade) by opening its address.
+ */
+async function enter(session: LoginAnswer) {
+  const target = session.user.mustChangePassword ? '/change-password' : '/';
+  const start = await appStart?.catch(() => null);
+  if (!start) {
+    location.replace(target);
+    return;
+  }
+  const root = document.getElementById('root')!;
+  const card = root.firstElementChild;
+  const ownStyles = [...document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')].filter((l) => !appStyles.includes(l));
+  // This page's styles set the look of bare elements: they go when the app replaces the card, not before.
+  new MutationObserver((_, observer) => {
+    if (card?.isConnected) return;
+    observer.disconnect();
+    for (const style of ownStyles) style.remove();
+  }).observe(root, { childList: true });
+  history.replaceState(null, '', target);
+  document.title = 'Tramo';
+  try {
+    // The app asks for its first page's data as it starts; switching the styles on makes the browser
+    // restyle the page, so it comes after (still before React's first render, a task later).
+    start.startApp(root, session);
+    for (const style of appStyles) style.media = 'all';
+  } catch {
+    location.replace(target);
   }
 }
 
@@ -124,8 +182,7 @@ function render() {
       .then((answer) => {
         if ('token' in answer) {
           localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(answer));
-          enter(answer);
-          return;
+          return enter(answer);
         }
         const fields = answer.fields ?? {};
         showErrors(fields, Object.keys(fields).length ? null : (answer.error ?? FALLBACK_ERROR));
@@ -181,8 +238,8 @@ async function showDemoCredentials(section: HTMLElement) {
 }
 
 /**
- * After the page's own load, so nothing competes with the form for the link: the app into the
- * cache, and (in the built app) the worker that serves this page from the cache next time.
+ * After the page's own load, so nothing competes with the form for the link: the app, and (in the
+ * built app) the worker that serves this page from the cache next time.
  */
 function afterLoad() {
   warmTheApp();
@@ -190,7 +247,7 @@ function afterLoad() {
 }
 
 const session = storedSession();
-if (session) enter(session);
+if (session) location.replace(session.user.mustChangePassword ? '/change-password' : '/');
 else {
   render();
   if (document.readyState === 'complete') afterLoad();
