@@ -86,6 +86,14 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     await t.database.db.execute(
       sql`update shipments set created_at = created_at - interval '730 days' where id in (select id from shipments order by created_at, id limit ${BULK / 10})`,
     );
+    // Two words common in those older years alone, on 1 500 of their shipments: a name that must be
+    // counted past the recent windows, where a two-word name reads its pairs first, then the whole
+    // term's lists when the pairs fall short ('wanda kusikusi' on 300, 'wanda kus' a beginning).
+    await t.database.db.execute(sql`
+      update shipments s set recipient_first_name = 'Wanda', recipient_last_name = o.last, recipient_name = 'Wanda ' || o.last
+        from (select id, case when row_number() over (order by id) <= 1200 then 'Kusi' else 'Kusikusi' end as last
+                from shipments where created_at < now() - interval '500 days' and id <> ${ids.oldest} order by id limit 1500) o
+       where s.id = o.id`);
     await t.database.db.execute(sql`analyze shipments`);
     all = (
       (
@@ -139,6 +147,9 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     'quispe zoraida',
     'yupanqui',
     'maria yupanqui',
+    'wanda kusi',
+    'wanda kusikusi',
+    'wanda kus',
   ];
 
   it('lists exactly the matching shipments, newest first, with a total capped at 1 000', async () => {
@@ -155,6 +166,10 @@ describe.each(engines)('name search at volume (%s)', (engine) => {
     expect(expected('zoraida ñahui').map((r) => r.id)).toEqual([ids.newest, ids.middle, ids.oldest]);
     expect(expected('quispe').length).toBeGreaterThan(NUMBERED_PAGE_ROWS);
     expect(expected('maria quispe').length).toBeGreaterThan(10);
+    // Past the cap in the older years alone, whole or as a beginning; under it with the longer word.
+    expect(expected('wanda kusi').length).toBeGreaterThan(NUMBERED_PAGE_ROWS);
+    expect(expected('wanda kus').length).toBeGreaterThan(NUMBERED_PAGE_ROWS);
+    expect(expected('wanda kusikusi').length).toBe(300);
   });
 
   it('answers "more than" uncounted only for one word the statistics put far above the cap', async () => {

@@ -80,6 +80,24 @@ export async function searchMatchesFloor(db: Db, q: string): Promise<number> {
   return Number((result.rows[0] as { floor: number }).floor);
 }
 
+/**
+ * The tokens of a name of two words or more with its last word taken whole, not as a beginning: the
+ * pairs of all its words ('maria quispe' → maria+quispe). Every name they match, the typed term
+ * matches too (a whole word holds its beginnings), and a pair's list is short where a common word's
+ * is long; null for a single word, a code or a document (issue 37, countUpToInWindows).
+ */
+function wholeWordPairs(term: string): string[] | null {
+  const words = [
+    ...new Set(
+      foldAccents(term.toLowerCase())
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean),
+    ),
+  ].sort();
+  if (words.length < 2) return null;
+  return words.flatMap((a, i) => words.slice(i + 1).map((b) => `${a}+${b}`));
+}
+
 /** The tokens as a text query, on the recipient's side and, if asked, the sender's ('s:' tokens). */
 function tokensQuery(tokens: string[], sides: { sender: boolean }): string {
   // Tokens hold only a–z, 0–9, ':' and '+' (nameTokens), so quoting them is all a tsquery literal needs.
@@ -146,6 +164,11 @@ export interface SearchWindow {
   text?: SQL | undefined;
   /** The text search over every instant (textSearch): for a read of the whole range at once. */
   whole?: SQL | undefined;
+  /**
+   * A narrower search than `text` for a window of the whole history's index: the name with its last
+   * word taken whole (wholeWordPairs). A capped count that finds enough of those needs no more.
+   */
+  narrower?: SQL | undefined;
 }
 
 /**
@@ -168,6 +191,8 @@ export function searchWindows(
   if (normalizeShipmentCode(term) || /^\d+$/.test(term)) return all;
   const tokens = nameTokens(term);
   const names = tokens ? tokensQuery(tokens, sides) : undefined;
+  const pairs = wholeWordPairs(term);
+  const narrower = pairs ? sql`${shipments.searchWords} @@ ${tokensQuery(pairs, sides)}::tsquery` : undefined;
   // The newest end is the range's last day or now, whichever is earlier (a later one holds nothing yet).
   const end = range.dateTo && range.dateTo < '9999-12-31' ? Math.min(limaDayEnd(range.dateTo).getTime(), now.getTime()) : now.getTime();
   const floor = range.dateFrom ? limaDayStart(range.dateFrom).getTime() : -Infinity;
@@ -177,15 +202,27 @@ export function searchWindows(
     const lower = new Date(end - days * 86_400_000);
     if (lower.getTime() <= floor) break;
     const recent = names !== undefined && withinRecentSearch(lower);
-    windows.push({ from: lower, to: upper, days, recent, text: recent ? recentNames(names, lower, upper) : plain, whole: plain });
+    windows.push({ from: lower, to: upper, days, recent, ...windowText(recent, names, lower, upper, plain, narrower) });
     upper = lower;
   }
   // The last window reaches the range's first day, or the beginning: a range that starts inside
   // the recent year (the Panel's month) reads it from shipment_search_recent too.
   const first = floor > -Infinity ? new Date(floor) : null;
   const recent = names !== undefined && withinRecentSearch(first);
-  windows.push({ from: first, to: upper, days: Infinity, recent, text: recent ? recentNames(names, first, upper) : plain, whole: plain });
+  windows.push({ from: first, to: upper, days: Infinity, recent, ...windowText(recent, names, first, upper, plain, narrower) });
   return windows;
+}
+
+/** A window's text conditions: a recent one reads shipment_search_recent, another the whole history's index. */
+function windowText(
+  recent: boolean,
+  names: string | undefined,
+  from: Date | null,
+  to: Date | null,
+  plain: SQL | undefined,
+  narrower: SQL | undefined,
+) {
+  return recent ? { text: recentNames(names!, from!, to), whole: plain } : { text: plain, whole: plain, narrower };
 }
 
 /**
@@ -200,8 +237,14 @@ const recentNames = (names: string, from: Date, to: Date | null) =>
     })`;
 
 /** A window as conditions: its creation instants and its text search (undefined: all of it). */
-const windowCondition = (w: SearchWindow) =>
-  and(w.from ? gte(shipments.createdAt, w.from) : undefined, w.to ? lt(shipments.createdAt, w.to) : undefined, w.text);
+const windowCondition = (w: SearchWindow, text = w.text) =>
+  and(w.from ? gte(shipments.createdAt, w.from) : undefined, w.to ? lt(shipments.createdAt, w.to) : undefined, text);
+
+/** A window's conditions with its narrower search, if it has one. */
+const narrowerCondition = (w: SearchWindow) => (w.narrower ? windowCondition(w, w.narrower) : undefined);
+
+/** What eachWindow gives its reader: a window's conditions, how many are still needed, and its narrower conditions. */
+type WindowRead = (window: SQL | undefined, left: number, narrower: SQL | undefined) => Promise<number>;
 
 /**
  * Reads the windows newest first until `need` matches are found: `read` gets a window's condition
@@ -209,17 +252,18 @@ const windowCondition = (w: SearchWindow) =>
  * the next window would not complete the answer (a rarer name), all the rest is read in one
  * statement instead: a window over the whole history's index only pays when it can end the search.
  */
-export async function eachWindow(windows: SearchWindow[], need: number, read: (window: SQL | undefined, left: number) => Promise<number>) {
+export async function eachWindow(windows: SearchWindow[], need: number, read: WindowRead) {
   let found = 0;
   for (let i = 0; i < windows.length; i++) {
     const window = windows[i]!;
-    found += await read(windowCondition(window), need - found);
+    found += await read(windowCondition(window), need - found, narrowerCondition(window));
     if (found >= need) return;
     const next = windows[i + 1];
     // A recent window reads a year of names (shipment_search_recent) whatever its pace: never skipped.
     // A recent window reads a year of names whatever the pace: never merged into the rest.
     if (next && !next.recent && windows[i + 2] && found * (next.days / window.days) < need) {
-      await read(windowCondition({ from: null, to: next.to, days: Infinity, text: next.whole }), need - found);
+      const rest: SearchWindow = { from: null, to: next.to, days: Infinity, text: next.whole, narrower: next.narrower };
+      await read(windowCondition(rest), need - found, narrowerCondition(rest));
       return;
     }
   }
@@ -278,10 +322,20 @@ export async function listPage(db: Db, where: SQL | undefined, request: PageRequ
  */
 export const countUpTo = (db: Db, where: SQL | undefined, cap: number) => countRowsUpTo(db, shipments, where, cap);
 
-/** countUpTo for a text search, window by window newest first (see searchWindows): a common name stops in the newest. */
+/**
+ * countUpTo for a text search, window by window newest first (see searchWindows): a common name
+ * stops in the newest. In a window of the whole history's index, a name of two words counts its
+ * pairs first ('maria+quispe', a short list): when they alone reach what is left, so does the name,
+ * and its two long lists ('maria', 'p:quispe': ten years of each) are never intersected.
+ */
 export async function countUpToInWindows(db: Db, where: SQL | undefined, cap: number, windows: SearchWindow[]) {
   let found = 0;
-  await eachWindow(windows, cap + 1, async (window, left) => {
+  await eachWindow(windows, cap + 1, async (window, left, narrower) => {
+    const enough = narrower ? (await countRowsUpTo(db, shipments, and(where, narrower), left)).total : 0;
+    if (enough >= left) {
+      found += left;
+      return left;
+    }
     const { total } = await countRowsUpTo(db, shipments, and(where, window), left);
     found += total;
     return total;
