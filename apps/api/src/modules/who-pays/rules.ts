@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   collectionRulesOf,
   DEFAULT_WHO_PAYS_RULES,
@@ -10,6 +10,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import { whoPaysBranchMethods, whoPaysRouteRules, whoPaysRules } from '../../db/schema.ts';
 import { audit } from '../../lib/audit.ts';
+import { preparedQuery } from '../../lib/statements.ts';
 import { isForeignKeyViolation, unprocessable } from '../../lib/errors.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 
@@ -55,11 +56,16 @@ export async function rulesForRoute(
 }
 
 /** The methods a branch's counter accepts; null = every method (no row). */
-export async function methodsAcceptedAt(db: Db | Tx, branchId: number): Promise<PaymentMethod[] | null> {
-  const [row] = await db
+// Read by every payment click: built by drizzle once and run prepared (issue 37).
+const branchMethods = preparedQuery<{ methods: unknown }>('who_pays_branch_methods', { methods: whoPaysBranchMethods.methods }, (db) =>
+  db
     .select({ methods: whoPaysBranchMethods.methods })
     .from(whoPaysBranchMethods)
-    .where(eq(whoPaysBranchMethods.branchId, branchId));
+    .where(eq(whoPaysBranchMethods.branchId, sql.placeholder('branchId'))),
+);
+
+export async function methodsAcceptedAt(db: Db | Tx, branchId: number): Promise<PaymentMethod[] | null> {
+  const [row] = await branchMethods(db, { branchId });
   return row ? (row.methods as PaymentMethod[]) : null;
 }
 

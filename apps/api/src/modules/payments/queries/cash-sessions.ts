@@ -1,23 +1,38 @@
-import { and, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gte, isNull, lt, sql } from 'drizzle-orm';
 import { limaDayEnd, limaDayStart, type PaymentStatus, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
 import { branches, cashSessions, paymentMovements, payments, shipments } from '../../../db/schema.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
+import { preparedQuery } from '../../../lib/statements.ts';
 
 export type CashSessionRecord = typeof cashSessions.$inferSelect;
 
+// Both locks are taken by every payment click: built by drizzle once and run prepared (issue 37),
+// as the click's reads by id are (queries/payments.ts).
+const sessionColumns = getTableColumns(cashSessions);
+const openSessionLocked = preparedQuery<CashSessionRecord>('payments_open_session_locked', sessionColumns, (db) =>
+  db
+    .select(sessionColumns)
+    .from(cashSessions)
+    .where(and(eq(cashSessions.userId, sql.placeholder('userId')), isNull(cashSessions.closedAt)))
+    .for('update'),
+);
+const sessionLocked = preparedQuery<CashSessionRecord>('payments_session_locked', sessionColumns, (db) =>
+  db
+    .select(sessionColumns)
+    .from(cashSessions)
+    .where(eq(cashSessions.id, sql.placeholder('id')))
+    .for('update'),
+);
+
 /** The user's open session, locked until the transaction ends (a close waits for it). */
 export async function lockOpenSession(tx: Tx, userId: number): Promise<CashSessionRecord | null> {
-  const [row] = await tx
-    .select()
-    .from(cashSessions)
-    .where(and(eq(cashSessions.userId, userId), isNull(cashSessions.closedAt)))
-    .for('update');
+  const [row] = await openSessionLocked(tx, { userId });
   return row ?? null;
 }
 
 export async function lockSession(tx: Tx, id: number): Promise<CashSessionRecord | null> {
-  const [row] = await tx.select().from(cashSessions).where(eq(cashSessions.id, id)).for('update');
+  const [row] = await sessionLocked(tx, { id });
   return row ?? null;
 }
 
