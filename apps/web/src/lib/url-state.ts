@@ -9,7 +9,7 @@ import { useSearchParams } from 'react-router';
 export function useUrlState<K extends string>(defaults: Readonly<Record<K, string>>, options: { replace?: boolean } = {}) {
   const [search, setSearch] = useSearchParams();
   const keys = Object.keys(defaults) as K[];
-  const values = Object.fromEntries(keys.map((key) => [key, search.get(key)?.trim() ?? defaults[key]])) as Record<K, string>;
+  const values = readUrlState(search, defaults);
 
   /** null puts a key back to its default; keys left out of `patch` keep their value. */
   const set = (patch: Partial<Record<K, string | null>>) =>
@@ -35,4 +35,9 @@ export function pageNumber(raw: string, fallback: number, allowed?: readonly num
   const n = Number(raw);
   const valid = Number.isInteger(n) && n >= 1 && (!allowed || allowed.includes(n));
   return valid ? n : fallback;
+}
+
+/** The values useUrlState reads from an address query: a missing key is its default, a present one (even '') is kept. */
+export function readUrlState<K extends string>(search: URLSearchParams, defaults: Readonly<Record<K, string>>): Record<K, string> {
+  return Object.fromEntries((Object.keys(defaults) as K[]).map((key) => [key, search.get(key)?.trim() ?? defaults[key]])) as Record<K, string>;
 }

@@ -26,6 +26,12 @@ export function branchScope(actor: SessionUser): SQL | undefined {
 /** The same folding as shipment_search_words()'s translate(): 'María Peña' → 'maria pena'. */
 const foldAccents = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
+/** A typed term's words as shipment_search_words() splits a name: lower-cased, accents folded. */
+const termWords = (term: string) =>
+  foldAccents(term.toLowerCase())
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
 /** Beginnings longer than this are indexed by their first letters only (migration 0016). */
 const MAX_PREFIX = 20;
 
@@ -36,9 +42,7 @@ const MAX_PREFIX = 20;
  * newest rows and a rare one reads a few index entries. Null when no word is left.
  */
 export function nameTokens(term: string): string[] | null {
-  const words = foldAccents(term.toLowerCase())
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+  const words = termWords(term);
   if (words.length === 0) return null;
   const last = words.at(-1)!;
   // Code-unit order, as the migration's COLLATE "C" least()/greatest().
@@ -87,13 +91,7 @@ export async function searchMatchesFloor(db: Db, q: string): Promise<number> {
  * is long; null for a single word, a code or a document (issue 37, countUpToInWindows).
  */
 function wholeWordPairs(term: string): string[] | null {
-  const words = [
-    ...new Set(
-      foldAccents(term.toLowerCase())
-        .split(/[^a-z0-9]+/)
-        .filter(Boolean),
-    ),
-  ].sort();
+  const words = [...new Set(termWords(term))].sort();
   if (words.length < 2) return null;
   return words.flatMap((a, i) => words.slice(i + 1).map((b) => `${a}+${b}`));
 }
@@ -259,8 +257,7 @@ export async function eachWindow(windows: SearchWindow[], need: number, read: Wi
     found += await read(windowCondition(window), need - found, narrowerCondition(window));
     if (found >= need) return;
     const next = windows[i + 1];
-    // A recent window reads a year of names (shipment_search_recent) whatever its pace: never skipped.
-    // A recent window reads a year of names whatever the pace: never merged into the rest.
+    // A recent window reads a year of names (shipment_search_recent) whatever the pace: never merged into the rest.
     if (next && !next.recent && windows[i + 2] && found * (next.days / window.days) < need) {
       const rest: SearchWindow = { from: null, to: next.to, days: Infinity, text: next.whole, narrower: next.narrower };
       await read(windowCondition(rest), need - found, narrowerCondition(rest));

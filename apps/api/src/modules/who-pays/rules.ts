@@ -55,7 +55,6 @@ export async function rulesForRoute(
   return { rules, routeAllowsDestination: route?.allowed ?? true };
 }
 
-/** The methods a branch's counter accepts; null = every method (no row). */
 // Read by every payment click: built by drizzle once and run prepared (issue 37).
 const branchMethods = preparedQuery<{ methods: unknown }>('who_pays_branch_methods', { methods: whoPaysBranchMethods.methods }, (db) =>
   db
@@ -64,6 +63,7 @@ const branchMethods = preparedQuery<{ methods: unknown }>('who_pays_branch_metho
     .where(eq(whoPaysBranchMethods.branchId, sql.placeholder('branchId'))),
 );
 
+/** The methods a branch's counter accepts; null = every method (no row). */
 export async function methodsAcceptedAt(db: Db | Tx, branchId: number): Promise<PaymentMethod[] | null> {
   const [row] = await branchMethods(db, { branchId });
   return row ? (row.methods as PaymentMethod[]) : null;

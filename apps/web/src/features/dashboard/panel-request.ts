@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { addDays, canManageArea, DASHBOARD_PAGE_SIZES, lastNumberedPage, limaDay, type User } from '@tramo/domain';
-import { pageNumber } from '../../lib/url-state.ts';
+import { pageNumber, readUrlState } from '../../lib/url-state.ts';
 import { shipmentsQuery } from '../shipments/index.ts';
 import { dashboardQuery, type DashboardFilters } from './api/get-dashboard.ts';
 
@@ -46,10 +46,7 @@ export function panelRequest(user: User, url: PanelUrl) {
  * from the cache when they arrive.
  */
 export function prefetchPanel(queryClient: QueryClient, user: User, search: URLSearchParams) {
-  const defaults = panelUrlDefaults();
-  // As useUrlState reads the address: a missing key is its default, a present one (even '') is kept.
-  const url = Object.fromEntries(Object.entries(defaults).map(([key, value]) => [key, search.get(key)?.trim() ?? value])) as PanelUrl;
-  const request = panelRequest(user, url);
+  const request = panelRequest(user, readUrlState(search, panelUrlDefaults()));
   if (request.rangeInvalid) return;
   void queryClient.prefetchQuery(dashboardQuery(request.effective));
   void queryClient.prefetchQuery(shipmentsQuery(request.latest));
