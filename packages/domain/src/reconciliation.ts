@@ -10,6 +10,7 @@ export const LEDGER_CHECKS = [
   'paid_has_receipt',
   'cash_session_balance',
   'document_series',
+  'document_totals',
   'receivables',
   'notification_once',
   'credit_invoice_balance',
@@ -41,6 +42,11 @@ export const LEDGER_CHECK_TEXTS: Record<LedgerCheck, { name: string; description
   document_series: {
     name: 'Series correlativas',
     description: 'Los números de cada serie van de 1 a su último correlativo, sin saltos ni duplicados.',
+  },
+  document_totals: {
+    name: 'Totales de comprobantes',
+    description:
+      'Los totales que Comprobantes suma por día, por mes y de todo el registro (cantidad y montos por sucursal, tipo, serie, estado y moneda) son iguales a los que dan sus comprobantes.',
   },
   receivables: {
     name: 'Cuentas por cobrar',
@@ -119,6 +125,7 @@ export const LEDGER_TABLE_LABELS: Record<string, string> = {
   notification_outbox: 'Notificación',
   documents: 'Factura',
   credit_collections: 'Cobro',
+  document_totals: 'Totales de comprobantes',
 };
 export const LEDGER_VALUE_LABELS: Record<string, string> = {
   livePayments: 'Pagos vigentes',
@@ -137,6 +144,8 @@ export const LEDGER_VALUE_LABELS: Record<string, string> = {
   type: 'Tipo',
   lastNumber: 'Último correlativo',
   documents: 'Documentos',
+  keptDocuments: 'Documentos en los totales',
+  keptCents: 'Total en los totales',
   duplicates: 'Duplicados',
   lowestNumber: 'Menor número',
   highestNumber: 'Mayor número',

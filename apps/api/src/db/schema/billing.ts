@@ -163,6 +163,15 @@ export const documentMonthlyTotals = pgTable(
   (t) => [primaryKey({ columns: [t.month, t.branchId, t.type, t.series, t.status, t.currency] })],
 );
 
+/**
+ * The same totals over all time, one row per key, kept by the trigger that keeps the months
+ * (migration 0109) in the same statement. A register with no dates adds up these few rows, where
+ * the months it read before grew by a dozen rows per key with every year of history.
+ */
+export const documentAllTimeTotals = pgTable('document_all_time_totals', documentCounterColumns(), (t) => [
+  primaryKey({ columns: [t.branchId, t.type, t.series, t.status, t.currency] }),
+]);
+
 /** The last number of each series: locked by the upsert that takes the next one (never max()+1). */
 export const documentSeries = pgTable(
   'document_series',

@@ -1,7 +1,15 @@
 import { and, eq, gte, ilike, or, sql, type AnyColumn, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { addDays, limaDay, NUMBERED_PAGE_ROWS, type DocumentFilters, type Scope } from '@tramo/domain';
 import type { Db } from '../../db/client.ts';
-import { branches, documentDailyTotals, documentMonthlyTotals, documents, documentSearchRecent, documentShipments } from '../../db/schema.ts';
+import {
+  branches,
+  documentAllTimeTotals,
+  documentDailyTotals,
+  documentMonthlyTotals,
+  documents,
+  documentSearchRecent,
+  documentShipments,
+} from '../../db/schema.ts';
 import { branchScopeCondition } from '../../lib/branch-scope.ts';
 import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../lib/keyset.ts';
 import { counterRows, within } from '../../lib/month-span.ts';
@@ -9,12 +17,15 @@ import { containsPattern } from '../../lib/sql.ts';
 
 /** The documents register's queries: a page of it and the filtered set's totals (from the counters where they can). */
 
+/** The documents' counters: per issue day, per month, and over all time (the same key columns but for the dates). */
+type Counters = typeof documentDailyTotals | typeof documentMonthlyTotals | typeof documentAllTimeTotals;
+
 /**
  * The filters that are keys of the counters but for the day, and the branch an agent is limited to,
- * on documents or on their daily or monthly counters (the same column names). Branch 0 in the
- * counters is a document with no branch, which no agent sees.
+ * on documents or on their counters (the same column names). Branch 0 in the counters is a
+ * document with no branch, which no agent sees.
  */
-function keyConditions(t: typeof documents | typeof documentDailyTotals | typeof documentMonthlyTotals, filters: DocumentFilters, scope: Scope) {
+function keyConditions(t: typeof documents | Counters, filters: DocumentFilters, scope: Scope) {
   const conditions: (SQL | undefined)[] = [];
   conditions.push(branchScopeCondition(scope, t.branchId));
   if (filters.type) conditions.push(eq(t.type, filters.type));
@@ -116,16 +127,18 @@ const onCounters = (filters: DocumentFilters) => !filters.shipmentId && !filters
 
 /**
  * The counter rows the filters select, or null when one of them (customer, shipment) is not a key
- * of the counters: the whole months of the dates from document_monthly_totals and the days they cut
- * from document_daily_totals (monthSpan), so no dates or a long range reads a dozen rows a year per
- * key where it read one per day.
+ * of the counters. With no dates, the all-time rows (one per key, migration 0109): the same few
+ * rows after ten years as after one. With dates, the whole months of them from
+ * document_monthly_totals and the days they cut from document_daily_totals (monthSpan), so a long
+ * range reads a dozen rows a year per key where it read one per day.
  */
 function counters(filters: DocumentFilters, scope: Scope): SQL | null {
   if (!onCounters(filters)) return null;
-  const rowsOf = (c: typeof documentMonthlyTotals | typeof documentDailyTotals, dates: (SQL | undefined)[]) =>
+  const rowsOf = (c: Counters, dates: (SQL | undefined)[] = []) =>
     sql`select ${c.n} as n, ${c.status} as status, ${c.type} as type, ${c.gravada} as gravada, ${c.exonerada} as exonerada,
           ${c.inafecta} as inafecta, ${c.igv} as igv, ${c.total} as total
         from ${c} where ${and(...keyConditions(c, filters, scope), ...dates) ?? sql`true`}`;
+  if (!filters.dateFrom && !filters.dateTo) return sql`(${rowsOf(documentAllTimeTotals)}) c`;
   return counterRows(filters.dateFrom, filters.dateTo, {
     months: (range) => rowsOf(documentMonthlyTotals, within(documentMonthlyTotals.month, range)),
     days: (range) => rowsOf(documentDailyTotals, within(documentDailyTotals.issueDate, range)),

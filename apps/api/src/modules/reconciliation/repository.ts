@@ -10,6 +10,30 @@ export interface ViolationRow {
   total: string | number;
 }
 
+/** The documents' counter columns, keys and amounts (as document_daily_totals and its siblings name them). */
+const DOCUMENT_KEY = 'branch_id, type, series, status, currency';
+const DOCUMENT_AMOUNTS = ['n', 'gravada', 'exonerada', 'inafecta', 'igv', 'total'];
+
+/**
+ * The keys of one level of the documents' counters (`period`: its date column, null over all time)
+ * whose row differs from the documents of `by_day` added up to that level (`periodOf`: the period
+ * of an issue day). A missing row is zero, and a row of zeros is no row.
+ */
+function countersOff(level: string, table: string, period: string | null, periodOf: string | null): SQL {
+  const keys = sql.raw(period ? `${period}, ${DOCUMENT_KEY}` : DOCUMENT_KEY);
+  const want = sql.raw(
+    `select ${periodOf ? `${periodOf} as ${period}, ` : ''}${DOCUMENT_KEY}, ${DOCUMENT_AMOUNTS.map((a) => `sum(${a}) as ${a}`).join(', ')}
+     from by_day group by ${period ? `1, 2, 3, 4, 5, 6` : '1, 2, 3, 4, 5'}`,
+  );
+  const differs = sql.raw(DOCUMENT_AMOUNTS.map((a) => `coalesce(k.${a}, 0) <> coalesce(w.${a}, 0)`).join(' or '));
+  return sql`
+    select ${sql.raw(`'${level}'`)} || ' ' || concat_ws(' / ', ${keys}) as id, series as code,
+      jsonb_build_object('keptDocuments', coalesce(k.n, 0), 'documents', coalesce(w.n, 0),
+        'keptCents', coalesce(round(k.total * 100), 0)::bigint, 'cents', coalesce(round(w.total * 100), 0)::bigint) as vals
+    from ${sql.raw(table)} k full join (${want}) w using (${keys})
+    where ${differs}`;
+}
+
 /**
  * Each check is one set-based statement over the whole table (hash joins and aggregates, no loop
  * per record), so it reads a million shipments in about the time of one scan of each table. Every
@@ -108,6 +132,29 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
         or coalesce(d.distinct_n, 0) <> ds.last_number
         or coalesce(d.max_n, 0) <> ds.last_number
         or coalesce(d.min_n, 1) <> 1`,
+  },
+  // The counters Comprobantes adds up instead of its documents (per issue day, per month, over all
+  // time: migrations 0021, 0024, 0109) must each be its documents added up per key: a document
+  // written past their triggers, or a counter row changed by hand, shows totals that no list of
+  // documents gives.
+  document_totals: {
+    table: 'document_totals',
+    query: sql`
+      with by_day as materialized (
+        select issue_date, coalesce(branch_id, 0) as branch_id, type, series, status, currency, count(*) as n,
+          sum(gravada) as gravada, sum(exonerada) as exonerada, sum(inafecta) as inafecta, sum(igv) as igv, sum(total) as total
+        from documents group by 1, 2, 3, 4, 5, 6
+      ), diff as (
+        ${sql.join(
+          [
+            countersOff('día', 'document_daily_totals', 'issue_date', 'issue_date'),
+            countersOff('mes', 'document_monthly_totals', 'month', "date_trunc('month', issue_date)::date"),
+            countersOff('todo', 'document_all_time_totals', null, null),
+          ],
+          sql` union all `,
+        )}
+      )
+      select id, code, vals, count(*) over () as total from diff`,
   },
   // What 'Cuentas por cobrar' answers per customer (GET /api/receivables/customers: the prices of
   // the shipments not Anulado without a paid payment, keyed as there by customer or sender name)
