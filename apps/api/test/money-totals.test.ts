@@ -411,6 +411,42 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
     expect(cents(some.sums.total)).toBe(truth.sums.total);
   });
 
+  it('finds a whole document number anywhere in a number, in any case, in any year, with the totals of the documents that hold it', async () => {
+    const db = t.database.db;
+    const from = Number((await rows<{ n: number }>(sql`select coalesce(max(number), 0) + 1 as n from documents where series = 'B079'`))[0]!.n);
+    // A DNI alone and inside its holder's RUC (10 + DNI + a digit), a foreigner's card with letters
+    // in both cases, and a number that holds only part of the DNI; last year and years before.
+    const numbers = ['46182735', '10461827351', '46182735', 'cE46182735x', '4618273', '20461827399', 'Ce46182735X'];
+    await db.execute(sql`
+      insert into documents (type, series, number, status, issue_date, customer_doc_type, customer_doc_number, customer_name,
+        gravada, exonerada, inafecta, igv, total, document, branch_id, user_name)
+      select '03', 'B079', ${from} + i, 'aceptado', current_date - i * 300, '1', (array[${sql.join(
+        numbers.map((n) => sql`${n}`),
+        sql`, `,
+      )}]::text[])[i + 1], 'Cliente B079 ' || i,
+        10 + i, 0, 0, 1.80, 11.80 + i, '{}'::jsonb, ${lima}, 'Carga masiva'
+      from generate_series(0, ${numbers.length - 1}) i`);
+    for (const term of ['46182735', 'CE46182735X', '1046182735', '461827', '20461827399']) {
+      const truth = await documentTruth(sql`customer_name ilike ${`%${term}%`} or customer_doc_number ilike ${`%${term}%`}`);
+      const body = (await t.call('GET', `/api/billing/documents?customer=${term}`, { token: admin })).json();
+      expect(truth.total, term).toBeGreaterThan(0);
+      expect(body.total, term).toBe(truth.total);
+      expect(cents(body.sums.total), term).toBe(truth.sums.total);
+      expect(cents(body.sums.gravada), term).toBe(truth.sums.gravada);
+    }
+    // A whole number's totals read the index of the numbers' parts (migration 0110), a shorter term the trigrams.
+    const plan = async (customer: string) => {
+      await db.execute(sql`set enable_seqscan = off`);
+      try {
+        return await planOf(sql`${registerSumsQuery(db, { customer }, 'all')}`);
+      } finally {
+        await db.execute(sql`set enable_seqscan = on`);
+      }
+    };
+    expect(await plan('20461827399')).toContain('documents_customer_doc_fragments');
+    expect(await plan('4618273')).toContain('documents_customer_doc_trgm');
+  });
+
   it("finds a customer's documents of the last year and of years before alike, newest first, with exact totals", async () => {
     const db = t.database.db;
     const from = Number((await rows<{ n: number }>(sql`select coalesce(max(number), 0) + 1 as n from documents where series = 'B078'`))[0]!.n);
