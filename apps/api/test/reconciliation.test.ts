@@ -225,7 +225,7 @@ describe.each(engines)('ledger check (%s)', (engine) => {
     {
       name: "a counter of Comprobantes' totals changed by hand",
       reported: ['document_totals'],
-      record: () => ({ table: 'document_totals', id: `todo ${ids.receiptKey}` }),
+      record: () => ({ table: 'document_totals', id: `histórico ${ids.receiptKey}` }),
       apply: () => [
         sql`update document_all_time_totals set n = n + 1 where concat_ws(' / ', branch_id, type, series, status, currency) = ${ids.receiptKey}`,
       ],

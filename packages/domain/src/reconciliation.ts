@@ -145,7 +145,7 @@ export const LEDGER_VALUE_LABELS: Record<string, string> = {
   lastNumber: 'Último correlativo',
   documents: 'Documentos',
   keptDocuments: 'Documentos en los totales',
-  keptCents: 'Total en los totales',
+  keptTotalCents: 'Total en los totales',
   duplicates: 'Duplicados',
   lowestNumber: 'Menor número',
   highestNumber: 'Mayor número',

@@ -29,7 +29,7 @@ function countersOff(level: string, table: string, period: string | null, period
   return sql`
     select ${sql.raw(`'${level}'`)} || ' ' || concat_ws(' / ', ${keys}) as id, series as code,
       jsonb_build_object('keptDocuments', coalesce(k.n, 0), 'documents', coalesce(w.n, 0),
-        'keptCents', coalesce(round(k.total * 100), 0)::bigint, 'cents', coalesce(round(w.total * 100), 0)::bigint) as vals
+        'keptTotalCents', coalesce(round(k.total * 100), 0)::bigint, 'totalCents', coalesce(round(w.total * 100), 0)::bigint) as vals
     from ${sql.raw(table)} k full join (${want}) w using (${keys})
     where ${differs}`;
 }
@@ -149,7 +149,7 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
           [
             countersOff('día', 'document_daily_totals', 'issue_date', 'issue_date'),
             countersOff('mes', 'document_monthly_totals', 'month', "date_trunc('month', issue_date)::date"),
-            countersOff('todo', 'document_all_time_totals', null, null),
+            countersOff('histórico', 'document_all_time_totals', null, null),
           ],
           sql` union all `,
         )}
