@@ -168,9 +168,10 @@ export const documentMonthlyTotals = pgTable(
 );
 
 /**
- * The same totals over all time, one row per key, kept by the trigger that keeps the months
- * (migration 0109) in the same statement. A register with no dates adds up these few rows, where
- * the months it read before grew by a dozen rows per key with every year of history.
+ * The same totals over all time, one row per key, kept by statement triggers on `documents`
+ * (migration 0109) in the transaction of every insert, update and delete, as the daily ones. A
+ * register with no dates adds up these few rows, where the months it read before grew by a dozen
+ * rows per key with every year of history.
  */
 export const documentAllTimeTotals = pgTable('document_all_time_totals', documentCounterColumns(), (t) => [
   primaryKey({ columns: [t.branchId, t.type, t.series, t.status, t.currency] }),
