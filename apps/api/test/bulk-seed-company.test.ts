@@ -72,19 +72,33 @@ describe.each(engines)('bulk seeder, company model (%s)', (engine) => {
     expect(owed.old_origin).toBe(0);
     expect(owed.recent_origin).toBeGreaterThan(0);
     expect(owed.destination_delivered_unpaid).toBe(0);
-    const credit = await one<{ invoices: number; carried: number; credit_shipments: number; collected: number; open_invoices: number }>(sql`
+    const credit = await one<{
+      invoices: number;
+      carried: number;
+      credit_shipments: number;
+      carried_this_month: number;
+      collected: number;
+      open_invoices: number;
+    }>(sql`
       select (select count(*)::int from documents where document -> 'payment' ->> 'form' = 'credito') as invoices,
         (select count(*)::int from document_shipments where live and role = 'comprobante') as carried,
         (select count(*)::int from shipments where payment_moment = 'credito' and status <> 'Anulado') as credit_shipments,
+        (select count(*)::int from document_shipments ds join shipments s on s.id = ds.shipment_id
+          where ds.live and ds.role = 'comprobante'
+            and s.created_at >= (date_trunc('month', (now() at time zone 'UTC') - interval '5 hours') + interval '5 hours') at time zone 'UTC')
+          as carried_this_month,
         (select count(*)::int from credit_allocations where live) as collected,
         (select count(*)::int from documents d where d.document -> 'payment' ->> 'form' = 'credito'
            and not exists (select 1 from credit_allocations a where a.document_id = d.id)) as open_invoices`);
     expect(credit.invoices).toBeGreaterThan(20);
     expect(credit.collected).toBeGreaterThan(0);
     expect(credit.open_invoices).toBeGreaterThan(0);
-    // This month's credit shipments are not invoiced yet.
+    // This month's credit shipments (Lima's month) are not invoiced yet. Whether the random history
+    // holds any this month is chance (about 4 of 3 000 shipments), so the count of them carried is
+    // what is asserted, not that fewer are carried than there are.
     expect(credit.carried).toBeGreaterThan(0);
-    expect(credit.carried).toBeLessThan(credit.credit_shipments);
+    expect(credit.carried).toBeLessThanOrEqual(credit.credit_shipments);
+    expect(credit.carried_this_month).toBe(0);
   });
 
   it('answers Cuentas por cobrar over it', async () => {
