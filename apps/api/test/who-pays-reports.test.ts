@@ -57,16 +57,30 @@ describe.each(engines)('who pays in the money views (%s)', (engine) => {
       token,
       body: { shipmentId, customerName: 'María Flores Ccori', customerDocNumber: '45879612', amount: 37.02, currency: 'PEN', methodCode: 'cash' },
     });
-  const travel = async (shipmentIds: number[]) => {
+  const driver = async () => {
+    const dni = String(41_000_000 + plateSeq++);
+    const res = await t.call('POST', '/api/drivers', { token: admin, body: { full_name: `Conductor ${dni}`, dni, license_number: `Q${dni}` } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as number;
+  };
+  const travel = async (shipmentIds: number[], { arrive } = { arrive: true }) => {
     const tr = await t.call('POST', '/api/transports', {
       token: admin,
-      body: { plate_primary: `REP-${plateSeq++}`, capacity_kg: 100, origin_branch_id: lima, destination_branch_id: arequipa },
+      body: {
+        plate_primary: `REP-${plateSeq++}`,
+        plate_secondary: `REQ-${plateSeq++}`,
+        driver_id_1: await driver(),
+        driver_id_2: await driver(),
+        capacity_kg: 100,
+        origin_branch_id: lima,
+        destination_branch_id: arequipa,
+      },
     });
     expect(tr.statusCode, tr.body).toBe(201);
     const id = tr.json().id as number;
     expect((await t.call('POST', `/api/transports/${id}/assignments`, { token: agentLima, body: { shipmentIds } })).statusCode).toBeLessThan(300);
     expect((await t.call('POST', `/api/transports/${id}/departure`, { token: agentLima, body: {} })).statusCode).toBeLessThan(300);
-    expect((await t.call('POST', `/api/transports/${id}/arrival`, { token: agentArequipa, body: {} })).statusCode).toBeLessThan(300);
+    if (arrive) expect((await t.call('POST', `/api/transports/${id}/arrival`, { token: agentArequipa, body: {} })).statusCode).toBeLessThan(300);
   };
   const deliver = (id: number) =>
     t.call('POST', `/api/shipments/${id}/deliver`, {
@@ -183,6 +197,45 @@ describe.each(engines)('who pays in the money views (%s)', (engine) => {
     const senders = await get('/api/receivables/customers?q=Ferretería%20Retorno', agentLima);
     expect(senders.items).toEqual([expect.objectContaining({ customer_name: 'Ferretería Retorno EIRL', shipments_count: 1, open_amount: 37.02 })]);
     expect((await pay(s.id)).statusCode).toBe(403);
+  });
+
+  it("shows on a page of Movimientos each row's transport, drivers, sender and receipt as the tables hold them", async () => {
+    // A shipment paid at Lima and then loaded on a transport with two drivers, still on the road.
+    const shipment = await t.call('POST', '/api/shipments', {
+      token: agentLima,
+      body: shipmentBody({ originBranchId: lima, destinationBranchId: arequipa }, { senderName: 'Textiles Sur Origen SAC' }),
+    });
+    expect(shipment.statusCode, shipment.body).toBe(201);
+    const paid = await pay(shipment.json().id, agentLima);
+    expect(paid.statusCode, paid.body).toBe(201);
+    await travel([shipment.json().id], { arrive: false });
+    // A page looks its rows' columns up one by one (the CSV joins them, issue 37): every one equals the tables' own.
+    const truth = await rows(sql`
+      select p.id, b.name as "branchName", sb.name as "soldBranchName", c.doc_number as "senderDoc", t.plate_primary as "platePrimary",
+        t.plate_secondary as "plateSecondary", d1.full_name as "driver1Name", d2.full_name as "driver2Name",
+        doc.series || '-' || lpad(doc.number::text, 8, '0') as reference
+      from payments p join shipments s on s.id = p.shipment_id
+      left join branches b on b.id = p.branch_id left join branches sb on sb.id = s.origin_branch_id
+      left join customers c on c.id = s.sender_customer_id
+      left join transport_assignments ta on ta.shipment_id = s.id left join transports t on t.id = ta.transport_id
+      left join drivers d1 on d1.id = t.driver_id_1 left join drivers d2 on d2.id = t.driver_id_2
+      left join documents doc on doc.id = p.document_id
+      order by p.created_at desc, p.id desc`);
+    const all = await get('/api/payments/report/movements?pageSize=100', admin);
+    const looked = (all.items as Record<string, unknown>[]).map((r) => ({
+      id: r.id,
+      ...Object.fromEntries(
+        Object.keys(truth[0]!)
+          .filter((k) => k !== 'id')
+          .map((k) => [k, r[k]]),
+      ),
+    }));
+    expect(looked).toEqual(truth);
+    expect(looked.find((r) => r.id === paid.json().payment.id)).toMatchObject({
+      platePrimary: expect.stringMatching(/^REP-/),
+      driver2Name: expect.any(String),
+    });
+    expect(looked.find((r) => r.id === paid.json().payment.id)!.reference).toMatch(/^BBB1-\d{8}$/);
   });
 
   it('leaves the ledger checks at zero', async () => {
