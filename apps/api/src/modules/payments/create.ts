@@ -33,6 +33,7 @@ import { toPayment } from './access.ts';
 import { confirmIn, outcomeOf, receiptOfPayment, type ReceiptOutcome } from './lifecycle.ts';
 import { lockSession } from './queries/cash-sessions.ts';
 import * as repo from './queries/payments.ts';
+import type { PaymentView } from './queries/payments.ts';
 
 /**
  * `POST /payments/manual`: the payment is stored pending (the partial unique index refuses a second
@@ -192,24 +193,23 @@ async function pending(ctx: ServiceContext, id: number, outcome: ReceiptOutcome,
 async function sendAndConfirm(ctx: ServiceContext, user: SessionUser, issuer: SessionUser, id: number, doc: DocumentRecord): Promise<ClickAnswer> {
   // What billing answered, once known: a failure after it (the confirmation) keeps the answer for the reply.
   const seen: { outcome: ReceiptOutcome | null } = { outcome: null };
-  let done: { outcome: ReceiptOutcome; canceled: boolean };
+  let done: { outcome: ReceiptOutcome; canceled: boolean; view: PaymentView | null };
   try {
     const sent = await emitToProvider(ctx, doc);
     done = await ctx.db.transaction(async (tx) => {
       // The payment's cash session is locked before billing's rows (the document and its counters):
       // the first transaction of another payment holds its session and then numbers its document,
       // so taking them here in the other order deadlocks two payments of one session.
-      const payment = await repo.findPayment(tx, id);
-      const session = payment ? await lockSession(tx, payment.cashSessionId) : null;
+      const locked = await repo.findPaymentLockingSession(tx, id);
       const outcome = outcomeOf(await recordEmission(ctx, tx, issuer, doc, sent));
       seen.outcome = outcome;
       if (!outcome.ok) {
         await repo.recordReceipt(tx, id, doc.id, outcome.error, ctx.now());
-        return { outcome, canceled: false };
+        return { outcome, canceled: false, view: null };
       }
       // The payment as read above, its session locked since: confirmIn reads and locks neither again.
-      const locked = payment ? { payment, session } : undefined;
-      return { outcome, canceled: (await confirmIn(ctx, tx, user, id, doc.id, locked)) === 'canceled' };
+      const confirmed = await confirmIn(ctx, tx, user, id, doc.id, locked);
+      return { outcome, canceled: confirmed.status === 'canceled', view: confirmed.status === 'paid' ? confirmed.view : null };
     });
   } catch (err) {
     if (seen.outcome === null) {
@@ -230,7 +230,8 @@ async function sendAndConfirm(ctx: ServiceContext, user: SessionUser, issuer: Se
   if (!done.outcome.ok) return pending(ctx, id, done.outcome);
   const receipt = done.outcome.receipt;
   const warning = receipt && !receipt.enlace_del_pdf ? PAYMENT_MESSAGES.noPdf : null;
-  const after = (await repo.paymentById(ctx.db, id))!;
+  // Paid by this click: the confirmation answered the payment as the API shows it; else it is read.
+  const after = done.view ?? (await repo.paymentById(ctx.db, id))!;
   const paid = after.p.status === 'paid';
   return {
     statusCode: paid ? 201 : 202,

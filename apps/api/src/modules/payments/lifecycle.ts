@@ -23,9 +23,9 @@ import { issuePaymentReceipt, lookupDocument, voidDocument, type CounterReceipt,
 import { loadCompanyTariff } from '../pricing/index.ts';
 import { toPayment, visiblePayment } from './access.ts';
 import { sessionForPayment } from './cash-sessions.ts';
-import { lockSession } from './queries/cash-sessions.ts';
+import type { CashSessionRecord } from './queries/cash-sessions.ts';
 import * as repo from './queries/payments.ts';
-import type { PaymentRecord } from './queries/payments.ts';
+import type { PaymentRecord, PaymentView } from './queries/payments.ts';
 
 /** A payment's life: created pending, its receipt issued, confirmed paid; or voided with its receipt. */
 
@@ -166,8 +166,9 @@ export async function complete(ctx: ServiceContext, user: SessionUser, id: numbe
     };
   }
   let warning: string | null = outcome.receipt && !outcome.receipt.enlace_del_pdf ? PAYMENT_MESSAGES.noPdf : null;
+  let confirmed: PaymentView | null = null;
   try {
-    await confirm(ctx, user, id, documentId);
+    confirmed = await confirm(ctx, user, id, documentId);
   } catch (err) {
     // The payment keeps its receipt whatever happened: a retry or the sweep confirms it from there.
     await repo.recordReceipt(ctx.db, id, documentId, null, ctx.now());
@@ -175,7 +176,7 @@ export async function complete(ctx: ServiceContext, user: SessionUser, id: numbe
     ctx.log.error({ err }, 'payment confirmation failed');
     warning = PAYMENT_MESSAGES.confirmWarning;
   }
-  const after = (await repo.paymentById(ctx.db, id))!;
+  const after = confirmed ?? (await repo.paymentById(ctx.db, id))!;
   const paid = after.p.status === 'paid';
   return {
     statusCode: paid ? 201 : 202,
@@ -188,16 +189,19 @@ export async function complete(ctx: ServiceContext, user: SessionUser, id: numbe
  * still open, else the confirming user's), and the audit row: everything after the provider's
  * answer in one transaction.
  */
-async function confirm(ctx: ServiceContext, user: SessionUser, id: number, documentId: number | null): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    if ((await confirmIn(ctx, tx, user, id, documentId)) === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+async function confirm(ctx: ServiceContext, user: SessionUser, id: number, documentId: number | null): Promise<PaymentView | null> {
+  return ctx.db.transaction(async (tx) => {
+    const confirmed = await confirmIn(ctx, tx, user, id, documentId);
+    if (confirmed.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
+    return confirmed.status === 'paid' ? confirmed.view : null;
   });
 }
 
 /**
  * `confirm`'s writes in the caller's transaction (the click's second one writes billing's answer
  * beside them). 'canceled' when a void took the payment first: nothing is written then, and the
- * caller refuses; 'taken' when a concurrent confirmation paid it already.
+ * caller refuses; 'taken' when a concurrent confirmation paid it already; 'paid' with the payment
+ * as the API answers it when this one paid it.
  */
 export async function confirmIn(
   ctx: ServiceContext,
@@ -205,25 +209,25 @@ export async function confirmIn(
   user: SessionUser,
   id: number,
   documentId: number | null,
-  /** The payment and its session, already read and locked in this transaction (in that order) by the caller. */
-  locked?: { payment: PaymentRecord; session: Awaited<ReturnType<typeof lockSession>> },
-): Promise<'paid' | 'taken' | 'canceled'> {
+  /** The payment and its session, already read and locked in this transaction by the caller (findPaymentLockingSession). */
+  locked?: { payment: PaymentRecord; session: CashSessionRecord } | null,
+): Promise<{ status: 'paid'; view: PaymentView } | { status: 'taken' | 'canceled' }> {
   const now = ctx.now();
   // Sessions are locked before the payment row, in every transaction here: a creation holds its
   // session and then waits on the shipment's live payment, so the other order would deadlock.
-  const current = locked?.payment ?? (await repo.findPayment(tx, id));
+  const current = locked === undefined ? await repo.findPaymentLockingSession(tx, id) : locked;
   if (!current) throw notFound(PAYMENT_MESSAGES.notFound);
-  if (current.status === 'canceled') return 'canceled';
-  const own = locked ? locked.session : await lockSession(tx, current.cashSessionId);
-  const sessionId = own && !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
-  const row = await repo.confirmPending(tx, { id, now, documentId, sessionId, userId: user.id });
-  if (!row) {
+  if (current.payment.status === 'canceled') return { status: 'canceled' };
+  const own = current.session;
+  const sessionId = !own.closedAt ? own.id : (await sessionForPayment(ctx, tx, user)).id;
+  const view = await repo.confirmPending(tx, { id, now, documentId, sessionId, userId: user.id });
+  if (!view) {
     const after = await repo.findPayment(tx, id);
     // Voided between the read and the update: thrown, so the session this may have opened rolls back.
     if (after?.status === 'canceled') throw conflict(PAYMENT_MESSAGES.alreadyCanceled);
-    return 'taken'; // already paid by a concurrent confirmation
+    return { status: 'taken' }; // already paid by a concurrent confirmation
   }
-  return 'paid';
+  return { status: 'paid', view };
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, gte, inArray, isNull, lt, sql } from 'drizzle
 import { limaDayEnd, limaDayStart, NUMBERED_PAGE_ROWS, type PriceComponentAnswer, type Scope } from '@tramo/domain';
 import { audit, type AuditEntry } from '../../../lib/audit.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { auditLog, branches, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
+import { auditLog, branches, cashSessions, documents, paymentMovements, payments, shipments } from '../../../db/schema.ts';
 import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
 import { preparedQuery, preparedSelect } from '../../../lib/statements.ts';
@@ -27,6 +27,38 @@ const paymentRowById = preparedQuery<PaymentRecord>('payments_payment_by_id', pa
     .from(payments)
     .where(eq(payments.id, sql.placeholder('id'))),
 );
+
+// The payment and its cash session locked, in one statement: the click's second transaction and a
+// confirmation take both, the session first (see lifecycle's confirmIn), and the payment's row was
+// read before the lock in two round trips. Here it is read from the statement's snapshot, taken
+// before any wait on the lock, as it was; the session is the row as locked.
+const sessionColumns = getTableColumns(cashSessions);
+const sessionAliases = Object.fromEntries(Object.entries(sessionColumns).map(([k, column]) => [`session.${k}`, column]));
+type SessionRecord = typeof cashSessions.$inferSelect;
+const paymentLockingSession = preparedQuery<Record<string, unknown>>(
+  'payments_payment_locking_session',
+  { ...paymentColumns, ...sessionAliases },
+  (db) =>
+    db
+      .select({ ...paymentColumns, ...sessionAliases })
+      .from(payments)
+      .innerJoin(cashSessions, eq(cashSessions.id, payments.cashSessionId))
+      .where(eq(payments.id, sql.placeholder('id')))
+      .for('update', { of: cashSessions }),
+);
+
+/** The payment and its cash session, the session locked until the transaction ends; null when there is no such payment. */
+export async function findPaymentLockingSession(tx: Tx, id: number): Promise<{ payment: PaymentRecord; session: SessionRecord } | null> {
+  const [row] = await paymentLockingSession(tx, { id });
+  if (!row) return null;
+  const payment: Record<string, unknown> = {};
+  const session: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (k.startsWith('session.')) session[k.slice('session.'.length)] = v;
+    else payment[k] = v;
+  }
+  return { payment: payment as PaymentRecord, session: session as SessionRecord };
+}
 
 export async function findShipment(db: Db | Tx, id: number): Promise<ShipmentRecord | null> {
   const [row] = await shipmentById(db, { id });
@@ -98,7 +130,10 @@ const paymentViewById = preparedQuery<PaymentRecord & Omit<PaymentView, 'p'>>('p
 
 export async function paymentById(db: Db | Tx, id: number): Promise<PaymentView | null> {
   const [row] = await paymentViewById(db, { id });
-  if (!row) return null;
+  return row ? viewOf(row) : null;
+}
+
+function viewOf(row: PaymentRecord & Omit<PaymentView, 'p'>): PaymentView {
   const { shipmentCode, branchName, docSeries, docNumber, docStatus, docPdfUrl, ...p } = row;
   return { p, shipmentCode, branchName, docSeries, docNumber, docStatus, docPdfUrl };
 }
@@ -212,7 +247,7 @@ export async function markPaid(tx: Tx, id: number, now: Date, documentId?: numbe
  * conditional update decides between concurrent confirmations, as `markPaid`'s; the movement and
  * the audit row exist only where it changed the payment.
  */
-const confirmStatement = preparedSelect<PaymentRecord>('confirm_payment', (db) => {
+const confirmStatement = preparedSelect<PaymentRecord & Omit<PaymentView, 'p'>>('confirm_payment', (db) => {
   const p = (name: string) => sql.placeholder(name);
   const paid = db.$with('paid').as(
     db
@@ -237,16 +272,24 @@ const confirmStatement = preparedSelect<PaymentRecord>('confirm_payment', (db) =
           jsonb_build_object('status', 'paid', 'documentId', document_id)
         from paid returning id as audit_id`,
   );
-  return db.with(paid, moved, audited).select().from(paid);
+  // The paid payment as the API answers it (paymentView), so the click reads nothing after commit.
+  const paidColumns = Object.fromEntries(Object.keys(paymentColumns).map((k) => [k, paid[k as keyof typeof paymentColumns]]));
+  return db
+    .with(paid, moved, audited)
+    .select({ ...paidColumns, ...viewExtras })
+    .from(paid)
+    .innerJoin(shipments, eq(shipments.id, paid.shipmentId))
+    .leftJoin(branches, eq(branches.id, paid.branchId))
+    .leftJoin(documents, eq(documents.id, paid.documentId));
 });
 
-/** Confirms a pending payment (see `confirmStatement`); null when it was not pending. */
+/** Confirms a pending payment (see `confirmStatement`) and answers it as paid; null when it was not pending. */
 export async function confirmPending(
   tx: Tx,
   c: { id: number; now: Date; documentId: number | null; sessionId: number; userId: number },
-): Promise<PaymentRecord | null> {
+): Promise<PaymentView | null> {
   const [row] = await confirmStatement(tx, c);
-  return row ?? null;
+  return row ? viewOf(row) : null;
 }
 
 /** from → canceled; null when the payment was no longer `from` (a concurrent void took it). */
