@@ -108,6 +108,11 @@ export function preparedQuery<Row>(name: string, selection: Selection, build: (d
   };
 }
 
+/** As preparedQuery, for a statement written as SQL (`sql.placeholder`s for its values); `selection` maps its columns in order. */
+export function preparedSql<Row>(name: string, selection: Selection, text: SQL) {
+  return preparedQuery<Row>(name, selection, () => ({ toSQL: () => dialect.sqlToQuery(text) }));
+}
+
 /**
  * As preparedQuery, for a select whose selection exists only once it is built: one that reads a
  * `with` of its own (a data-modifying CTE's `returning`). The built select's own fields map its rows.

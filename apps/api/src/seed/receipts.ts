@@ -66,6 +66,11 @@ function mapStore(): SandboxStore & { records: Map<string, SandboxRecord>; claim
     claimed,
     get: async (key) => structuredClone(records.get(key) ?? null),
     put: async (record) => void records.set(record.key, structuredClone(record)),
+    add: async (record) => {
+      if (records.has(record.key)) return structuredClone(records.get(record.key)!);
+      records.set(record.key, structuredClone(record));
+      return null;
+    },
     claim: async (key) => !claimed.has(key) && Boolean(claimed.add(key)),
   };
 }

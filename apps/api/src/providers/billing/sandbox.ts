@@ -76,6 +76,8 @@ export interface SandboxRecord {
 export interface SandboxStore {
   get(key: string): Promise<SandboxRecord | null>;
   put(record: SandboxRecord): Promise<void>;
+  /** Keeps `record` unless its key already holds one, in one write: null when kept, else the record the key holds. */
+  add(record: SandboxRecord): Promise<SandboxRecord | null>;
   /** Takes `key` if nobody holds it (insert if absent): false when it was taken. The RA/RC correlatives. */
   claim(key: string): Promise<boolean>;
 }
@@ -92,6 +94,12 @@ export function memorySandboxStore(): SandboxStore {
     },
     put: async (record) => {
       records.set(record.key, structuredClone(record));
+    },
+    add: async (record) => {
+      const held = records.get(record.key);
+      if (held) return structuredClone(held);
+      records.set(record.key, structuredClone(record));
+      return null;
     },
   };
 }
@@ -279,11 +287,6 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
     if (failure === 'timeout' || failure === 'network' || failure === 'internal') fail(failure);
     const docKey = documentKey(doc.type, doc.series, doc.number);
     const print = fingerprint(doc);
-    const existing = await store.get(docKey);
-    if (existing) {
-      if (existing.fingerprint !== print) throw new BillingProviderError('exists', SANDBOX_MESSAGES.exists(displayId(doc)), 409);
-      return answer(existing);
-    }
     const signed = signUbl(xml, await key());
     const now = clock();
     const record: SandboxRecord = {
@@ -305,7 +308,20 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       voidReason: null,
       voidTicket: null,
     };
-    await store.put(record);
+    return keep(record, failure);
+  }
+
+  /**
+   * Keeps a received document under its series-number, in one write: a retry of the same document
+   * answers what the first attempt got (and is not received again); another document may not take
+   * its number. The record is built before this, so a retry signs again; it is a retry's only cost.
+   */
+  async function keep(record: SandboxRecord, failure: SandboxFailure | undefined) {
+    const held = await store.add(record);
+    if (held) {
+      if (held.fingerprint !== record.fingerprint) throw new BillingProviderError('exists', SANDBOX_MESSAGES.exists(displayId(record)), 409);
+      return answer(held);
+    }
     if (failure === 'lost-answer') fail('timeout');
     return answer(record);
   }
@@ -393,12 +409,6 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
       if (failure === 'timeout' || failure === 'network' || failure === 'internal') fail(failure);
       const docKey = documentKey(doc.type, doc.series, doc.number);
       const print = fingerprint(doc);
-      const existing = await store.get(docKey);
-      if (existing) {
-        // A retry of the same document answers what the first attempt got; another document may not take its number.
-        if (existing.fingerprint !== print) throw new BillingProviderError('exists', SANDBOX_MESSAGES.exists(displayId(doc)), 409);
-        return answer(existing);
-      }
       const signed = signUbl(buildUbl(doc, issuer), await key());
       const now = clock();
       // SUNAT checks the document against what it holds (a note's modified document) and its rules.
@@ -434,9 +444,7 @@ export function sandboxBillingProvider(options: SandboxOptions): BillingProvider
         voidReason: null,
         voidTicket: null,
       };
-      await store.put(record);
-      if (failure === 'lost-answer') fail('timeout');
-      return answer(record);
+      return keep(record, failure);
     },
 
     async consult(ref) {
