@@ -6,6 +6,7 @@ import { auditLog, branches, cashSessions, documents, paymentMovements, payments
 import { countUpTo, cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
 import { preparedQuery, preparedSelect } from '../../../lib/statements.ts';
+import type { CashSessionRecord } from './cash-sessions.ts';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 type ShipmentRecord = typeof shipments.$inferSelect;
@@ -34,7 +35,6 @@ const paymentRowById = preparedQuery<PaymentRecord>('payments_payment_by_id', pa
 // before any wait on the lock, as it was; the session is the row as locked.
 const sessionColumns = getTableColumns(cashSessions);
 const sessionAliases = Object.fromEntries(Object.entries(sessionColumns).map(([k, column]) => [`session.${k}`, column]));
-type SessionRecord = typeof cashSessions.$inferSelect;
 const paymentLockingSession = preparedQuery<Record<string, unknown>>(
   'payments_payment_locking_session',
   { ...paymentColumns, ...sessionAliases },
@@ -48,7 +48,7 @@ const paymentLockingSession = preparedQuery<Record<string, unknown>>(
 );
 
 /** The payment and its cash session, the session locked until the transaction ends; null when there is no such payment. */
-export async function findPaymentLockingSession(tx: Tx, id: number): Promise<{ payment: PaymentRecord; session: SessionRecord } | null> {
+export async function findPaymentLockingSession(tx: Tx, id: number): Promise<{ payment: PaymentRecord; session: CashSessionRecord } | null> {
   const [row] = await paymentLockingSession(tx, { id });
   if (!row) return null;
   const payment: Record<string, unknown> = {};
@@ -57,7 +57,7 @@ export async function findPaymentLockingSession(tx: Tx, id: number): Promise<{ p
     if (k.startsWith('session.')) session[k.slice('session.'.length)] = v;
     else payment[k] = v;
   }
-  return { payment: payment as PaymentRecord, session: session as SessionRecord };
+  return { payment: payment as PaymentRecord, session: session as CashSessionRecord };
 }
 
 export async function findShipment(db: Db | Tx, id: number): Promise<ShipmentRecord | null> {
