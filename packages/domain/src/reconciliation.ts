@@ -11,6 +11,7 @@ export const LEDGER_CHECKS = [
   'cash_session_balance',
   'document_series',
   'document_totals',
+  'payment_totals',
   'receivables',
   'notification_once',
   'credit_invoice_balance',
@@ -47,6 +48,11 @@ export const LEDGER_CHECK_TEXTS: Record<LedgerCheck, { name: string; description
     name: 'Totales de comprobantes',
     description:
       'Los totales que Comprobantes suma por día, por mes y de todo el registro (cantidad y montos por sucursal, tipo, serie, estado y moneda) son iguales a los que dan sus comprobantes.',
+  },
+  payment_totals: {
+    name: 'Totales de movimientos',
+    description:
+      'Los totales que Movimientos suma por día, por mes y de todo el registro (cantidad y céntimos por sucursal, cajero, método y estado) son iguales a los que dan sus pagos.',
   },
   receivables: {
     name: 'Cuentas por cobrar',

@@ -155,6 +155,14 @@ export const paymentMonthlyTotals = pgTable(
 );
 
 /**
+ * The payments' counters over all time, one row per key (migration 0111), as document_all_time_totals:
+ * Movimientos with no dates adds up these few rows, the same after ten years as after one.
+ */
+export const paymentAllTimeTotals = pgTable('payment_all_time_totals', paymentCounterColumns(), (t) => [
+  primaryKey({ columns: [t.branchId, t.userId, t.method, t.status] }),
+]);
+
+/**
  * The cash ledger: a payment's charge when it is paid, its reversal when a paid one is voided, each in
  * the acting collector's open session (a void after closing lands in the next one as an adjustment).
  */

@@ -10,26 +10,52 @@ export interface ViolationRow {
   total: string | number;
 }
 
-/** The documents' counter columns, keys and amounts (as document_daily_totals and its siblings name them). */
-const DOCUMENT_KEY = 'branch_id, type, series, status, currency';
-const DOCUMENT_AMOUNTS = ['n', 'gravada', 'exonerada', 'inafecta', 'igv', 'total'];
+/** A family of counters: their key columns, their amounts, and how a violation names them. */
+interface CounterFamily {
+  key: string;
+  amounts: string[];
+  /** The key column a violation answers as its code. */
+  code: string;
+  /** The violation's values: the kept count and total against those of the records (céntimos). */
+  vals: (kept: string, want: string) => string;
+}
+
+/** The documents' counters (document_daily_totals and its siblings). */
+const DOCUMENT_COUNTERS: CounterFamily = {
+  key: 'branch_id, type, series, status, currency',
+  amounts: ['n', 'gravada', 'exonerada', 'inafecta', 'igv', 'total'],
+  code: 'series',
+  vals: (k, w) =>
+    `'keptDocuments', coalesce(${k}.n, 0), 'documents', coalesce(${w}.n, 0), ` +
+    `'keptTotalCents', coalesce(round(${k}.total * 100), 0)::bigint, 'totalCents', coalesce(round(${w}.total * 100), 0)::bigint`,
+};
+
+/** The payments' counters (payment_daily_totals and its siblings), in céntimos already. */
+const PAYMENT_COUNTERS: CounterFamily = {
+  key: 'branch_id, user_id, method, status',
+  amounts: ['n', 'cents'],
+  code: 'method',
+  vals: (k, w) =>
+    `'keptPayments', coalesce(${k}.n, 0), 'payments', coalesce(${w}.n, 0), 'keptCents', coalesce(${k}.cents, 0), 'cents', coalesce(${w}.cents, 0)`,
+};
 
 /**
- * The keys of one level of the documents' counters (`period`: its date column, null over all time)
- * whose row differs from the documents of `by_day` added up to that level (`periodOf`: the period
- * of an issue day). A missing row is zero, and a row of zeros is no row.
+ * The keys of one level of a family of counters (`period`: its date column, null over all time)
+ * whose row differs from the records of `by_day` added up to that level (`periodOf`: the period of
+ * a day). A missing row is zero, and a row of zeros is no row.
  */
-function countersOff(level: string, table: string, period: string | null, periodOf: string | null): SQL {
-  const keys = sql.raw(period ? `${period}, ${DOCUMENT_KEY}` : DOCUMENT_KEY);
+function countersOff(family: CounterFamily, level: string, table: string, period: string | null, periodOf: string | null): SQL {
+  const keyColumns = family.key.split(', ');
+  const keys = sql.raw(period ? `${period}, ${family.key}` : family.key);
+  const groupBy = Array.from({ length: keyColumns.length + (period ? 1 : 0) }, (_, i) => i + 1).join(', ');
   const want = sql.raw(
-    `select ${periodOf ? `${periodOf} as ${period}, ` : ''}${DOCUMENT_KEY}, ${DOCUMENT_AMOUNTS.map((a) => `sum(${a}) as ${a}`).join(', ')}
-     from by_day group by ${period ? `1, 2, 3, 4, 5, 6` : '1, 2, 3, 4, 5'}`,
+    `select ${periodOf ? `${periodOf} as ${period}, ` : ''}${family.key}, ${family.amounts.map((a) => `sum(${a}) as ${a}`).join(', ')}
+     from by_day group by ${groupBy}`,
   );
-  const differs = sql.raw(DOCUMENT_AMOUNTS.map((a) => `coalesce(k.${a}, 0) <> coalesce(w.${a}, 0)`).join(' or '));
+  const differs = sql.raw(family.amounts.map((a) => `coalesce(k.${a}, 0) <> coalesce(w.${a}, 0)`).join(' or '));
   return sql`
-    select ${sql.raw(`'${level}'`)} || ' ' || concat_ws(' / ', ${keys}) as id, series as code,
-      jsonb_build_object('keptDocuments', coalesce(k.n, 0), 'documents', coalesce(w.n, 0),
-        'keptTotalCents', coalesce(round(k.total * 100), 0)::bigint, 'totalCents', coalesce(round(w.total * 100), 0)::bigint) as vals
+    select ${sql.raw(`'${level}'`)} || ' ' || concat_ws(' / ', ${keys}) as id, ${sql.raw(family.code)}::text as code,
+      jsonb_build_object(${sql.raw(family.vals('k', 'w'))}) as vals
     from ${sql.raw(table)} k full join (${want}) w using (${keys})
     where ${differs}`;
 }
@@ -147,9 +173,31 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
       ), diff as (
         ${sql.join(
           [
-            countersOff('día', 'document_daily_totals', 'issue_date', 'issue_date'),
-            countersOff('mes', 'document_monthly_totals', 'month', "date_trunc('month', issue_date)::date"),
-            countersOff('histórico', 'document_all_time_totals', null, null),
+            countersOff(DOCUMENT_COUNTERS, 'día', 'document_daily_totals', 'issue_date', 'issue_date'),
+            countersOff(DOCUMENT_COUNTERS, 'mes', 'document_monthly_totals', 'month', "date_trunc('month', issue_date)::date"),
+            countersOff(DOCUMENT_COUNTERS, 'histórico', 'document_all_time_totals', null, null),
+          ],
+          sql` union all `,
+        )}
+      )
+      select id, code, vals, count(*) over () as total from diff`,
+  },
+  // The counters Movimientos adds up instead of its payments (per Lima day, per month, over all
+  // time: migrations 0021, 0024, 0111), as Comprobantes' above: a payment written past their
+  // triggers, or a counter row changed by hand, shows totals that no list of payments gives.
+  payment_totals: {
+    table: 'payment_totals',
+    query: sql`
+      with by_day as materialized (
+        select ((created_at at time zone 'UTC') - interval '5 hours')::date as day, coalesce(branch_id, 0) as branch_id, user_id, method, status,
+          count(*) as n, sum(amount_cents) as cents
+        from payments group by 1, 2, 3, 4, 5
+      ), diff as (
+        ${sql.join(
+          [
+            countersOff(PAYMENT_COUNTERS, 'día', 'payment_daily_totals', 'day', 'day'),
+            countersOff(PAYMENT_COUNTERS, 'mes', 'payment_monthly_totals', 'month', "date_trunc('month', day)::date"),
+            countersOff(PAYMENT_COUNTERS, 'histórico', 'payment_all_time_totals', null, null),
           ],
           sql` union all `,
         )}

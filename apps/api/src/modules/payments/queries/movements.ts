@@ -3,7 +3,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { limaDayEnd, limaDayStart, type MovementFilters, type PaymentMethod, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../../db/client.ts';
-import { paymentDailyTotals, paymentMonthlyTotals, payments } from '../../../db/schema.ts';
+import { paymentAllTimeTotals, paymentDailyTotals, paymentMonthlyTotals, payments } from '../../../db/schema.ts';
 import { cursorOf, keysetPage, type KeysetOrder, type KeysetRequest } from '../../../lib/keyset.ts';
 import { counterRows, within } from '../../../lib/month-span.ts';
 import { branchScopeCondition } from '../../../lib/branch-scope.ts';
@@ -142,24 +142,31 @@ export async function movementBatchAfter(db: Db, where: SQL, after: { key: strin
 /**
  * The filtered set's counts and céntimos by method and status (issue #19), added up from the
  * counters: every filter of the report is one of their keys (the date bounds are Lima days, as
- * their day). The whole months of the dates come from payment_monthly_totals and the days they cut
- * from payment_daily_totals (monthSpan), so this reads a few rows per month whatever the number of
- * payments. Branch 0 there is a payment with no branch, which no agent sees. A query to await (or
- * to EXPLAIN).
+ * their day). With no dates, the all-time rows (one per key, migration 0111): the same few rows
+ * after ten years as after one. With dates, the whole months of them from payment_monthly_totals
+ * and the days they cut from payment_daily_totals (monthSpan), so this reads a few rows per month
+ * whatever the number of payments. Branch 0 there is a payment with no branch, which no agent sees.
+ * A query to await (or to EXPLAIN).
  */
+/** The payments' counters: per Lima day, per month, and over all time (the same key columns but for the dates). */
+type Counters = typeof paymentDailyTotals | typeof paymentMonthlyTotals | typeof paymentAllTimeTotals;
+
 export function movementGroupsQuery(db: Db, f: MovementFilters, scope: Scope) {
-  const keys = (c: typeof paymentMonthlyTotals | typeof paymentDailyTotals) => [
+  const keys = (c: Counters) => [
     branchScopeCondition(scope, c.branchId) ?? (f.branchId ? eq(c.branchId, f.branchId) : undefined),
     f.userId ? eq(c.userId, f.userId) : undefined,
     f.method ? eq(c.method, f.method) : undefined,
     f.status ? eq(c.status, f.status) : undefined,
   ];
-  const rowsOf = (c: typeof paymentMonthlyTotals | typeof paymentDailyTotals, dates: (SQL | undefined)[]) =>
+  const rowsOf = (c: Counters, dates: (SQL | undefined)[] = []) =>
     sql`select ${c.method} as method, ${c.status} as status, ${c.n} as n, ${c.cents} as cents from ${c} where ${and(...keys(c), ...dates) ?? sql`true`}`;
-  const rows = counterRows(f.dateFrom, f.dateTo, {
-    months: (range) => rowsOf(paymentMonthlyTotals, within(paymentMonthlyTotals.month, range)),
-    days: (range) => rowsOf(paymentDailyTotals, within(paymentDailyTotals.day, range)),
-  });
+  const rows =
+    !f.dateFrom && !f.dateTo
+      ? sql`(${rowsOf(paymentAllTimeTotals)}) c`
+      : counterRows(f.dateFrom, f.dateTo, {
+          months: (range) => rowsOf(paymentMonthlyTotals, within(paymentMonthlyTotals.month, range)),
+          days: (range) => rowsOf(paymentDailyTotals, within(paymentDailyTotals.day, range)),
+        });
   return db
     .select({
       method: sql<string>`c.method`,
