@@ -435,14 +435,34 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
       )}]::text[])[i + 1], 'Cliente B079 ' || i,
         10 + i, 0, 0, 1.80, 11.80 + i, '{}'::jsonb, ${lima}, 'Carga masiva'
       from generate_series(0, ${numbers.length - 1}) i`);
+    // The page too: a whole number's holders found first, then ordered (numberHolders), a shorter term through the trigrams.
+    const newest = async (term: string) =>
+      (
+        await rows<{ id: number }>(sql`select id from documents where customer_name ilike ${`%${term}%`} or customer_doc_number ilike ${`%${term}%`}
+          order by issue_date desc, id desc limit 3`)
+      ).map((r) => Number(r.id));
     for (const term of ['46182735', 'CE46182735X', '1046182735', '461827', '20461827399']) {
       const truth = await documentTruth(sql`customer_name ilike ${`%${term}%`} or customer_doc_number ilike ${`%${term}%`}`);
-      const body = (await t.call('GET', `/api/billing/documents?customer=${term}`, { token: admin })).json();
+      const body = (await t.call('GET', `/api/billing/documents?customer=${term}&pageSize=3`, { token: admin })).json();
       expect(truth.total, term).toBeGreaterThan(0);
       expect(body.total, term).toBe(truth.total);
       expect(cents(body.sums.total), term).toBe(truth.sums.total);
       expect(cents(body.sums.gravada), term).toBe(truth.sums.gravada);
+      expect(
+        body.items.map((d: { id: number }) => d.id),
+        term,
+      ).toEqual(await newest(term));
     }
+    // A number more documents hold than a page's holders may be: the register's newest first, through the trigrams.
+    await db.execute(sql`
+      insert into documents (type, series, number, status, issue_date, customer_doc_type, customer_doc_number, customer_name,
+        gravada, exonerada, inafecta, igv, total, document, branch_id, user_name)
+      select '01', 'F079', ${from} + i, 'aceptado', current_date - (i % 400), '6', '20999999991', 'Empresa Frecuente SAC',
+        10, 0, 0, 1.80, 11.80, '{}'::jsonb, ${lima}, 'Carga masiva'
+      from generate_series(0, ${NUMBERED_PAGE_ROWS}) i`);
+    const frequent = (await t.call('GET', '/api/billing/documents?customer=20999999991&pageSize=3', { token: admin })).json();
+    expect(frequent).toMatchObject({ total: NUMBERED_PAGE_ROWS, totalCapped: true });
+    expect(frequent.items.map((d: { id: number }) => d.id)).toEqual(await newest('20999999991'));
     // A whole number's totals read the index of the numbers' parts (migration 0110), a shorter term the trigrams.
     const plan = async (customer: string) => {
       await db.execute(sql`set enable_seqscan = off`);
