@@ -230,6 +230,20 @@ describe.each(engines)('who pays (%s)', (engine) => {
     });
     expect(card.statusCode).toBe(422);
     expect(card.json().error).toBe('Esta sucursal no acepta el medio de pago Tarjeta (POS).');
+    // The methods are kept per process (the reference cache); an operator's SQL reaches it at its commit, not a minute later.
+    await rows(sql`update who_pays_branch_methods set methods = array['cash', 'yape_qr', 'card_pos'] where branch_id = ${arequipa}`);
+    let refused = true;
+    for (let i = 0; i < 40 && refused; i++) {
+      const again = await pay(id, agentArequipa, {
+        methodCode: 'card_pos',
+        providerTxId: 'POS-1',
+        customerDocNumber: '20123456786',
+        customerName: 'Importaciones Sur SAC',
+      });
+      refused = again.json().error === 'Esta sucursal no acepta el medio de pago Tarjeta (POS).';
+      if (refused) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(refused).toBe(false);
     await t.call('PUT', '/api/settings/who-pays', { token: admin, body: { maxDestinationFreight: 500, originOnlyAboveKg: null } });
   });
 

@@ -65,7 +65,7 @@ export async function createManualPayment(
   if (!inScope(scope, collector))
     throw forbidden(collectable.paymentMoment === 'destino' ? WHO_PAYS_MESSAGES.collectAtDestination : PAYMENT_MESSAGES.shipmentForbidden);
   if (!collectableAtCounter(collectable, ctx.now())) throw unprocessable(notCollectable(collectable));
-  const methodProblem = methodRefusal(input.methodCode, await methodsAcceptedAt(ctx.db, user.branchId ?? collector));
+  const methodProblem = methodRefusal(input.methodCode, await methodsAcceptedAt(ctx, user.branchId ?? collector));
   if (methodProblem) throw unprocessable(methodProblem, { methodCode: methodProblem }, 'METHOD_NOT_ACCEPTED');
   // DESIGN.md 5b: a payment equals what the shipment owes (its stored price) less an admin's audited discount.
   if (input.discountCents > 0 && !canManageArea(user, 'discounts')) throw forbidden(PAYMENT_MESSAGES.discountAdminOnly, 'DISCOUNT_FORBIDDEN');

@@ -63,10 +63,18 @@ const branchMethods = preparedQuery<{ methods: unknown }>('who_pays_branch_metho
     .where(eq(whoPaysBranchMethods.branchId, sql.placeholder('branchId'))),
 );
 
-/** The methods a branch's counter accepts; null = every method (no row). */
-export async function methodsAcceptedAt(db: Db | Tx, branchId: number): Promise<PaymentMethod[] | null> {
-  const [row] = await branchMethods(db, { branchId });
-  return row ? (row.methods as PaymentMethod[]) : null;
+/**
+ * The methods a branch's counter accepts; null = every method (no row). Kept per process with the
+ * reference data (ReferenceCache): every payment click reads them, an admin changes them a few
+ * times a year, and a change reaches every process at its commit (migration 0112). Wrapped, since
+ * the cache keeps no null.
+ */
+export async function methodsAcceptedAt(ctx: ServiceContext, branchId: number): Promise<PaymentMethod[] | null> {
+  const { methods } = await ctx.references.get(`who-pays:methods:${branchId}`, async () => {
+    const [row] = await branchMethods(ctx.db, { branchId });
+    return { methods: row ? (row.methods as PaymentMethod[]) : null };
+  });
+  return methods;
 }
 
 /** PUT /settings/who-pays: replaces the whole set in one transaction, audited with before and after. */
@@ -96,5 +104,8 @@ export async function saveWhoPaysRules(ctx: ServiceContext, actor: SessionUser, 
   } catch (err) {
     if (isForeignKeyViolation(err)) throw unprocessable(WHO_PAYS_RULES_MESSAGES.branchNotFound, undefined, 'BRANCH_NOT_FOUND');
     throw err;
+  } finally {
+    // This process's next click must not run ahead of the notification (methodsAcceptedAt).
+    ctx.references.evictAll();
   }
 }
