@@ -81,7 +81,7 @@ interface Reads {
   days: number;
   results: CaseResult[];
 }
-// The three companies side by side, each case's requests taken in turn from each (bench/shipments.ts
+// The three companies side by side, each case's requests taken in short turns from each (bench/shipments.ts
 // --companies): the size ratios, which the issue's bar reads, then meet the same minutes of a shared
 // machine; measured one after another, 20 minutes apart, they had moved 30 % with the machine alone.
 const readsFile = path.join(tmp, 'reads.json');
@@ -139,7 +139,7 @@ const readsTable = (title: string, large: Reads) => {
     `${Math.round(small.rows / small.days).toLocaleString('en')} shipments a day against ${Math.round(large.rows / large.days).toLocaleString('en')}. ` +
       'API = HTTP round trip of `GET` through the real server; SQL = the statements that request sent, recorded from the driver and ' +
       'replayed one after another on one connection in the same run. Ratio = API p50 ÷ SQL p50; size ratio = API p50 at the large size ÷ at the small. ' +
-      "The three databases were measured side by side, a server on each and every case's requests taken in turn from each, so a drift of the machine's load weighs on each size alike.",
+      "The three databases were measured side by side, a server on each and every case's requests taken in short turns from each (five measured after one that reads the pages back into the shared buffer cache), so a drift of the machine's load weighs on each size alike.",
     '',
     '| case | API p50 (small) | API p50 | API p95 | SQL p50 | SQL p95 | API ÷ SQL | API − SQL ms | large ÷ small | result |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',

@@ -13,9 +13,9 @@
 // Prints figures, never asserts. --json writes them for npm run bench -- report.
 //
 // Several companies (--companies ROWS:DAYS,… or several --existing URLs) are measured side by side:
-// one server per database in this process, and each case's requests taken in turn from each, so a
-// shared machine's load, which drifts over the minutes a run lasts, weighs on every size alike and
-// their ratio (what issue 37's bar reads) is the sizes', not the minutes'.
+// one server per database in this process, and each case's requests taken in short turns from each
+// (inTurns), so a shared machine's load, which drifts over the minutes a run lasts, weighs on every
+// size alike and their ratio (what issue 37's bar reads) is the sizes', not the minutes'.
 import fs from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
@@ -289,6 +289,29 @@ class CaseRun {
   }
 }
 
+/** Requests a company's turn measures; the turn's first one before them is not measured. */
+const TURN = 5;
+
+/**
+ * A case's requests (or replays, `step(run, i)` with `i` as CaseRun.request takes it): three
+ * warm-ups each, then turns of TURN measured ones, every company in turn and the next company
+ * first in the next round. The companies share one buffer cache, so a read of thousands of rows
+ * finds its pages evicted by the other two's turns: each turn starts with one unmeasured request
+ * that reads them back, as a lone run's previous request had (single requests in turn measured
+ * such reads of the 10×-a-day company 3–16× slower than a lone run). The turns still alternate
+ * within seconds, so a drift of the machine's load weighs on every company alike.
+ */
+async function inTurns(runs: CaseRun[], step: (run: CaseRun, i: number) => Promise<void>) {
+  for (const run of runs) for (let i = 0; i < 3; i++) await step(run, i);
+  for (let done = 0, turn = 0; done < iterations; done += TURN, turn++) {
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[(turn + k) % runs.length]!;
+      if (runs.length > 1) await step(run, 1);
+      for (let j = 0; j < Math.min(TURN, iterations - done); j++) await step(run, 3);
+    }
+  }
+}
+
 const results: CaseResult[][] = companies.map(() => []);
 const fmt = (n: number | null) => (n === null ? '—' : n.toFixed(1)).padStart(8);
 const label = (c: Company) => (companies.length > 1 ? ` [${c.rows}${c.days ? `/${c.days}d` : ''}]` : '');
@@ -302,9 +325,8 @@ for (const [index, [name]] of companies[0]!.cases.entries()) {
     if (caseName !== name) throw new Error(`Los casos no coinciden: ${caseName} / ${name}`);
     return new CaseRun(c, url, token);
   });
-  // Each round starts at the next company, so none is always the one after another's request.
-  for (let i = 0; i < iterations + 3; i++) for (let k = 0; k < runs.length; k++) await runs[(i + k) % runs.length]!.request(i);
-  for (let i = 0; i < iterations + 3; i++) for (let k = 0; k < runs.length; k++) await runs[(i + k) % runs.length]!.replayAfter(i);
+  await inTurns(runs, (run, i) => run.request(i));
+  await inTurns(runs, (run, i) => run.replayAfter(i));
   for (const [k, run] of runs.entries()) {
     const r = run.result(name);
     results[k]!.push(r);
