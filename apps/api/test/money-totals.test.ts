@@ -199,6 +199,35 @@ describe.each(engines)('money totals from daily counters (%s)', (engine) => {
     await t.database.db.execute(sql`update payments set method = 'cash', amount_cents = amount_cents + 3 where user_id = ${bulkUser} and id % 4 = 0`);
     await t.database.db.execute(sql`update payments set created_at = created_at - interval '3 days' where user_id = ${bulkUser} and id % 9 = 0`);
     await t.database.db.execute(sql`delete from payments where user_id = ${bulkUser} and id % 10 = 0`);
+    await oppositeMovesAtOnce();
+  }
+
+  /**
+   * Two payments, then two documents, swapped between the same two keys in opposite directions,
+   * each pair at once on two connections, round after round: every such write takes the counters'
+   * rows of both keys, on three levels, and must take them in one order whatever its direction
+   * (migration 0113), or the two wait on each other and PostgreSQL kills one as a deadlock.
+   */
+  async function oppositeMovesAtOnce() {
+    const [pa, pb] = await rows<{ id: number }>(sql`
+      insert into payments (shipment_id, status, method, amount_cents, customer_doc_type, customer_doc_number, customer_name, branch_id, user_id, user_name, cash_session_id)
+      select (select min(id) from shipments), 'canceled', m, 500, 1, '45879612', 'Cliente cruzado', ${lima}, ${bulkUser}, 'Carga masiva',
+        (select id from cash_sessions where user_id = ${bulkUser})
+      from unnest(array['cash', 'yape_qr']) m returning id`);
+    const [da, db] = await rows<{ id: number }>(sql`
+      insert into documents (type, series, number, status, issue_date, customer_doc_type, customer_doc_number, customer_name,
+        gravada, exonerada, inafecta, igv, total, document, branch_id, user_name)
+      select '03', 'B051', n, 'aceptado', current_date, '1', '45879612', 'Cliente cruzado', 10, 0, 0, 1.8, 11.8, '{}'::jsonb, b, 'Carga masiva'
+      from unnest(array[1, 2], array[${lima}::int, ${arequipa}::int]) x(n, b) returning id`);
+    const swapMethod = (id: number) =>
+      t.database.db.execute(sql`update payments set method = case method when 'cash' then 'yape_qr' else 'cash' end where id = ${id}`);
+    const swapBranch = (id: number) =>
+      t.database.db.execute(
+        sql`update documents set branch_id = case branch_id when ${lima} then ${arequipa}::int else ${lima}::int end where id = ${id}`,
+      );
+    for (let round = 0; round < 15; round++) {
+      await Promise.all([swapMethod(pa!.id), swapMethod(pb!.id), swapBranch(da!.id), swapBranch(db!.id)]);
+    }
   }
 
   /** The register's count and sales totals (céntimos) straight from documents. */

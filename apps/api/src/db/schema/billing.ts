@@ -137,8 +137,8 @@ const documentCounterColumns = () => ({
 
 /**
  * Documents and their amounts per issue day, branch (0: none), type, series, status and currency,
- * kept by statement triggers on `documents` (migration 0021) in the transaction of every insert,
- * update and delete. The register's count and totals add these up (a few rows per day) instead of
+ * kept with the months and all time by one statement trigger on `documents` (migration 0113; 0021
+ * made them) in the transaction of every insert, update and delete. The register's count and totals add these up (a few rows per day) instead of
  * every matching document, so they cost the same at a million documents as at a hundred. The sums
  * are unbounded numeric: exact, and a year of totals outgrows a document's numeric(12,2).
  */
@@ -152,8 +152,8 @@ export const documentDailyTotals = pgTable(
 );
 
 /**
- * The same totals per calendar month (its first day) instead of per day, kept by statement triggers
- * on document_daily_totals (migration 0024). A register with no dates, or whose dates span whole
+ * The same totals per calendar month (its first day) instead of per day, kept with the days
+ * (migrations 0024, 0113). A register with no dates, or whose dates span whole
  * months, adds up a dozen rows per key a year here, and only the days of a month it cuts come from
  * the daily rows: the register's totals read the same few rows at a million documents as at a
  * hundred thousand, where the daily rows of a year grew with every key each day filled.
@@ -168,8 +168,8 @@ export const documentMonthlyTotals = pgTable(
 );
 
 /**
- * The same totals over all time, one row per key, kept by statement triggers on `documents`
- * (migration 0109) in the transaction of every insert, update and delete, as the daily ones. A
+ * The same totals over all time, one row per key, kept with the days (migrations 0109, 0113) in
+ * the transaction of every insert, update and delete. A
  * register with no dates adds up these few rows, where the months it read before grew by a dozen
  * rows per key with every year of history.
  */

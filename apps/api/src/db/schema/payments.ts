@@ -131,9 +131,10 @@ const paymentCounterColumns = () => ({
 
 /**
  * Payments and their céntimos per Lima day of creation, branch (0: none), collecting user, method
- * and status: the movements report's filters and the groups of its totals. Kept by statement
- * triggers on `payments` (migration 0021) in the transaction of every insert, update and delete;
- * the report adds these up instead of every matching payment.
+ * and status: the movements report's filters and the groups of its totals. Kept with the months and
+ * all time by one statement trigger on `payments` (migration 0113; 0021 made them) in the
+ * transaction of every insert, update and delete; the report adds these up instead of every
+ * matching payment.
  */
 export const paymentDailyTotals = pgTable(
   'payment_daily_totals',
@@ -144,7 +145,7 @@ export const paymentDailyTotals = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.branchId, t.userId, t.method, t.status] })],
 );
 
-/** payment_daily_totals per calendar month (its first day), as document_monthly_totals (migration 0024). */
+/** payment_daily_totals per calendar month (its first day), as document_monthly_totals (migrations 0024, 0113). */
 export const paymentMonthlyTotals = pgTable(
   'payment_monthly_totals',
   {
@@ -155,7 +156,7 @@ export const paymentMonthlyTotals = pgTable(
 );
 
 /**
- * The payments' counters over all time, one row per key (migration 0111), as document_all_time_totals:
+ * The payments' counters over all time, one row per key (migrations 0111, 0113), as document_all_time_totals:
  * Movimientos with no dates adds up these few rows, the same after ten years as after one.
  */
 export const paymentAllTimeTotals = pgTable('payment_all_time_totals', paymentCounterColumns(), (t) => [
