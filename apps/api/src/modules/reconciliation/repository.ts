@@ -18,6 +18,12 @@ interface CounterFamily {
   code: string;
   /** The violation's values: the kept count and total against those of the records (céntimos). */
   vals: (kept: string, want: string) => string;
+  /** The counter tables' prefix: `<prefix>_daily_totals`, `_monthly_totals`, `_all_time_totals`. */
+  tables: string;
+  /** The daily table's date column. */
+  day: string;
+  /** The records added up per day and key, as the daily table keeps them. */
+  byDay: string;
 }
 
 /** The documents' counters (document_daily_totals and its siblings). */
@@ -28,6 +34,11 @@ const DOCUMENT_COUNTERS: CounterFamily = {
   vals: (k, w) =>
     `'keptDocuments', coalesce(${k}.n, 0), 'documents', coalesce(${w}.n, 0), ` +
     `'keptTotalCents', coalesce(round(${k}.total * 100), 0)::bigint, 'totalCents', coalesce(round(${w}.total * 100), 0)::bigint`,
+  tables: 'document',
+  day: 'issue_date',
+  byDay: `select issue_date, coalesce(branch_id, 0) as branch_id, type, series, status, currency, count(*) as n,
+      sum(gravada) as gravada, sum(exonerada) as exonerada, sum(inafecta) as inafecta, sum(igv) as igv, sum(total) as total
+    from documents group by 1, 2, 3, 4, 5, 6`,
 };
 
 /** The payments' counters (payment_daily_totals and its siblings), in céntimos already. */
@@ -37,6 +48,12 @@ const PAYMENT_COUNTERS: CounterFamily = {
   code: 'method',
   vals: (k, w) =>
     `'keptPayments', coalesce(${k}.n, 0), 'payments', coalesce(${w}.n, 0), 'keptCents', coalesce(${k}.cents, 0), 'cents', coalesce(${w}.cents, 0)`,
+  tables: 'payment',
+  // A payment's day is its Lima calendar day (UTC-5), as the counters' trigger takes it.
+  day: 'day',
+  byDay: `select ((created_at at time zone 'UTC') - interval '5 hours')::date as day, coalesce(branch_id, 0) as branch_id, user_id, method, status,
+      count(*) as n, sum(amount_cents) as cents
+    from payments group by 1, 2, 3, 4, 5`,
 };
 
 /**
@@ -58,6 +75,21 @@ function countersOff(family: CounterFamily, level: string, table: string, period
       jsonb_build_object(${sql.raw(family.vals('k', 'w'))}) as vals
     from ${sql.raw(table)} k full join (${want}) w using (${keys})
     where ${differs}`;
+}
+
+/**
+ * Every key of a family's three levels (day, month, all time) whose counter row differs from its
+ * records added up to that level: the records are added up per day once, and each level from that.
+ */
+function countersCheck(family: CounterFamily): SQL {
+  const levels = [
+    countersOff(family, 'día', `${family.tables}_daily_totals`, family.day, family.day),
+    countersOff(family, 'mes', `${family.tables}_monthly_totals`, 'month', `date_trunc('month', ${family.day})::date`),
+    countersOff(family, 'histórico', `${family.tables}_all_time_totals`, null, null),
+  ];
+  return sql`
+    with by_day as materialized (${sql.raw(family.byDay)}), diff as (${sql.join(levels, sql` union all `)})
+    select id, code, vals, count(*) over () as total from diff`;
 }
 
 /**
@@ -160,50 +192,14 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
         or coalesce(d.min_n, 1) <> 1`,
   },
   // The counters Comprobantes adds up instead of its documents (per issue day, per month, over all
-  // time: migrations 0021, 0024, 0109) must each be its documents added up per key: a document
+  // time: migrations 0021, 0024, 0109, 0113) must each be its documents added up per key: a document
   // written past their triggers, or a counter row changed by hand, shows totals that no list of
   // documents gives.
-  document_totals: {
-    table: 'document_totals',
-    query: sql`
-      with by_day as materialized (
-        select issue_date, coalesce(branch_id, 0) as branch_id, type, series, status, currency, count(*) as n,
-          sum(gravada) as gravada, sum(exonerada) as exonerada, sum(inafecta) as inafecta, sum(igv) as igv, sum(total) as total
-        from documents group by 1, 2, 3, 4, 5, 6
-      ), diff as (
-        ${sql.join(
-          [
-            countersOff(DOCUMENT_COUNTERS, 'día', 'document_daily_totals', 'issue_date', 'issue_date'),
-            countersOff(DOCUMENT_COUNTERS, 'mes', 'document_monthly_totals', 'month', "date_trunc('month', issue_date)::date"),
-            countersOff(DOCUMENT_COUNTERS, 'histórico', 'document_all_time_totals', null, null),
-          ],
-          sql` union all `,
-        )}
-      )
-      select id, code, vals, count(*) over () as total from diff`,
-  },
+  document_totals: { table: 'document_totals', query: countersCheck(DOCUMENT_COUNTERS) },
   // The counters Movimientos adds up instead of its payments (per Lima day, per month, over all
-  // time: migrations 0021, 0024, 0111), as Comprobantes' above: a payment written past their
+  // time: migrations 0021, 0024, 0111, 0113), as Comprobantes' above: a payment written past their
   // triggers, or a counter row changed by hand, shows totals that no list of payments gives.
-  payment_totals: {
-    table: 'payment_totals',
-    query: sql`
-      with by_day as materialized (
-        select ((created_at at time zone 'UTC') - interval '5 hours')::date as day, coalesce(branch_id, 0) as branch_id, user_id, method, status,
-          count(*) as n, sum(amount_cents) as cents
-        from payments group by 1, 2, 3, 4, 5
-      ), diff as (
-        ${sql.join(
-          [
-            countersOff(PAYMENT_COUNTERS, 'día', 'payment_daily_totals', 'day', 'day'),
-            countersOff(PAYMENT_COUNTERS, 'mes', 'payment_monthly_totals', 'month', "date_trunc('month', day)::date"),
-            countersOff(PAYMENT_COUNTERS, 'histórico', 'payment_all_time_totals', null, null),
-          ],
-          sql` union all `,
-        )}
-      )
-      select id, code, vals, count(*) over () as total from diff`,
-  },
+  payment_totals: { table: 'payment_totals', query: countersCheck(PAYMENT_COUNTERS) },
   // What 'Cuentas por cobrar' answers per customer (GET /api/receivables/customers: the prices of
   // the shipments not Anulado without a paid payment, keyed as there by customer or sender name)
   // must be the customer's prices less what they paid. They part when a paid payment does not cover
