@@ -66,3 +66,14 @@ export async function settle(database: Database): Promise<void> {
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+
+/** A session's token from the server at `base`, signed in as the login page does. */
+export async function loginToken(base: string, username: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!res.ok) throw new Error(`login ${username}: HTTP ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}

@@ -20,7 +20,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { openEmbedded, openPostgres, type Database, type Db } from '../apps/api/src/db/client.ts';
 import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
-import { settle } from './_db.ts';
+import { loginToken, settle } from './_db.ts';
 import { documentCases, documentCursors, limaDate } from './_read-cases.ts';
 
 const listResults: { engine: string; rows: number; name: string; p50: number; p95: number; summary: string }[] = [];
@@ -168,18 +168,8 @@ async function benchEngine(engine: string) {
     const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret' }, providers: { billing } });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const res = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'ADMIN', password: 'admin123' }),
-      });
-      const admin = ((await res.json()) as { token: string }).token;
-      const agentRes = await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'AGENTE1', password: 'agente123' }),
-      });
-      const agent = ((await agentRes.json()) as { token: string }).token;
+      const admin = await loginToken(base, 'ADMIN', 'admin123');
+      const agent = await loginToken(base, 'AGENTE1', 'agente123');
 
       const emit = async (body: unknown) => {
         const started = performance.now();

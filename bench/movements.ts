@@ -21,7 +21,7 @@ import pg from 'pg';
 import { csvDialectFor, movementCsvPreamble } from '@tramo/domain';
 import { openEmbedded, openPostgres, type Database, type Db } from '../apps/api/src/db/client.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
-import { settle } from './_db.ts';
+import { loginToken, settle } from './_db.ts';
 import { movementCases, movementCursors } from './_read-cases.ts';
 import { bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 
@@ -218,16 +218,8 @@ async function benchEngine(engine: string) {
       `Servidor (pid ${pid}) listo en ${seconds(startedAt)} s; RSS ${mb(readStatus(pid).rss)}, pico desde el arranque ${mb(readStatus(pid).hwm)}`,
     );
     try {
-      const login = async (username: string, password: string) => {
-        const res = await fetch(`${server.url}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username, password }),
-        });
-        return ((await res.json()) as { token: string }).token;
-      };
-      const admin = await login('ADMIN', 'admin123');
-      const agent = await login('AGENTE1', 'agente123');
+      const admin = await loginToken(server.url, 'ADMIN', 'admin123');
+      const agent = await loginToken(server.url, 'AGENTE1', 'agente123');
       const get = (url: string, token = admin) => fetch(server.url + url, { headers: { authorization: `Bearer ${token}` } });
       const userId = await (async () => {
         const page = (await (await get('/api/payments/report/movements?pageSize=20&branchId=1')).json()) as {

@@ -9,6 +9,7 @@ import { loadConfig } from '../apps/api/src/config.ts';
 import { openEmbedded } from '../apps/api/src/db/client.ts';
 import { DEMO_USERS, seedBase } from '../apps/api/src/seed/base.ts';
 import { seedPricing } from '../apps/api/src/seed/pricing.ts';
+import { loginToken } from './_db.ts';
 
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '8' } },
@@ -23,12 +24,7 @@ const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: '
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
 const agent = DEMO_USERS.find((u) => u.username === 'AGENTE1')!;
-const login = await fetch(`${base}/api/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ username: agent.username, password: agent.password }),
-});
-const { token } = (await login.json()) as { token: string };
+const token = await loginToken(base, agent.username, agent.password);
 
 // A deterministic mix of routes (both directions, so reverse fallbacks are included), classes and weights.
 const ids = [...branchIds.values()];

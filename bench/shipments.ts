@@ -26,7 +26,7 @@ import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { bulkInsertCompany, bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
-import { benchDatabase, percentile, settle, type BenchDatabase } from './_db.ts';
+import { benchDatabase, loginToken, percentile, settle, type BenchDatabase } from './_db.ts';
 import { startRecording, stopRecording } from './_record.ts';
 import { documentCases, documentCursors, movementCases, movementCursors, receivableCases, type ReadCase } from './_read-cases.ts';
 
@@ -100,16 +100,8 @@ async function openCompany(spec: (typeof specs)[number]): Promise<Company> {
 
   const app = await buildApp({ database, config: { ...loadConfig({}), jwtSecret: 'bench-secret', secretCodeKey: 'bench-secret-code-key' } });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const login = async (username: string, password: string) => {
-    const res = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password }),
-    });
-    return ((await res.json()) as { token: string }).token;
-  };
-  const admin = await login('ADMIN', 'admin123');
-  const agent = await login('AGENTE1', 'agente123');
+  const admin = await loginToken(base, 'ADMIN', 'admin123');
+  const agent = await loginToken(base, 'AGENTE1', 'agente123');
 
   const replay = bench.url ? new pg.Client({ connectionString: bench.url }) : null;
   await replay?.connect();

@@ -29,7 +29,7 @@ import { seedPricing } from '../apps/api/src/seed/pricing.ts';
 import { users } from '../apps/api/src/db/schema.ts';
 import { hashPassword } from '../apps/api/src/lib/passwords.ts';
 import { bulkInsertCompany } from '../apps/api/src/seed/shipments-bulk.ts';
-import { benchDatabase, percentile } from './_db.ts';
+import { benchDatabase, loginToken, percentile } from './_db.ts';
 import { record, replayPlan } from './_record.ts';
 import { limaDate } from './_read-cases.ts';
 
@@ -81,21 +81,9 @@ const app = await buildApp({
   providers: { billing },
 });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const loginRes = await fetch(`${base}/api/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ username: 'ADMIN', password: 'admin123' }),
-});
-const token = ((await loginRes.json()) as { token: string }).token;
+const token = await loginToken(base, 'ADMIN', 'admin123');
 /** A session's token (the cashiers log in as the counter does). */
-const login = async (username: string, password: string) => {
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  return ((await res.json()) as { token: string }).token;
-};
+const login = (username: string, password: string) => loginToken(base, username, password);
 
 const ids = [...branchIds.values()];
 const routeOf = (oneRoute: boolean) => {
