@@ -214,6 +214,11 @@ interface CaseResult {
   summary: string;
 }
 
+/** The index CaseRun.request and replayAfter take: below WARM_UPS a request is not measured, and 0 is recorded. */
+const WARM_UPS = 3;
+const UNMEASURED = 1;
+const MEASURED = WARM_UPS;
+
 /** One company's run of one case: its request times, its statements' replays and what it answered. */
 class CaseRun {
   times: number[] = [];
@@ -233,7 +238,7 @@ class CaseRun {
     return performance.now() - started;
   }
 
-  /** Request `i` (the first three warm up, the first is recorded), and its replay when interleaved. */
+  /** Request `i` (the first WARM_UPS are not measured, the first is recorded), and its replay when interleaved. */
   async request(i: number) {
     if (i === 0) startRecording();
     const started = performance.now();
@@ -241,10 +246,10 @@ class CaseRun {
     const ms = performance.now() - started;
     const body = res.json() as { total?: number; totalCapped?: boolean; counters?: { total: number }; length?: number };
     if (i === 0) this.statements = stopRecording();
-    if (i >= 3) this.times.push(ms);
+    if (i >= WARM_UPS) this.times.push(ms);
     if (this.company.replay && values.interleave && this.statements.length > 0) {
       const sqlMs = await this.replayOnce();
-      if (i >= 3) this.sqlTimes.push(sqlMs);
+      if (i >= WARM_UPS) this.sqlTimes.push(sqlMs);
     }
     this.summary =
       res.status !== 200
@@ -262,7 +267,7 @@ class CaseRun {
   async replayAfter(i: number) {
     if (!this.company.replay || values.interleave || this.statements.length === 0) return;
     const sqlMs = await this.replayOnce();
-    if (i >= 3) this.sqlTimes.push(sqlMs);
+    if (i >= WARM_UPS) this.sqlTimes.push(sqlMs);
   }
 
   result(name: string): CaseResult {
@@ -285,7 +290,7 @@ class CaseRun {
 const TURN = 5;
 
 /**
- * A case's requests (or replays, `step(run, i)` with `i` as CaseRun.request takes it): three
+ * A case's requests (or replays, `step(run, i)` with `i` as CaseRun.request takes it): WARM_UPS
  * warm-ups each, then turns of TURN measured ones, every company in turn and the next company
  * first in the next round. The companies share one buffer cache, so a read of thousands of rows
  * finds its pages evicted by the other two's turns: each turn starts with one unmeasured request
@@ -294,12 +299,12 @@ const TURN = 5;
  * within seconds, so a drift of the machine's load weighs on every company alike.
  */
 async function inTurns(runs: CaseRun[], step: (run: CaseRun, i: number) => Promise<void>) {
-  for (const run of runs) for (let i = 0; i < 3; i++) await step(run, i);
+  for (const run of runs) for (let i = 0; i < WARM_UPS; i++) await step(run, i);
   for (let done = 0, turn = 0; done < iterations; done += TURN, turn++) {
     for (let k = 0; k < runs.length; k++) {
       const run = runs[(turn + k) % runs.length]!;
-      if (runs.length > 1) await step(run, 1);
-      for (let j = 0; j < Math.min(TURN, iterations - done); j++) await step(run, 3);
+      if (runs.length > 1) await step(run, UNMEASURED);
+      for (let j = 0; j < Math.min(TURN, iterations - done); j++) await step(run, MEASURED);
     }
   }
 }
