@@ -51,6 +51,7 @@ interface WriteResult {
   p95: number;
   failed: number;
   cpuMsEach?: number | null;
+  pgCpuMsEach?: number | null;
 }
 
 const tsx = path.resolve(import.meta.dirname, '../node_modules/.bin/tsx');
@@ -172,14 +173,15 @@ lines.push(
     'its receipt (a boleta, sandbox provider), `POST /api/billing/create-emit` (facturas on one series). Raw SQL floor = the very ' +
     'statements the API sent for one such write, recorded from the driver, replayed prepared (named) in the same round trips, straight ' +
     "to the database by as many clients. CPU ms = the server thread's CPU time per write (Linux per-thread counters), which holds when " +
-    'other work shares the machine.',
+    "other work shares the machine; PG CPU ms = the CPU time of the database's backends per write (/proc), PostgreSQL's share of the " +
+    "same cores: the cores' CPU time a second (2,000 ms on two) divided by their sum, and the HTTP clients', is the most writes a second the machine can do.",
 );
 lines.push('');
-lines.push('| case | clients | writes/s | p50 ms | p95 ms | failed | CPU ms |');
-lines.push('|---|---:|---:|---:|---:|---:|---:|');
+lines.push('| case | clients | writes/s | p50 ms | p95 ms | failed | CPU ms | PG CPU ms |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const w of writes.results)
   lines.push(
-    `| ${w.label} | ${w.clients} | ${w.perSecond.toFixed(0)} | ${w.p50.toFixed(1)} | ${w.p95.toFixed(1)} | ${w.failed} | ${w.cpuMsEach == null ? '—' : w.cpuMsEach.toFixed(2)} |`,
+    `| ${w.label} | ${w.clients} | ${w.perSecond.toFixed(0)} | ${w.p50.toFixed(1)} | ${w.p95.toFixed(1)} | ${w.failed} | ${w.cpuMsEach == null ? '—' : w.cpuMsEach.toFixed(2)} | ${w.pgCpuMsEach == null ? '—' : w.pgCpuMsEach.toFixed(2)} |`,
   );
 lines.push('');
 if (firstLoad !== null) {

@@ -12,7 +12,9 @@
 // (a new id, the series' number, the shipment paid) taken from each replay's own. It leaves out what
 // is not SQL (HTTP, validation, hashing, signing the XML), so it is the floor the API can approach.
 // The HTTP clients run in a worker thread of this process, so they share the machine's cores with
-// the server and PostgreSQL but not the server's event loop. Prints figures, never asserts.
+// the server and PostgreSQL but not the server's event loop. Beside each rate: the server thread's
+// CPU per write and, when PostgreSQL runs on this machine, its backends' (the two add up to what a
+// write costs the shared cores, hence the most writes a second they can do). Prints figures, never asserts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -211,6 +213,49 @@ function serverThreadCpuMs(): number | null {
   }
 }
 
+/**
+ * CPU time of each of the bench database's backends (PostgreSQL's processes serving this database:
+ * the API's pool and the raw floor's), in ms by pid, from /proc: with the server thread's it says
+ * where a write's CPU goes when PostgreSQL shares the machine's cores with the API. It leaves out
+ * the server's shared processes (WAL writer, checkpointer, autovacuum), which other databases use
+ * too. Null when the server is not on this machine (its pids are not in /proc) or on the embedded engine.
+ */
+async function databaseCpuMs(): Promise<Map<number, number> | null> {
+  if (!bench.url) return null;
+  const pids = (
+    (await database.db.execute(sql`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`))
+      .rows as { pid: number }[]
+  ).map((r) => r.pid);
+  const byPid = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Another machine's pid may name a process of this one: only a postgres process is the backend.
+      if (!stat.includes(' (postgres) ')) return null;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch (err) {
+      // A backend that ended between the query and the read; any other miss: not this machine's server.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || byPid.size === 0) return null;
+    }
+  }
+  return byPid;
+}
+
+/**
+ * The backends' CPU over a case: each one's growth, a backend opened during the case counted whole.
+ * One closed during it loses its share (the pools keep theirs open, so it is none or a few ticks).
+ */
+async function measuredDatabase<T>(run: () => Promise<T>): Promise<{ result: T; cpuMs: number | null }> {
+  const before = await databaseCpuMs();
+  const result = await run();
+  const after = await databaseCpuMs();
+  if (!before || !after) return { result, cpuMs: null };
+  let cpuMs = 0;
+  for (const [pid, ms] of after) cpuMs += ms - (before.get(pid) ?? 0);
+  return { result, cpuMs };
+}
+
 interface Measured {
   label: string;
   clients: number;
@@ -220,9 +265,11 @@ interface Measured {
   failed: number;
   /** Server thread CPU per creation (API cases only). */
   cpuMsEach: number | null;
+  /** The database's backends' CPU per write (databaseCpuMs). */
+  pgCpuMsEach: number | null;
 }
 const measured: Measured[] = [];
-const line = (label: string, clients: number, r: Result, cpuMs: number | null = null) => {
+const line = (label: string, clients: number, r: Result, cpuMs: number | null = null, pgCpuMs: number | null = null) => {
   const row: Measured = {
     label,
     clients,
@@ -231,14 +278,15 @@ const line = (label: string, clients: number, r: Result, cpuMs: number | null = 
     p95: percentile(r.latencies, 95),
     failed: r.failed,
     cpuMsEach: cpuMs === null || r.done === 0 ? null : cpuMs / r.done,
+    pgCpuMsEach: pgCpuMs === null || r.done === 0 ? null : pgCpuMs / r.done,
   };
   measured.push(row);
   console.log(
-    `${label.padEnd(36)} ${String(clients).padStart(8)} ${row.perSecond.toFixed(0).padStart(9)} ${row.p50.toFixed(1).padStart(8)} ${row.p95.toFixed(1).padStart(8)} ${String(r.failed).padStart(7)} ${(row.cpuMsEach === null ? '' : row.cpuMsEach.toFixed(2)).padStart(13)}`,
+    `${label.padEnd(36)} ${String(clients).padStart(8)} ${row.perSecond.toFixed(0).padStart(9)} ${row.p50.toFixed(1).padStart(8)} ${row.p95.toFixed(1).padStart(8)} ${String(r.failed).padStart(7)} ${(row.cpuMsEach === null ? '' : row.cpuMsEach.toFixed(2)).padStart(13)} ${(row.pgCpuMsEach === null ? '' : row.pgCpuMsEach.toFixed(2)).padStart(13)}`,
   );
 };
 console.log(
-  `\n${'-- writes'.padEnd(36)} ${'clientes'.padStart(8)} ${'envíos/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'fallos'.padStart(7)} ${'CPU ms/envío'.padStart(13)}`,
+  `\n${'-- writes'.padEnd(36)} ${'clientes'.padStart(8)} ${'envíos/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'fallos'.padStart(7)} ${'CPU ms/envío'.padStart(13)} ${'PG CPU ms'.padStart(13)}`,
 );
 const warmup = Number(values.warmup);
 if (warmup > 0) {
@@ -248,9 +296,15 @@ if (warmup > 0) {
 /** The server thread's CPU time over one HTTP case. */
 async function measuredHttp(label: string, clients: number, run: () => Promise<Result>) {
   const cpuBefore = serverThreadCpuMs();
-  const http = await run();
+  const { result: http, cpuMs: pgCpuMs } = await measuredDatabase(run);
   const cpuAfter = serverThreadCpuMs();
-  line(label, clients, http, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
+  line(label, clients, http, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, pgCpuMs);
+}
+
+/** A raw-floor case, with its backends' CPU. */
+async function measuredRaw(label: string, clients: number, run: () => Promise<Result>) {
+  const { result, cpuMs } = await measuredDatabase(run);
+  line(label, clients, result, null, cpuMs);
 }
 
 if (kinds.has('shipments')) {
@@ -261,7 +315,7 @@ if (kinds.has('shipments')) {
     const raw = await rawFloor(`creación (${where})`, () => post('/api/shipments', shipmentBody(o, d)));
     for (const clients of clientCounts) {
       await measuredHttp(`API POST /shipments (${where})`, clients, () => httpDrive(clients, oneRoute));
-      if (raw) line(`SQL directo, mismas sentencias (${where})`, clients, await drive(clients, () => raw()));
+      if (raw) await measuredRaw(`SQL directo, mismas sentencias (${where})`, clients, () => drive(clients, () => raw()));
     }
   }
 }
@@ -329,10 +383,8 @@ if (kinds.has('payments')) {
   );
   if (raw) {
     const rest = queue.slice(half);
-    line(
-      'SQL directo, mismas sentencias (pago)',
-      8,
-      await drive(8, async (who) => {
+    await measuredRaw('SQL directo, mismas sentencias (pago)', 8, () =>
+      drive(8, async (who) => {
         const next = rest.shift();
         return next ? raw({ shipment: next.id, amount: cents(next.amount), cashier: cashierIds[who]! }) : null;
       }),
@@ -353,7 +405,7 @@ if (kinds.has('emissions')) {
   };
   const raw = await rawFloor('emisión FFF1', () => post('/api/billing/create-emit', factura));
   await measuredHttp('API POST /billing/create-emit (FFF1)', 8, () => httpDrive(8, false, seconds, { kind: 'emission', emission: factura }));
-  if (raw) line('SQL directo, mismas sentencias (emisión)', 8, await drive(8, () => raw()));
+  if (raw) await measuredRaw('SQL directo, mismas sentencias (emisión)', 8, () => drive(8, () => raw()));
   const series = (
     await database.db.execute(sql`
       select count(*)::int as n, count(distinct number)::int as distinct_n, coalesce(max(number), 0)::int as max_n,
