@@ -1,4 +1,11 @@
-import { BILLING_MESSAGES, COLLECTION_MESSAGES, PAYMENT_MESSAGES, SHIPMENT_MESSAGES, WHO_PAYS_MONEY_MESSAGES } from '@tramo/domain';
+import {
+  BILLING_MESSAGES,
+  COLLECTION_MESSAGES,
+  CREDIT_NOTE_MESSAGES,
+  PAYMENT_MESSAGES,
+  SHIPMENT_MESSAGES,
+  WHO_PAYS_MONEY_MESSAGES,
+} from '@tramo/domain';
 /** An error the client should see as is: `{ error, code, fields }` with its HTTP status. */
 export class AppError extends Error {
   constructor(
@@ -87,6 +94,7 @@ const TRIGGER_REFUSALS: Record<string, AppError> = {
   'tramo.allocation_to_foreign_invoice': conflict(COLLECTION_MESSAGES.invoiceNotOpen),
   'tramo.allocation_over_collection': conflict(COLLECTION_MESSAGES.allocationsOverAmount),
   'tramo.allocation_over_invoice': conflict(COLLECTION_MESSAGES.invoiceChanged),
+  'tramo.credit_note_over_invoice': conflict(CREDIT_NOTE_MESSAGES.invoiceChanged),
   'tramo.collection_rewrite': conflict(COLLECTION_MESSAGES.collectionRewrite),
   'tramo.void_of_delivered_destination_payment': conflict(WHO_PAYS_MONEY_MESSAGES.voidAfterDelivery, undefined, 'DESTINATION_PAID_DELIVERED'),
 };

@@ -6,8 +6,10 @@ import { formatDocumentNumber } from './series.ts';
  * A credit note against the document it modifies, as SUNAT checks it (SUNAT.md "Credit notes"):
  * the modified document must be in the register (2119) and accepted, neither voided (2120) nor
  * rejected (2121); it must be the same customer's; and all the notes against it may not credit
- * more than its total. These need the register, so the API asks them once the payload passed
- * `checkInvoice`, and again under the modified document's lock.
+ * more than its total. A factura al crédito's collections already applied are paid, not owed: the
+ * notes may credit only what is left once they are counted (docs/credit-accounts.md). These need
+ * the register, so the API asks them once the payload passed `checkInvoice`, and again under the
+ * modified document's lock.
  */
 
 /** What the register says of the modified document. */
@@ -22,6 +24,8 @@ export interface ModifiedDocument {
   paymentForm?: string | null;
   /** Its detracción, which the instalments never include. */
   detractionCents?: Cents;
+  /** What the live allocations of credit-account collections paid of it (a factura al crédito). */
+  collectedCents?: Cents;
 }
 
 export interface CreditNoteAgainst {
@@ -44,6 +48,10 @@ export const CREDIT_NOTE_MESSAGES = {
     `Nota de crédito: el documento ${number} todavía no fue aceptado por SUNAT; consúltalo y emite la nota cuando esté aceptado.`,
   otherCustomer: (number: string) => `Nota de crédito: el cliente debe ser el mismo del documento ${number}.`,
   exceeds: (number: string, left: string) => `Nota de crédito: el total supera lo que queda por acreditar del documento ${number} (S/ ${left}).`,
+  exceedsCollected: (number: string, left: string) =>
+    `Nota de crédito: el total supera lo que queda por pagar de la factura ${number} (S/ ${left}): sus cobranzas ya aplicadas no se acreditan.`,
+  /** The database's refusal (migration 0114) when a note raced past the check above. */
+  invoiceChanged: 'Nota de crédito: el documento ya no tiene ese saldo por acreditar; vuelve a consultarlo.',
   adjustmentNotCredit: (number: string) => `Nota de crédito 13: el documento ${number} no es una factura al crédito; no tiene cuotas que ajustar.`,
   adjustmentSum: (sum: string, owed: string, number: string) =>
     `Nota de crédito 13: la suma de las nuevas cuotas (S/ ${sum}) debe ser igual a lo que queda por pagar del documento ${number} (S/ ${owed}) (SUNAT 3265).`,
@@ -60,18 +68,22 @@ export function creditNoteAgainstProblems(note: CreditNoteAgainst, modified: Mod
   if (modified.customerDocType !== String(note.customerDocType) || modified.customerDocNumber !== note.customerDocNumber) {
     problems.push(CREDIT_NOTE_MESSAGES.otherCustomer(number));
   }
+  const collectedCents = modified.collectedCents ?? 0;
   const leftCents = modified.totalCents - creditedCents;
   if (note.reason === '13') {
-    // The new instalments replace what the factura still owes: its total less its detracción and what earlier notes credited.
+    // The new instalments replace what the factura still owes: its total less its detracción, what
+    // earlier notes credited and what collections paid.
     if (modified.paymentForm !== 'credito') problems.push(CREDIT_NOTE_MESSAGES.adjustmentNotCredit(number));
     else {
-      const owed = Math.max(0, leftCents - (modified.detractionCents ?? 0));
+      const owed = Math.max(0, leftCents - collectedCents - (modified.detractionCents ?? 0));
       const sum = note.instalmentsCents ?? 0;
       if (sum !== owed) problems.push(CREDIT_NOTE_MESSAGES.adjustmentSum(centsToString(sum), centsToString(owed), number));
     }
     return problems;
   }
-  if (note.totalCents > leftCents) problems.push(CREDIT_NOTE_MESSAGES.exceeds(number, centsToString(Math.max(0, leftCents))));
+  if (collectedCents > 0 && note.totalCents > leftCents - collectedCents) {
+    problems.push(CREDIT_NOTE_MESSAGES.exceedsCollected(number, centsToString(Math.max(0, leftCents - collectedCents))));
+  } else if (note.totalCents > leftCents) problems.push(CREDIT_NOTE_MESSAGES.exceeds(number, centsToString(Math.max(0, leftCents))));
   return problems;
 }
 
@@ -93,7 +105,7 @@ export const creditableDocumentSchema = z.object({
   customerDocNumber: z.string(),
   customerName: z.string(),
   total: z.number(),
-  /** Total less what live notes already credited (S/). */
+  /** Total less what live notes already credited and, for a factura, what collections paid (S/). */
   creditable: z.number(),
   paymentForm: z.string().nullable(),
 });

@@ -4,9 +4,10 @@ import * as repo from './repository.ts';
 
 /**
  * A credit note is checked against the document it modifies (SUNAT 2119, 2120, 2121; never more
- * than is left to credit). Asked twice: before a number is taken, for the form's 'Corrige:' list,
- * and inside the numbering transaction with the modified document locked, so two notes sent at once
- * cannot both credit what is left.
+ * than is left to credit, once collections already applied to it are counted). Asked twice: before
+ * a number is taken, for the form's 'Corrige:' list, and inside the numbering transaction with the
+ * modified document locked, so two notes, or a note and a collection, sent at once cannot both take
+ * what is left. The database holds the same rule (migration 0114).
  */
 
 /** A note the register refuses: its problems go back under 'Corrige:' as a 422, and no number is taken. */
@@ -27,6 +28,8 @@ async function problemsOf(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Prom
   if (!note) return [];
   const modified = await repo.modifiedDocument(db, note.modifiedType, note.modifiedSeries, note.modifiedNumber, lock);
   const credited = modified ? await repo.creditedCents(db, note.modifiedType, formatDocumentNumber(note.modifiedSeries, note.modifiedNumber)) : 0;
+  // Only a factura takes collections; read after its lock, so an allocation committed meanwhile is counted.
+  const collected = modified?.type === '01' ? await repo.collectedCents(db, modified.id) : 0;
   return creditNoteAgainstProblems(
     {
       modifiedSeries: note.modifiedSeries,
@@ -45,6 +48,7 @@ async function problemsOf(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Prom
       customerDocNumber: modified.customerDocNumber,
       totalCents: toCents(modified.total),
       ...issuedTerms(modified.document),
+      collectedCents: collected,
     },
     credited,
   );

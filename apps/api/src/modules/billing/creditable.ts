@@ -7,7 +7,8 @@ import { currentUser, type App, type ServiceContext, type SessionUser } from '..
 /*
  * The credit-note form picks the document it modifies from the register: the accepted facturas and
  * boletas (neither voided nor rejected, SUNAT 2119-2121) of the customer, or matching what is typed
- * (number or customer), each with what is left to credit after the live notes against it.
+ * (number or customer), each with what is left to credit after the live notes against it and, for a
+ * factura al crédito, the collections applied to it (migration 0114).
  */
 
 const LIMIT = 30;
@@ -28,7 +29,10 @@ export async function creditableDocuments(
            coalesce((select sum(round(n.total * 100)) from documents n
                       where n.type = '07' and n.modifies = d.series || '-' || lpad(d.number::text, 8, '0')
                         and n.status not in ('anulado', 'rechazado')
-                        and n.document -> 'creditNote' ->> 'modifiedType' = d.type), 0)::bigint as credited_cents
+                        and n.document -> 'creditNote' ->> 'modifiedType' = d.type), 0)::bigint as credited_cents,
+           -- A factura's collections already applied (the credit module's allocations, read only): paid, not creditable (0114).
+           coalesce((select sum(round(a.amount * 100)) from credit_allocations a
+                      where d.type = '01' and a.document_id = d.id and a.live), 0)::bigint as collected_cents
       from documents d
      where d.type in ('01', '03') and d.status = 'aceptado'
        and (${scope === 'all'} or d.branch_id = ${typeof scope === 'number' ? scope : -1})
@@ -52,7 +56,7 @@ export async function creditableDocuments(
       customerDocNumber: String(r.customer_doc_number),
       customerName: String(r.customer_name),
       total: centsToNumber(total),
-      creditable: centsToNumber(Math.max(0, total - Number(r.credited_cents))),
+      creditable: centsToNumber(Math.max(0, total - Number(r.credited_cents) - Number(r.collected_cents))),
       paymentForm: (r.payment_form as string | null) ?? null,
     };
   });

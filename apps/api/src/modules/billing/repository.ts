@@ -1,7 +1,18 @@
 import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
-import { auditLog, branches, customers, documentEvents, documents, documentSeries, documentShipments, payments, shipments } from '../../db/schema.ts';
+import {
+  auditLog,
+  branches,
+  creditAllocations,
+  customers,
+  documentEvents,
+  documents,
+  documentSeries,
+  documentShipments,
+  payments,
+  shipments,
+} from '../../db/schema.ts';
 import { branchScopeCondition } from '../../lib/branch-scope.ts';
 import { preparedSelect } from '../../lib/statements.ts';
 
@@ -427,5 +438,17 @@ export async function creditedCents(db: Db | Tx, modifiedType: string, modifies:
         sql`${documents.document} -> 'creditNote' ->> 'modifiedType' = ${modifiedType}`,
       ),
     );
+  return Number(row?.cents ?? 0);
+}
+
+/**
+ * What credit-account collections paid of a factura (its live allocations, the credit module's
+ * table, read only). Read after the factura is locked, as the allocation guard locks it (0080).
+ */
+export async function collectedCents(db: Db | Tx, documentId: number): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<string>`coalesce(sum(round(${creditAllocations.amount} * 100)), 0)::text` })
+    .from(creditAllocations)
+    .where(and(eq(creditAllocations.documentId, documentId), eq(creditAllocations.live, true)));
   return Number(row?.cents ?? 0);
 }
