@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { PAYMENT_MESSAGES } from '@tramo/domain';
+import { PAYMENT_MESSAGES, receiptKey } from '@tramo/domain';
 import { recoverStalePayments } from '../src/modules/payments/sweep.ts';
 import { shipmentBody } from './fixtures.ts';
 import { startWithSandboxBilling, type SandboxBilling } from './sandbox-billing.ts';
@@ -108,6 +108,41 @@ describe.each(engines)('payments left pending by a request that died (%s)', (eng
     t.clock.advance(LEASE + MINUTE);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await payment(res.json().payment.id)).status).toBe('pending');
+  });
+
+  it('keeps a payment whose receipt could not be numbered after its commit pending with the error; the retry numbers it under its key and pays it', async () => {
+    // The receipt is numbered in a statement of its own once the payment committed (issue 37): a
+    // failure of that statement leaves the committed payment pending, with no number taken.
+    const s = await newShipment();
+    const series = () => count(sql`select coalesce(max(last_number), 0) as n from document_series where type = '03'`);
+    const before = await series();
+    await t.database.db.execute(sql`create function test_refuse_documents() returns trigger language plpgsql as $$
+      begin raise exception 'test: documents refused'; end $$`);
+    await t.database.db.execute(
+      sql`create trigger test_refuse_documents before insert on documents for each row execute function test_refuse_documents()`,
+    );
+    let res;
+    try {
+      res = await pay(s);
+    } finally {
+      await t.database.db.execute(sql`drop trigger test_refuse_documents on documents`);
+      await t.database.db.execute(sql`drop function test_refuse_documents()`);
+    }
+    expect(res.statusCode, res.body).toBe(202);
+    const id = res.json().payment.id as number;
+    expect(await payment(id)).toMatchObject({ status: 'pending', documentId: null, lastError: PAYMENT_MESSAGES.createFailed });
+    expect(await series()).toBe(before);
+    expect(await count(sql`select count(*) as n from payment_movements where payment_id = ${id}`)).toBe(0);
+
+    // Its request answered with the error: the sweep leaves it to the cashier, whose retry issues the receipt once.
+    t.clock.advance(LEASE + MINUTE);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await payment(id)).status).toBe('pending');
+    const retried = await t.call('POST', `/api/payments/manual/${id}/confirm`, { token: agent });
+    expect(retried.statusCode, retried.body).toBe(201);
+    expect(await payment(id)).toMatchObject({ status: 'paid', lastError: null });
+    expect(await series()).toBe(before + 1);
+    expect(await count(sql`select count(*) as n from documents where idempotency_key = ${receiptKey(id)}`)).toBe(1);
   });
 
   it('recovers each payment once when several processes sweep at the same time', async () => {

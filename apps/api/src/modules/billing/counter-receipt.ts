@@ -10,10 +10,9 @@ import {
   type InvoiceDraft,
   type ReceiptRequest,
 } from '@tramo/domain';
-import type { Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { refusal, type IssueAnswer } from './documents.ts';
-import { customerById, draftIssue, issueDraft, numberIn, withFacturaAddress } from './issuing.ts';
+import { customerById, draftIssue, issueDraft, numberAlone, withFacturaAddress } from './issuing.ts';
 import { idempotencyKeyOf, type DocumentRecord } from './repository.ts';
 
 /** Counter receipts: a payment's receipt (typed, in céntimos) and `POST /billing/emit`'s wire request. */
@@ -132,12 +131,13 @@ async function checkCounterReceipt(
 }
 
 /**
- * A payment's receipt checked before the payment's transaction opens, numbered inside it: `numberIn`
- * stores the document with its number in the caller's transaction, beside the payment row, under
- * the payment's key (known only once the payment has its id). Sending it and recording the answer
- * (`emitToProvider`, `recordEmission`) follow outside and in the payment's second transaction.
+ * A payment's receipt checked before the payment's transaction opens, numbered once it committed:
+ * `number` stores the document with its number under the payment's key (known only once the payment
+ * has its id) in one statement of its own (numberAlone), so the series' counter, which every
+ * cashier of the branch takes, is never held across the payment's commit. Sending it and recording
+ * the answer (`emitToProvider`, `recordEmission`) follow, the answer in the payment's second transaction.
  */
-export type PreparedReceipt = { ok: false; refused: IssueAnswer } | { ok: true; numberIn(tx: Tx, idempotencyKey: string): Promise<DocumentRecord> };
+export type PreparedReceipt = { ok: false; refused: IssueAnswer } | { ok: true; number(idempotencyKey: string): Promise<DocumentRecord> };
 
 export async function preparePaymentReceipt(
   ctx: ServiceContext,
@@ -150,10 +150,10 @@ export async function preparePaymentReceipt(
     ok: true,
     // A new payment's key was never stored (it carries the payment's new id): no replay to look for,
     // and no credit note or shipment links to check, so the number is taken at once.
-    numberIn: (tx, idempotencyKey) => {
+    number: (idempotencyKey) => {
       const request = counterReceiptRequest({ ...receipt, idempotencyKey });
       const spec = draftIssue(ctx, user, check.draft, { idempotencyKey, request, shipmentIds: [] });
-      return numberIn(ctx, tx, user, spec, idempotencyKeyOf(idempotencyKey));
+      return numberAlone(ctx, user, spec, idempotencyKeyOf(idempotencyKey));
     },
   };
 }

@@ -121,11 +121,8 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
   await spec.check?.();
   let doc: DocumentRecord;
   try {
-    // One statement needs no transaction around it: no begin and commit round trips, and the
-    // series' counter is locked only while PostgreSQL runs and commits that statement.
-    const alone = spec.unnumbered && !spec.checkLocked && spec.links.length === 0;
-    doc = alone
-      ? await repo.numberAndInsert(ctx.db, unnumberedValues(ctx, user, spec, idempotencyKey), [])
+    doc = numberedAlone(spec)
+      ? await numberAlone(ctx, user, spec, idempotencyKey)
       : await ctx.db.transaction((tx) => numberIn(ctx, tx, user, spec, idempotencyKey));
   } catch (err) {
     const pg = pgError(err);
@@ -141,18 +138,25 @@ async function issueNumbered(ctx: ServiceContext, user: SessionUser, spec: Numbe
   return send(ctx, user, doc);
 }
 
+/** Whether a document is numbered by one statement: it takes its number at its top level, links nothing and checks nothing under a lock. */
+const numberedAlone = (spec: NumberedIssue) => spec.unnumbered !== undefined && !spec.checkLocked && spec.links.length === 0;
+
+/**
+ * A document numbered and stored by ONE statement outside any transaction (see numberedAlone): no
+ * begin and commit round trips, and the series' counter is locked only while PostgreSQL runs and
+ * commits that statement, never while the statement's answer waits for a busy event loop to send
+ * a commit (issue 37: eight cashiers on one boleta series queued on that wait).
+ */
+export function numberAlone(ctx: ServiceContext, user: SessionUser, spec: NumberedIssue, idempotencyKey: string | null): Promise<DocumentRecord> {
+  if (!numberedAlone(spec)) throw new Error('numberAlone: a document with links or locked checks is numbered in a transaction (numberIn)');
+  return repo.numberAndInsert(ctx.db, unnumberedValues(ctx, user, spec, idempotencyKey), []);
+}
+
 /**
  * The numbering transaction's writes, in the caller's transaction: the series' counter locked, the
- * number taken, the document stored with its links, its first event and its audit. A payment's
- * receipt is numbered inside the payment's own transaction (see `counter-receipt.ts`).
+ * number taken, the document stored with its links, its first event and its audit.
  */
-export async function numberIn(
-  ctx: ServiceContext,
-  tx: Tx,
-  user: SessionUser,
-  spec: NumberedIssue,
-  idempotencyKey: string | null,
-): Promise<DocumentRecord> {
+async function numberIn(ctx: ServiceContext, tx: Tx, user: SessionUser, spec: NumberedIssue, idempotencyKey: string | null): Promise<DocumentRecord> {
   const now = ctx.now();
   await spec.checkLocked?.(tx);
   // Everything but the numbering is asked before it: the series' counter stays locked from here to the commit.

@@ -40,15 +40,19 @@ import type { PaymentView } from './queries/payments.ts';
  * live one for the shipment) with its receipt numbered, the receipt is sent, and the payment confirmed.
  *
  * Why the click is split where it is: the provider (SUNAT through Nubefact, or the sandbox) is a
- * network call that can take seconds or never answer, so no transaction stays open across it, and
- * the click writes in two. Before the call, one transaction commits what must exist whatever the
- * provider does: the pending payment holding its shipment, its audit, and billing's document with
- * its number under the payment's key, so a retry or the sweep finds that document and never takes a
- * second number. After the answer, one transaction commits what follows from it: billing's status,
- * event and audit, and the payment paid with its document, its cash movement and its audit (or,
- * when the provider did not take it, the payment kept pending with the document and the error).
- * The reads that may wait on the network too (a factura's address from the RUC lookup) come before
- * both. A retry (`confirmManualPayment`) and the sweep take it from wherever a dead request left it.
+ * network call that can take seconds or never answer, so no transaction stays open across it.
+ * Before the call, what must exist whatever the provider does is committed: first the pending
+ * payment holding its shipment, with its audit (one transaction); then billing's document with its
+ * number under the payment's key, in one statement of its own, so the branch's series counter,
+ * which every cashier's receipt takes, is locked only while PostgreSQL runs that statement (issue
+ * 37: held across the payment's commit, it queued eight cashiers behind each round trip to a busy
+ * event loop). A retry or the sweep finds that document under the key and never takes a second
+ * number; a request that dies between the two leaves a pending payment with no receipt, which a
+ * retry issues under the same key and the sweep voids once its lease is over (nothing was issued).
+ * After the answer, one transaction commits what follows from it: billing's status, event and
+ * audit, and the payment paid with its document, its cash movement and its audit (or, when the
+ * provider did not take it, the payment kept pending with the document and the error). The reads
+ * that may wait on the network too (a factura's address from the RUC lookup) come before all of it.
  */
 export async function createManualPayment(
   ctx: ServiceContext,
@@ -117,8 +121,8 @@ export async function createManualPayment(
       ? outcomeOf(prepared.refused)
       : { ok: false, receipt: null, documentId: null, error: prepared.error };
 
-  // The first transaction: the pending payment, its audit, and its receipt numbered (or its refusal kept).
-  let created: { id: number; opened: boolean; doc: DocumentRecord | null };
+  // The first transaction: the pending payment and its audit (or its receipt's refusal kept on it).
+  let created: { id: number; opened: boolean };
   try {
     created = await ctx.db.transaction(async (tx) => {
       let session: { id: number; opened: boolean };
@@ -164,8 +168,7 @@ export async function createManualPayment(
       );
       // A refused receipt stays on the still pending payment: the cashier corrects and retries, or voids it.
       if (refused) await repo.recordReceipt(tx, paymentId, null, refused.error, now);
-      const doc = prepared.ok ? await prepared.numberIn(tx, receiptKey(paymentId)) : null;
-      return { id: paymentId, opened: session.opened, doc };
+      return { id: paymentId, opened: session.opened };
     });
   } catch (err) {
     const pg = pgError(err);
@@ -175,11 +178,32 @@ export async function createManualPayment(
     }
     throw err;
   }
-  const answer = created.doc ? await sendAndConfirm(ctx, user, issuer, created.id, created.doc) : await pending(ctx, created.id, refused!);
+  const answer = prepared.ok ? await numberAndSend(ctx, user, issuer, created.id, prepared) : await pending(ctx, created.id, refused!);
   return { statusCode: answer.statusCode, result: { ...answer.result, cashSessionOpened: created.opened } };
 }
 
 type ClickAnswer = { statusCode: 201 | 202; result: ManualPaymentResult };
+
+/** The committed payment's receipt numbered under its key (see createManualPayment), then sent and the payment confirmed. */
+async function numberAndSend(
+  ctx: ServiceContext,
+  user: SessionUser,
+  issuer: SessionUser,
+  id: number,
+  prepared: Extract<PreparedReceipt, { ok: true }>,
+): Promise<ClickAnswer> {
+  let doc: DocumentRecord;
+  try {
+    doc = await prepared.number(receiptKey(id));
+  } catch (err) {
+    // No number was taken (the statement rolled back whole): the payment stays pending with the error, for a retry or a void.
+    const error = err instanceof AppError ? err.message : PAYMENT_MESSAGES.createFailed;
+    if (!(err instanceof AppError)) ctx.log.error({ err }, 'payment receipt failed');
+    await repo.recordReceipt(ctx.db, id, null, error, ctx.now());
+    return pending(ctx, id, { ok: false, receipt: null, documentId: null, error });
+  }
+  return sendAndConfirm(ctx, user, issuer, id, doc);
+}
 
 async function pending(ctx: ServiceContext, id: number, outcome: ReceiptOutcome, warning: string | null = null): Promise<ClickAnswer> {
   const after = (await repo.paymentById(ctx.db, id))!;
@@ -198,8 +222,8 @@ async function sendAndConfirm(ctx: ServiceContext, user: SessionUser, issuer: Se
     const sent = await emitToProvider(ctx, doc);
     done = await ctx.db.transaction(async (tx) => {
       // The payment's cash session is locked before billing's rows (the document and its counters):
-      // the first transaction of another payment holds its session and then numbers its document,
-      // so taking them here in the other order deadlocks two payments of one session.
+      // every transaction of the module takes its session first (lifecycle's confirmIn), so two of
+      // them never wait on each other's rows in opposite orders.
       const locked = await repo.findPaymentLockingSession(tx, id);
       const outcome = outcomeOf(await recordEmission(ctx, tx, issuer, doc, sent));
       seen.outcome = outcome;
