@@ -170,7 +170,7 @@ lines.push(`## -- writes (PostgreSQL, ${thousands(smallRows)} shipments before, 
 lines.push('');
 lines.push(
   'API = the request over HTTP, the clients in a worker thread of the bench: `POST /api/shipments` (two lines), `POST /api/payments` with ' +
-    'its receipt (a boleta, sandbox provider), `POST /api/billing/create-emit` (facturas on one series). Raw SQL floor = the very ' +
+    'its receipt (a boleta, sandbox provider; eight cashiers of one branch, each shipment a different walk-in customer), `POST /api/billing/create-emit` (facturas on one series). Raw SQL floor = the very ' +
     'statements the API sent for one such write, recorded from the driver, replayed prepared (named) in the same round trips, straight ' +
     "to the database by as many clients. CPU ms = the server thread's CPU time per write (Linux per-thread counters), which holds when " +
     "other work shares the machine; PG CPU ms = the CPU time of the database's backends per write (/proc), PostgreSQL's share of the " +
