@@ -25,6 +25,7 @@ const sources = [
   path.join(root, 'apps/web/src'),
   path.join(root, 'apps/web/index.html'),
   path.join(root, 'apps/web/seguimiento.html'),
+  path.join(root, 'apps/web/login.html'),
   path.join(root, 'apps/web/vite.config.ts'),
   path.join(root, 'packages/domain/src'),
 ];

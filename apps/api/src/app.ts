@@ -14,7 +14,7 @@ import { SessionCache } from './plugins/session-cache.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { answerClientError, answerRouterError, registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
-import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerSecurityHeaders, sendPageWithInlineScripts } from './plugins/security-headers.ts';
 import { serializerCompiler } from './plugins/serializer.ts';
 import { loadSecretCodeKey, secretCodes } from './lib/secret-codes.ts';
 import { loadSigningSecret } from './lib/signing-secret.ts';
@@ -190,7 +190,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       if (request.url.startsWith('/assets/')) reply.header('Cache-Control', 'no-store');
       // The public tracking page is an entry of its own, without the staff app's code.
       else if (isPublicPage(request.url)) return reply.header('Cache-Control', 'no-cache').sendFile('seguimiento.html');
-      else if (isLoginPage(request.url)) return reply.header('Cache-Control', 'no-cache').sendFile('login.html');
+      else if (isLoginPage(request.url)) return sendPageWithInlineScripts(reply, webDist, 'login.html');
       else return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'Recurso no encontrado', code: 'NOT_FOUND' });

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,12 @@ const KEYS = [
   'verified',
 ];
 
+/** A stand-in for the built login page: its script inside it, beside the app's files as JSON data. */
+const SCRIPT = (title: string) => `document.title = ${JSON.stringify(title)};`;
+const loginPage = (title: string) =>
+  `<!doctype html><title>${title}</title><script type="module" crossorigin>${SCRIPT(title)}</script><script type="application/json" id="app-files">{"start":"/assets/app.js"}</script>`;
+const sha256 = (text: string) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`;
+
 /** Issue 18: the public tracking read, with no token. */
 describe.each(engines)('public tracking (%s)', (engine) => {
   let t: TestContext;
@@ -46,7 +53,7 @@ describe.each(engines)('public tracking (%s)', (engine) => {
     // A stand-in for the built web app: the staff app's page and the public page's own.
     webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'tramo-public-web-'));
     fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>staff app</title>');
-    fs.writeFileSync(path.join(webDist, 'login.html'), '<!doctype html><title>login page</title>');
+    fs.writeFileSync(path.join(webDist, 'login.html'), loginPage('login page'));
     fs.writeFileSync(path.join(webDist, 'seguimiento.html'), '<!doctype html><title>public page</title>');
     t = await startTestApp(engine, {
       serveWeb: true,
@@ -290,6 +297,21 @@ describe.each(engines)('public tracking (%s)', (engine) => {
     for (const url of ['/shipments/1', '/seguimientos']) expect((await t.call('GET', url)).body).toContain('staff app');
     // /login opened by address is its own small page (issue 37); the app's routes stay the app's.
     for (const url of ['/login', '/login?next=/pagos']) expect((await t.call('GET', url)).body).toContain('login page');
+  });
+
+  it("allows the login page's own inline script by its hash, and that script only", async () => {
+    const scriptSources = (csp: string | null) => String(csp).split(';').find((d) => d.startsWith('script-src '))?.split(' ').slice(1);
+    const login = await t.call('GET', '/login');
+    expect(scriptSources(login.headers.get('content-security-policy'))).toEqual(["'self'", "'wasm-unsafe-eval'", sha256(SCRIPT('login page'))]);
+    // Every other page keeps the policy without inline scripts.
+    expect(scriptSources((await t.call('GET', '/shipments/1')).headers.get('content-security-policy'))).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+    // A build while the server runs writes a new page: its script is the one allowed.
+    const file = path.join(webDist, 'login.html');
+    fs.writeFileSync(file, loginPage('login page, rebuilt'));
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const rebuilt = await t.call('GET', '/login');
+    expect(rebuilt.body).toContain('login page, rebuilt');
+    expect(scriptSources(rebuilt.headers.get('content-security-policy'))).toEqual(["'self'", "'wasm-unsafe-eval'", sha256(SCRIPT('login page, rebuilt'))]);
   });
 
   it("tells the web app the public origin for the labels' QR: PUBLIC_URL, else null (the app's own)", async () => {

@@ -1,8 +1,9 @@
 // The login page's service worker (issue 37), registered by it with the scope /login, so it never
 // touches the staff app. A branch that has opened Tramo once gets the login page from its own
 // cache, without waiting a round trip for the server (562 ms on Fast 3G), and the copy is refreshed
-// in the background for the next time. The page and its script and style are cached together, so
-// after an upgrade the old copy still works once (its files may be gone from the server).
+// in the background for the next time. The built page holds its own script and style (vite.config.ts);
+// a file it links under /assets/ is cached with it, so that after an upgrade the old copy still
+// works once (its files may be gone from the server).
 const sw = globalThis;
 const CACHE = 'tramo-login';
 const PAGE = '/login';

@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import helmet from '@fastify/helmet';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -35,4 +38,34 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
     }
     done(null, payload);
   });
+}
+
+/** A script element written in the page (not a file it links, not a JSON data block). */
+const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/json")[^>]*>([\s\S]*?)<\/script>/g;
+
+/** The policy's sources ('sha256-…') that allow exactly the scripts written inside this HTML. */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(INLINE_SCRIPT)].map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`);
+}
+
+/** Read once per version of the file (a build while the server runs writes a new one). */
+const pageHashes = new Map<string, { mtimeMs: number; hashes: string[] }>();
+
+/**
+ * Sends a built page whose script is inside its HTML (the login page, issue 37: one file on a slow
+ * link), with a policy that allows that script by its hash and no other inline script.
+ */
+export function sendPageWithInlineScripts(reply: FastifyReply, dir: string, file: string) {
+  const full = path.join(dir, file);
+  const { mtimeMs } = fs.statSync(full);
+  let known = pageHashes.get(full);
+  if (known?.mtimeMs !== mtimeMs) {
+    known = { mtimeMs, hashes: inlineScriptHashes(fs.readFileSync(full, 'utf8')) };
+    pageHashes.set(full, known);
+  }
+  const csp = reply.getHeader('content-security-policy');
+  if (typeof csp === 'string' && known.hashes.length) {
+    reply.header('content-security-policy', csp.replace(/(^|;)script-src ([^;]*)/, `$1script-src $2 ${known.hashes.join(' ')}`));
+  }
+  return reply.header('Cache-Control', 'no-cache').sendFile(file);
 }

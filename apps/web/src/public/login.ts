@@ -1,6 +1,6 @@
 /**
- * The login page opened by address (issue 37): its own entry and a few kilobytes, like the public
- * tracking page, so a branch on a slow link can type while the staff app downloads. Once the form
+ * The login page opened by address (issue 37): a page of its own, a few kilobytes built into its
+ * HTML (vite.config.ts), so a branch on a slow link can type while the staff app downloads. Once the form
  * is usable it loads the app and the Panel (as the build listed them in the page) and runs their
  * modules; signing in then stores the session where the app reads it and starts the app in this
  * same document, at the app's address, instead of opening a new page that would load and run it
@@ -64,6 +64,8 @@ interface AppStart {
 const appFiles = JSON.parse(document.getElementById('app-files')?.textContent ?? 'null') as AppFiles | null;
 /** The app's start module, once warmTheApp has asked for it. */
 let appStart: Promise<AppStart> | null = null;
+/** This page's styles (inline in the built page, injected in development), before the app adds its own. */
+const ownStyles = [...document.querySelectorAll('style, link[rel=stylesheet]')];
 /** The app's styles, loaded but switched off (media "not all") until the app starts. */
 const appStyles: HTMLLinkElement[] = [];
 
@@ -98,7 +100,6 @@ async function enter(session: LoginAnswer) {
   }
   const root = document.getElementById('root')!;
   const card = root.firstElementChild;
-  const ownStyles = [...document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')].filter((l) => !appStyles.includes(l));
   // This page's styles set the look of bare elements: they go when the app replaces the card, not before.
   new MutationObserver((_, observer) => {
     if (card?.isConnected) return;
