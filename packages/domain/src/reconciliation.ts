@@ -17,6 +17,7 @@ export const LEDGER_CHECKS = [
   'credit_invoice_balance',
   'credit_collection_applied',
   'shipment_billed_once',
+  'credited_shipments_released',
   'receivable_balances',
   'destination_receivable_balances',
   'credit_open_items',
@@ -74,6 +75,11 @@ export const LEDGER_CHECK_TEXTS: Record<LedgerCheck, { name: string; description
   shipment_billed_once: {
     name: 'Envío facturado una vez',
     description: 'Ningún envío figura en más de un comprobante vigente.',
+  },
+  credited_shipments_released: {
+    name: 'Envíos liberados por notas de crédito',
+    description:
+      'Ningún comprobante vigente deja de facturar sus envíos sin que sus notas de crédito aceptadas por SUNAT cubran su total: si no, se cobrarían dos veces (en él y en el que los tomó) o quedarían sin facturar.',
   },
   receivable_balances: {
     name: 'Saldos por cobrar por cliente',
@@ -164,6 +170,8 @@ export const LEDGER_VALUE_LABELS: Record<string, string> = {
   status: 'Estado',
   totalCents: 'Total',
   creditedCents: 'Notas de crédito',
+  acceptedCreditCents: 'Notas de crédito aceptadas',
+  shipmentIds: 'Envíos liberados',
   collectedCents: 'Cobrado',
   depositedCents: 'Detracción depositada',
   appliedCents: 'Aplicado',

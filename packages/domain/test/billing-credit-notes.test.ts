@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CREDIT_NOTE_MESSAGES, creditNoteAgainstProblems, type CreditNoteAgainst, type ModifiedDocument } from '../src/index.ts';
+import {
+  CREDIT_NOTE_MESSAGES,
+  creditNoteAgainstProblems,
+  creditsWhole,
+  voidGivesShipmentsBack,
+  type CreditNoteAgainst,
+  type ModifiedDocument,
+} from '../src/index.ts';
 
 /** A credit note against a factura al crédito of S/ 708.00 (detracción none), as the register tells it. */
 describe('a credit note against what its factura still owes', () => {
@@ -54,5 +61,30 @@ describe('a credit note against what its factura still owes', () => {
     expect(creditNoteAgainstProblems(adjust(48_000), collected, 10_000)).toEqual([CREDIT_NOTE_MESSAGES.adjustmentSum('480.00', '380.00', number)]);
     // Without collections, what it owes is what it always was.
     expect(creditNoteAgainstProblems(adjust(58_000), factura({ detractionCents: 2_800 }), 10_000)).toEqual([]);
+  });
+});
+
+describe("a factura's shipments follow the notes SUNAT accepted", () => {
+  it('are freed once the accepted notes credit its whole total, not a céntimo before', () => {
+    expect(creditsWhole(70_800, 70_800)).toBe(true);
+    expect(creditsWhole(70_799, 70_800)).toBe(false);
+  });
+
+  it('come back when the void of an accepted note leaves the factura owing, and only then', () => {
+    // The one note that credits it whole.
+    expect(voidGivesShipmentsBack(70_800, 70_800, 70_800)).toBe(true);
+    // Two partial notes: either one voided leaves it owing.
+    expect(voidGivesShipmentsBack(70_800, 800, 70_800)).toBe(true);
+    // Not credited whole: nothing was freed, nothing comes back.
+    expect(voidGivesShipmentsBack(70_000, 70_000, 70_800)).toBe(false);
+    // A reason-13 note of S/ 0 beside the anulación: voided, the anulación still frees them.
+    expect(voidGivesShipmentsBack(70_800, 0, 70_800)).toBe(false);
+  });
+
+  it('the refusal names the comprobante that bills them now', () => {
+    expect(CREDIT_NOTE_MESSAGES.voidShipmentsTaken('F001-00000012')).toBe(
+      'Nota de crédito: no se puede anular, los envíos que liberó ya están en el comprobante F001-00000012; emite primero una nota de crédito para ese comprobante.',
+    );
+    expect(CREDIT_NOTE_MESSAGES.voidShipmentsTaken(null)).toContain('ya están en otro comprobante;');
   });
 });

@@ -85,7 +85,8 @@ export const isForeignKeyViolation = (err: unknown) => ['23503', '23001'].includ
  * here as the service would. The Spanish words live in the domain, once.
  */
 export const TRIGGER_SQLSTATE = 'TR409';
-const TRIGGER_REFUSALS: Record<string, AppError> = {
+/** A refusal, or one built from what the trigger's message says after the rule's name. */
+const TRIGGER_REFUSALS: Record<string, AppError | ((detail: string) => AppError)> = {
   'tramo.receipt_of_live_payment': conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT'),
   'tramo.payment_of_cancelled_shipment': conflict(PAYMENT_MESSAGES.shipmentCancelled),
   'tramo.cancel_of_charged_shipment': conflict(SHIPMENT_MESSAGES.paidNotCancellable),
@@ -95,6 +96,9 @@ const TRIGGER_REFUSALS: Record<string, AppError> = {
   'tramo.allocation_over_collection': conflict(COLLECTION_MESSAGES.allocationsOverAmount),
   'tramo.allocation_over_invoice': conflict(COLLECTION_MESSAGES.invoiceChanged),
   'tramo.credit_note_over_invoice': conflict(CREDIT_NOTE_MESSAGES.invoiceChanged),
+  // Migration 0115: '<the comprobante that bills the shipments> bills shipments …'.
+  'tramo.credit_note_shipments_taken': (detail) =>
+    conflict(CREDIT_NOTE_MESSAGES.voidShipmentsTaken(/^[A-Z0-9]{4}-\d{8}\b/.exec(detail)?.[0] ?? null), undefined, 'CREDIT_NOTE_SHIPMENTS_TAKEN'),
   'tramo.collection_rewrite': conflict(COLLECTION_MESSAGES.collectionRewrite),
   'tramo.void_of_delivered_destination_payment': conflict(WHO_PAYS_MONEY_MESSAGES.voidAfterDelivery, undefined, 'DESTINATION_PAID_DELIVERED'),
 };
@@ -103,7 +107,9 @@ const TRIGGER_REFUSALS: Record<string, AppError> = {
 export function triggerRefusal(err: unknown): AppError | null {
   const pg = pgError(err);
   if (pg?.code !== TRIGGER_SQLSTATE) return null;
-  return TRIGGER_REFUSALS[pg.message.split(':')[0]!] ?? null;
+  const colon = pg.message.indexOf(':');
+  const refusal = TRIGGER_REFUSALS[colon < 0 ? pg.message : pg.message.slice(0, colon)];
+  return typeof refusal === 'function' ? refusal(pg.message.slice(colon + 1).trim()) : (refusal ?? null);
 }
 
 /** The Spanish message of a trigger's refusal (see `triggerRefusal`); null for any other error. */

@@ -55,7 +55,29 @@ export const CREDIT_NOTE_MESSAGES = {
   adjustmentNotCredit: (number: string) => `Nota de crédito 13: el documento ${number} no es una factura al crédito; no tiene cuotas que ajustar.`,
   adjustmentSum: (sum: string, owed: string, number: string) =>
     `Nota de crédito 13: la suma de las nuevas cuotas (S/ ${sum}) debe ser igual a lo que queda por pagar del documento ${number} (S/ ${owed}) (SUNAT 3265).`,
+  /** Voiding the note would make its document bill again shipments another comprobante bills now (`voidGivesShipmentsBack`). */
+  voidShipmentsTaken: (holder: string | null) =>
+    `Nota de crédito: no se puede anular, los envíos que liberó ya están en ${holder ? `el comprobante ${holder}` : 'otro comprobante'}; emite primero una nota de crédito para ese comprobante.`,
 } as const;
+
+/*
+ * What a credit note does to the shipments of the document it modifies (docs/credit-accounts.md,
+ * migration 0115): once the notes SUNAT accepted against it credit its whole total, the document no
+ * longer bills them and a new factura may take them. A note still pending frees nothing (SUNAT may
+ * reject it, and the document would owe them again), nor does one whose void is asked. Voiding an
+ * accepted note that leaves the document owing gives them back, so it waits until no other live
+ * comprobante bills them: otherwise the same freight would be owed twice.
+ */
+
+/** Whether the notes SUNAT accepted against a document (`acceptedCents`) free its shipments. */
+export function creditsWhole(acceptedCents: Cents, totalCents: Cents): boolean {
+  return acceptedCents >= totalCents;
+}
+
+/** Whether voiding an accepted note of `noteCents` (counted in `acceptedCents`) makes its document bill its shipments again. */
+export function voidGivesShipmentsBack(acceptedCents: Cents, noteCents: Cents, totalCents: Cents): boolean {
+  return creditsWhole(acceptedCents, totalCents) && !creditsWhole(acceptedCents - noteCents, totalCents);
+}
 
 /** Every rule the modified document breaks for this note, as 'Corrige:' lines (empty: the note may be issued). */
 export function creditNoteAgainstProblems(note: CreditNoteAgainst, modified: ModifiedDocument | null, creditedCents: Cents): string[] {

@@ -1,4 +1,13 @@
-import { creditNoteAgainstProblems, formatDocumentNumber, sumCents, toCents, type InvoiceDraft } from '@tramo/domain';
+import {
+  CREDIT_NOTE_MESSAGES,
+  creditNoteAgainstProblems,
+  formatDocumentNumber,
+  sumCents,
+  toCents,
+  voidGivesShipmentsBack,
+  type InvoiceDraft,
+} from '@tramo/domain';
+import { conflict } from '../../lib/errors.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import * as repo from './repository.ts';
 
@@ -58,4 +67,24 @@ async function problemsOf(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Prom
 export async function assertCreditable(db: Db | Tx, draft: InvoiceDraft, lock: boolean): Promise<void> {
   const problems = await problemsOf(db, draft, lock);
   if (problems.length > 0) throw new CreditNoteRefused(problems);
+}
+
+/**
+ * Refuses to void an accepted note whose void would make the document it credits bill again
+ * shipments another live comprobante bills now (the domain's voidGivesShipmentsBack): that
+ * comprobante is credited first. Asked in the void's transaction before the note's status changes
+ * (the note read there), with the modified document locked as the note's issue locks it and as
+ * migration 0115's trigger, which holds the same rule whatever the path, locks it.
+ */
+export async function assertNoteVoidable(tx: Tx, noteId: number): Promise<void> {
+  const note = await repo.findDocument(tx, noteId);
+  if (!note || note.type !== '07' || note.status !== 'aceptado' || !note.modifies) return;
+  const modifiedType = (note.document as { creditNote?: { modifiedType?: string } } | null)?.creditNote?.modifiedType ?? '01';
+  const [series, number] = note.modifies.split('-');
+  const modified = await repo.modifiedDocument(tx, modifiedType, series!, Number(number), true);
+  if (!modified || ['anulado', 'anulación pendiente', 'rechazado'].includes(modified.status)) return;
+  const accepted = await repo.creditedCents(tx, modifiedType, note.modifies, 'accepted');
+  if (!voidGivesShipmentsBack(accepted, toCents(note.total), toCents(modified.total))) return;
+  const holder = await repo.holderOfReleasedShipments(tx, modified.id);
+  if (holder) throw conflict(CREDIT_NOTE_MESSAGES.voidShipmentsTaken(holder), undefined, 'CREDIT_NOTE_SHIPMENTS_TAKEN');
 }

@@ -14,6 +14,7 @@ import {
 import type { Db, Tx } from '../../db/client.ts';
 import type { ServiceContext, SessionUser } from '../../types.ts';
 import { isGuideType, isInvoiceType, isVoucherType, issueResult, ref, visibleDocument, type IssueAnswer } from './documents.ts';
+import { assertNoteVoidable } from './credit-notes.ts';
 import { billingOf } from './provider.ts';
 import * as repo from './repository.ts';
 import type { DocumentRecord } from './repository.ts';
@@ -100,7 +101,8 @@ async function recordEmitted(
 /** Sends a stored document and records the answer in a transaction of its own. */
 export async function send(ctx: ServiceContext, user: SessionUser | null, doc: DocumentRecord): Promise<IssueAnswer> {
   const answer = await emitToProvider(ctx, doc);
-  // An answer that frees no shipments is written by one statement: no transaction around it.
+  // An answer that frees no shipments here is written by one statement: no transaction around it (a
+  // crediting note's acceptance frees its factura's in that statement's trigger, migration 0115).
   if (answer.error === undefined && answer.result.status !== 'rechazado') return recordEmitted(ctx, ctx.db, user, doc, answer.result);
   return ctx.db.transaction((tx) => recordEmission(ctx, tx, user, doc, answer));
 }
@@ -264,6 +266,8 @@ export async function voidDocument(
   if (await repo.isReceiptOfLivePayment(ctx.db, id)) throw conflict(BILLING_MESSAGES.receiptOfPayment, undefined, 'RECEIPT_OF_PAYMENT');
   // The conditional update is the lock: of two voids at once, one finds the document voidable.
   const requested = await ctx.db.transaction(async (tx) => {
+    // A crediting note's void gives its document's shipments back: refused while another comprobante bills them.
+    if (doc.type === '07') await assertNoteVoidable(tx, id);
     const row = await repo.updateDocument(tx, id, { status: 'anulación pendiente', voidReason: reason, updatedAt: ctx.now() }, 'voidable');
     if (!row) return null;
     await repo.addEvent(tx, id, {

@@ -425,8 +425,11 @@ export async function modifiedDocument(db: Db | Tx, type: string, series: string
   return row ?? null;
 }
 
-/** What the live credit notes against a document already credit (voided and rejected notes credit nothing). */
-export async function creditedCents(db: Db | Tx, modifiedType: string, modifies: string): Promise<number> {
+/**
+ * What the credit notes against a document credit: the live ones (voided and rejected notes credit
+ * nothing), or only those SUNAT accepted, which free its shipments (migration 0115).
+ */
+export async function creditedCents(db: Db | Tx, modifiedType: string, modifies: string, notes: 'live' | 'accepted' = 'live'): Promise<number> {
   const [row] = await db
     .select({ cents: sql<string>`coalesce(sum(round(${documents.total} * 100)), 0)::text` })
     .from(documents)
@@ -434,11 +437,17 @@ export async function creditedCents(db: Db | Tx, modifiedType: string, modifies:
       and(
         eq(documents.type, '07'),
         eq(documents.modifies, modifies),
-        sql`${documents.status} not in ('anulado', 'rechazado')`,
+        notes === 'live' ? sql`${documents.status} not in ('anulado', 'rechazado')` : eq(documents.status, 'aceptado'),
         sql`${documents.document} -> 'creditNote' ->> 'modifiedType' = ${modifiedType}`,
       ),
     );
   return Number(row?.cents ?? 0);
+}
+
+/** The first live comprobante billing a shipment this document billed and let go ('F001-00000012'), as the database tells it (0115). */
+export async function holderOfReleasedShipments(db: Db | Tx, documentId: number): Promise<string | null> {
+  const { rows } = await db.execute(sql`select tramo_released_shipments_holder(${documentId}) as holder`);
+  return (rows[0] as { holder: string | null } | undefined)?.holder ?? null;
 }
 
 /**

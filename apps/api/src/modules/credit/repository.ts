@@ -315,7 +315,7 @@ export async function invoiceDocument(tx: Tx | Db, id: number) {
 export interface StatementSources {
   shipments: { date: string; code: string; cents: number }[];
   invoices: { date: string; label: string; totalCents: number; carriedCents: number }[];
-  /** `reopenedCents`: what the factura had gathered of the account's credit shipments, when this note credited it whole (migration 0083). */
+  /** `reopenedCents`: what the factura had gathered of the account's credit shipments, when this accepted note credited it whole (migrations 0083, 0115). */
   notes: { date: string; label: string; cents: number; reopenedCents: number; modifies: string }[];
   collections: { date: string; label: string; cents: number; voidedOn: string | null }[];
   deposits: { date: string; label: string; cents: number }[];
@@ -330,10 +330,11 @@ export async function statementSources(db: Db | Tx, customerId: number, docNumbe
   const carried = (doc: 'd') =>
     sql`(select coalesce(sum(round(s.quoted_price * 100)), 0)::bigint from document_shipments ds join shipments s on s.id = ds.shipment_id
       where ds.document_id = ${sql.raw(doc)}.id and ds.role = 'comprobante' and s.payment_moment = 'credito' and ${CREDIT_CUSTOMER} = ${customerId})`;
-  // The live notes against the note's factura up to (and before) this one: the note that reaches the total reopened it.
-  const creditedUpTo = (op: '<' | '<=') =>
+  // The notes SUNAT accepted against the note's factura up to (and before) this one: the accepted
+  // note that reaches the total reopened it (a pending one frees nothing, migration 0115).
+  const acceptedUpTo = (op: '<' | '<=') =>
     sql.raw(`(select coalesce(sum(m.total), 0) from documents m where m.type = '07' and m.modifies = n.modifies
-      and m.status not in ('anulado', 'rechazado') and m.document -> 'creditNote' ->> 'modifiedType' = '01' and m.id ${op} n.id)`);
+      and m.status = 'aceptado' and m.document -> 'creditNote' ->> 'modifiedType' = '01' and m.id ${op} n.id)`);
   const [shipments, invoices, notes, collections, deposits] = await Promise.all([
     db.execute(sql`select ${lima('s.created_at')} as day, s.code, round(s.quoted_price * 100)::bigint as cents
       from shipments s where s.payment_moment = 'credito' and ${CREDIT_CUSTOMER} = ${customerId} and s.status <> 'Anulado'
@@ -344,7 +345,7 @@ export async function statementSources(db: Db | Tx, customerId: number, docNumbe
       from documents d where ${invoiceWhere} order by d.issue_date, d.id`),
     db.execute(sql`select n.issue_date::text as day, n.series || '-' || n.number as label, round(n.total * 100)::bigint as cents,
         d.series || '-' || d.number as modifies,
-        case when ${creditedUpTo('<=')} >= d.total and ${creditedUpTo('<')} < d.total then ${carried('d')} else 0 end as reopened
+        case when n.status = 'aceptado' and ${acceptedUpTo('<=')} >= d.total and ${acceptedUpTo('<')} < d.total then ${carried('d')} else 0 end as reopened
       from documents n join documents d on n.modifies = d.series || '-' || lpad(d.number::text, 8, '0')
       where n.type = '07' and n.status not in ('anulado', 'rechazado') and n.document -> 'creditNote' ->> 'modifiedType' = '01'
         and ${invoiceWhere} and n.issue_date <= ${until}::date

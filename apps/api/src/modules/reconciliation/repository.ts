@@ -285,6 +285,32 @@ export const CHECKS: Record<LedgerCheck, { table: string; query: SQL }> = {
       ) l
       join shipments s on s.id = l.shipment_id`,
   },
+  // Issue 35: a factura or boleta still owing (pending or accepted, its accepted credit notes short of
+  // its total) bills each of its shipments: one it let go is owed twice when another comprobante took
+  // it, or never billed again otherwise (migration 0115's trigger ends its links only once accepted
+  // notes credit it whole, and refuses the change that would make it owe them while another bills them).
+  credited_shipments_released: {
+    table: 'documents',
+    query: sql`
+      with released as (
+        select d.id, d.series || '-' || lpad(d.number::text, 8, '0') as code, d.type, d.status, d.total,
+          ds.shipment_id, o.document_id as holder
+        from document_shipments ds
+        join documents d on d.id = ds.document_id and d.type in ('01', '03') and d.status in ('pendiente', 'aceptado')
+        left join document_shipments o on o.shipment_id = ds.shipment_id and o.role = 'comprobante' and o.live
+        where ds.role = 'comprobante' and not ds.live
+      ), owing as (
+        select id, code, status, round(total * 100)::bigint as total_cents,
+          (select coalesce(sum(round(n.total * 100)), 0)::bigint from documents n
+            where n.type = '07' and n.modifies = r.code and n.status = 'aceptado'
+              and coalesce(n.document -> 'creditNote' ->> 'modifiedType', '01') = r.type) as accepted_cents,
+          string_agg(shipment_id::text, ', ' order by shipment_id) as shipment_ids, string_agg(distinct holder::text, ', ') as holders
+        from released r group by id, code, type, status, total
+      )
+      select id, code, jsonb_build_object('status', status, 'totalCents', total_cents, 'acceptedCreditCents', accepted_cents,
+          'shipmentIds', shipment_ids, 'documentIds', holders) as vals, count(*) over () as total
+      from owing where accepted_cents < total_cents`,
+  },
   // Issue 37: Cuentas por cobrar reads balances kept by triggers (migration 0089). Each must be what
   // the shipments and payments make it now (the view receivable_items_source, which defines what is
   // owed): a trigger dropped or bypassed, or a balance edited by hand, shows here.
