@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import inspector from 'node:inspector/promises';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -50,6 +51,8 @@ const { values } = parseArgs({
     cases: { type: 'string', default: 'shipments,payments,emissions' },
     /** Print the statements recorded for each kind of write and how many values each replay takes from its own answers. */
     'show-statements': { type: 'boolean', default: false },
+    /** A folder to write a V8 CPU profile of the server thread over each API case into (open it in DevTools, or `npx tsx bench/profile-top.ts FILE`). */
+    profile: { type: 'string' },
   },
 });
 const kinds = new Set(values.cases.split(',').map((k) => k.trim()));
@@ -293,12 +296,32 @@ if (warmup > 0) {
   const warm = await httpDrive(8, false, warmup);
   console.log(`(calentamiento: ${warm.done} envíos en ${warmup} s, sin medir)`);
 }
-/** The server thread's CPU time over one HTTP case. */
+/** The server thread's CPU time over one HTTP case (and its profile, with --profile). */
 async function measuredHttp(label: string, clients: number, run: () => Promise<Result>) {
+  const profiler = values.profile ? await startProfile() : null;
   const cpuBefore = serverThreadCpuMs();
   const { result: http, cpuMs: pgCpuMs } = await measuredDatabase(run);
   const cpuAfter = serverThreadCpuMs();
+  if (profiler) await profiler.stop(path.join(values.profile!, `${label.replace(/[^\p{L}\d]+/gu, '-')}-${clients}.cpuprofile`));
   line(label, clients, http, cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, pgCpuMs);
+}
+
+/** V8's sampling profiler on this thread (the server's), through the inspector protocol. */
+async function startProfile() {
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`(perfil de CPU: ${file})`);
+    },
+  };
 }
 
 /** A raw-floor case, with its backends' CPU. */

@@ -42,7 +42,8 @@ import type { PaymentView } from './queries/payments.ts';
  * Why the click is split where it is: the provider (SUNAT through Nubefact, or the sandbox) is a
  * network call that can take seconds or never answer, so no transaction stays open across it.
  * Before the call, what must exist whatever the provider does is committed: first the pending
- * payment holding its shipment, with its audit (one transaction); then billing's document with its
+ * payment holding its shipment, with its audit (one statement locking the cashier's open session;
+ * a transaction when it must open one); then billing's document with its
  * number under the payment's key, in one statement of its own, so the branch's series counter,
  * which every cashier's receipt takes, is locked only while PostgreSQL runs that statement (issue
  * 37: held across the payment's commit, it queued eight cashiers behind each round trip to a busy
@@ -121,55 +122,55 @@ export async function createManualPayment(
       ? outcomeOf(prepared.refused)
       : { ok: false, receipt: null, documentId: null, error: prepared.error };
 
-  // The first transaction: the pending payment and its audit (or its receipt's refusal kept on it).
+  // The first write: the pending payment and its audit (or its receipt's refusal kept on it).
+  const now = ctx.now();
+  const row = {
+    shipmentId: shipment.id,
+    status: 'pending' as const,
+    method: input.methodCode,
+    amountCents: input.amountCents,
+    discountCents: input.discountCents,
+    discountReason: input.discountReason,
+    currency: 'PEN',
+    providerTxId: input.providerTxId,
+    customerId: input.customerId,
+    customerDocType: input.customerDocType,
+    customerDocNumber: input.customerDocNumber,
+    customerName: input.customerName,
+    customerAddress,
+    branchId,
+    userId: user.id,
+    userName: displayName(user),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const after = {
+    shipmentId: shipment.id,
+    amountCents: input.amountCents,
+    discountCents: input.discountCents,
+    discountReason: input.discountReason,
+    method: input.methodCode,
+  };
   let created: { id: number; opened: boolean };
   try {
-    created = await ctx.db.transaction(async (tx) => {
-      let session: { id: number; opened: boolean };
-      if (input.cashSessionId) {
-        const s = await lockSession(tx, input.cashSessionId);
-        if (!s) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
-        if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
-        if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
-        session = { id: s.id, opened: false };
-      } else session = await sessionForPayment(ctx, tx, user);
-      const now = ctx.now();
-      const paymentId = await repo.insertPaymentAudited(
-        tx,
-        {
-          shipmentId: shipment.id,
-          status: 'pending',
-          method: input.methodCode,
-          amountCents: input.amountCents,
-          discountCents: input.discountCents,
-          discountReason: input.discountReason,
-          currency: 'PEN',
-          providerTxId: input.providerTxId,
-          customerId: input.customerId,
-          customerDocType: input.customerDocType,
-          customerDocNumber: input.customerDocNumber,
-          customerName: input.customerName,
-          customerAddress,
-          branchId,
-          userId: user.id,
-          userName: displayName(user),
-          cashSessionId: session.id,
-          createdAt: now,
-          updatedAt: now,
-        },
-        {
-          shipmentId: shipment.id,
-          amountCents: input.amountCents,
-          discountCents: input.discountCents,
-          discountReason: input.discountReason,
-          method: input.methodCode,
-          cashSessionId: session.id,
-        },
-      );
-      // A refused receipt stays on the still pending payment: the cashier corrects and retries, or voids it.
-      if (refused) await repo.recordReceipt(tx, paymentId, null, refused.error, now);
-      return { id: paymentId, opened: session.opened };
-    });
+    // The counter's usual click (its cashier's session open, the receipt ready): one statement.
+    const inOpenSession = !input.cashSessionId && !refused ? await repo.insertPaymentInOpenSession(ctx.db, row, after) : null;
+    created = inOpenSession
+      ? { id: inOpenSession.id, opened: false }
+      : await ctx.db.transaction(async (tx) => {
+          let session: { id: number; opened: boolean };
+          if (input.cashSessionId) {
+            const s = await lockSession(tx, input.cashSessionId);
+            if (!s) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
+            if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
+            if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
+            session = { id: s.id, opened: false };
+          } else session = await sessionForPayment(ctx, tx, user);
+          const paymentId = await repo.insertPaymentAudited(tx, { ...row, cashSessionId: session.id }, { ...after, cashSessionId: session.id });
+          // A refused receipt stays on the still pending payment: the cashier corrects and retries, or voids it.
+          if (refused) await repo.recordReceipt(tx, paymentId, null, refused.error, now);
+          return { id: paymentId, opened: session.opened };
+        });
   } catch (err) {
     const pg = pgError(err);
     if (pg?.code === '23505' && pg.constraint === 'payments_one_live_per_shipment_uq') {

@@ -218,6 +218,55 @@ export async function insertPaymentAudited(tx: Tx, values: NewPaymentRow, after:
   return row!.id;
 }
 
+/** The columns of a payment created into its cashier's open session, the session's id taken from the lock. */
+const inSessionColumns = createdPaymentColumns.filter((k) => k !== 'cashSessionId');
+
+/**
+ * `insertPaymentAudited` into the cashier's open cash session, that session's row locked, in ONE
+ * statement outside any transaction (issue 37): the lock, the payment and its audit commit together
+ * or not at all, as the transaction did with its begin, lock, insert and commit, four round trips
+ * to PostgreSQL and four turns of a busy event loop, on every payment. A close of the session waits
+ * for it as it waited for that transaction. No row when the cashier has no open session: the
+ * caller opens one in a transaction.
+ */
+const insertInOpenSessionStatement = preparedSelect<{ id: number; cashSessionId: number }>('insert_payment_in_open_session', (db) => {
+  const p = (k: (typeof createdPaymentColumns)[number]) => sql`${sql.placeholder(k)}::${sql.raw(payments[k].getSQLType())}`;
+  const session = db.$with('session', { sessionId: sql<number>`session_id`.as('session_id') }).as(
+    sql`select ${cashSessions.id} as session_id from ${cashSessions}
+        where ${cashSessions.userId} = ${p('userId')} and ${cashSessions.closedAt} is null for update`,
+  );
+  const created = db
+    .$with('created', {
+      id: sql<number>`id`.as('id'),
+      userId: sql<number>`user_id`.as('user_id'),
+      cashSessionId: sql<number>`cash_session_id`.as('cash_session_id'),
+    })
+    .as(
+      sql`insert into ${payments} (${sql.join(
+        inSessionColumns.map((k) => sql.identifier(payments[k].name)),
+        sql`, `,
+      )}, ${sql.identifier(payments.cashSessionId.name)})
+          select ${sql.join(inSessionColumns.map(p), sql`, `)}, session_id from session
+          returning ${payments.id} as id, ${payments.userId} as user_id, ${payments.cashSessionId} as cash_session_id`,
+    );
+  const audited = db.$with('audited', { auditId: sql<number>`audit_id`.as('audit_id') }).as(
+    sql`insert into ${auditLog} (user_id, entity, entity_id, action, after)
+        select user_id, 'payment', id::text, 'create', ${sql.placeholder('after')}::jsonb || jsonb_build_object('cashSessionId', cash_session_id)
+          from created returning id as audit_id`,
+  );
+  return db.with(session, created, audited).select({ id: created.id, cashSessionId: created.cashSessionId }).from(created);
+});
+
+export async function insertPaymentInOpenSession(
+  db: Db,
+  values: Omit<NewPaymentRow, 'cashSessionId'>,
+  after: Record<string, unknown>,
+): Promise<{ id: number; cashSessionId: number } | null> {
+  const given = Object.fromEntries(inSessionColumns.map((k) => [k, values[k] ?? null]));
+  const [row] = await insertInOpenSessionStatement(db, { ...given, after: JSON.stringify(after) });
+  return row ?? null;
+}
+
 /** The next receipt attempt of a payment (a new document under a new key). */
 export async function setReceiptAttempts(db: Db | Tx, id: number, attempts: number, now: Date): Promise<void> {
   await db.update(payments).set({ receiptAttempts: attempts, updatedAt: now }).where(eq(payments.id, id));
