@@ -300,7 +300,12 @@ describe.each(engines)('public tracking (%s)', (engine) => {
   });
 
   it("allows the login page's own inline script by its hash, and that script only", async () => {
-    const scriptSources = (csp: string | null) => String(csp).split(';').find((d) => d.startsWith('script-src '))?.split(' ').slice(1);
+    const scriptSources = (csp: string | null) =>
+      String(csp)
+        .split(';')
+        .find((d) => d.startsWith('script-src '))
+        ?.split(' ')
+        .slice(1);
     const login = await t.call('GET', '/login');
     expect(scriptSources(login.headers.get('content-security-policy'))).toEqual(["'self'", "'wasm-unsafe-eval'", sha256(SCRIPT('login page'))]);
     // Every other page keeps the policy without inline scripts.
@@ -311,7 +316,11 @@ describe.each(engines)('public tracking (%s)', (engine) => {
     fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
     const rebuilt = await t.call('GET', '/login');
     expect(rebuilt.body).toContain('login page, rebuilt');
-    expect(scriptSources(rebuilt.headers.get('content-security-policy'))).toEqual(["'self'", "'wasm-unsafe-eval'", sha256(SCRIPT('login page, rebuilt'))]);
+    expect(scriptSources(rebuilt.headers.get('content-security-policy'))).toEqual([
+      "'self'",
+      "'wasm-unsafe-eval'",
+      sha256(SCRIPT('login page, rebuilt')),
+    ]);
   });
 
   it("tells the web app the public origin for the labels' QR: PUBLIC_URL, else null (the app's own)", async () => {

@@ -52,7 +52,9 @@ export async function seedDemoCredit(
   );
   if (!periodic || idOf.size < fixed.length) return;
   const now = Date.now();
-  const today = limaDay(new Date(now));
+  // The day of the first moment set here, not of now: in the first hours of a Lima day the moments
+  // below fall on the day before, and a collection received "today" was then a future date (422).
+  const today = limaDay(new Date(now - 3 * HOUR));
   setClock(new Date(now - 3 * HOUR));
 
   const periodicId = periodic.id;
