@@ -157,20 +157,7 @@ export async function createManualPayment(
     const inOpenSession = !input.cashSessionId && !refused ? await repo.insertPaymentInOpenSession(ctx.db, row, after) : null;
     created = inOpenSession
       ? { id: inOpenSession.id, opened: false }
-      : await ctx.db.transaction(async (tx) => {
-          let session: { id: number; opened: boolean };
-          if (input.cashSessionId) {
-            const s = await lockSession(tx, input.cashSessionId);
-            if (!s) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
-            if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
-            if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
-            session = { id: s.id, opened: false };
-          } else session = await sessionForPayment(ctx, tx, user);
-          const paymentId = await repo.insertPaymentAudited(tx, { ...row, cashSessionId: session.id }, { ...after, cashSessionId: session.id });
-          // A refused receipt stays on the still pending payment: the cashier corrects and retries, or voids it.
-          if (refused) await repo.recordReceipt(tx, paymentId, null, refused.error, now);
-          return { id: paymentId, opened: session.opened };
-        });
+      : await createInTransaction(ctx, user, input.cashSessionId, row, after, refused);
   } catch (err) {
     const pg = pgError(err);
     if (pg?.code === '23505' && pg.constraint === 'payments_one_live_per_shipment_uq') {
@@ -181,6 +168,35 @@ export async function createManualPayment(
   }
   const answer = prepared.ok ? await numberAndSend(ctx, user, issuer, created.id, prepared) : await pending(ctx, created.id, refused!);
   return { statusCode: answer.statusCode, result: { ...answer.result, cashSessionOpened: created.opened } };
+}
+
+/**
+ * The pending payment in a transaction: into the session the request names (checked to be the
+ * cashier's and open), else the cashier's open one, opened here when there is none; a refused
+ * receipt is kept on it in the same transaction.
+ */
+async function createInTransaction(
+  ctx: ServiceContext,
+  user: SessionUser,
+  cashSessionId: number | null | undefined,
+  row: Omit<repo.NewPaymentRow, 'cashSessionId'> & { createdAt: Date },
+  after: Record<string, unknown>,
+  refused: ReceiptOutcome | null,
+): Promise<{ id: number; opened: boolean }> {
+  return ctx.db.transaction(async (tx) => {
+    let session: { id: number; opened: boolean };
+    if (cashSessionId) {
+      const s = await lockSession(tx, cashSessionId);
+      if (!s) throw notFound(PAYMENT_MESSAGES.sessionNotFound);
+      if (s.userId !== user.id) throw forbidden(PAYMENT_MESSAGES.sessionNotYours);
+      if (s.closedAt) throw conflict(PAYMENT_MESSAGES.sessionClosed, undefined, 'CASH_SESSION_CLOSED');
+      session = { id: s.id, opened: false };
+    } else session = await sessionForPayment(ctx, tx, user);
+    const paymentId = await repo.insertPaymentAudited(tx, { ...row, cashSessionId: session.id }, { ...after, cashSessionId: session.id });
+    // A refused receipt stays on the still pending payment: the cashier corrects and retries, or voids it.
+    if (refused) await repo.recordReceipt(tx, paymentId, null, refused.error, row.createdAt);
+    return { id: paymentId, opened: session.opened };
+  });
 }
 
 type ClickAnswer = { statusCode: 201 | 202; result: ManualPaymentResult };
