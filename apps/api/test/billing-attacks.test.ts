@@ -144,6 +144,32 @@ describe.each(engines)('billing attacks (%s)', (engine) => {
     expect(res.json()).toMatchObject({ error: BILLING_MESSAGES.receiptOfPayment, code: 'RECEIPT_OF_PAYMENT' });
     expect(await documentStatus(payment.documentId)).toBe('aceptado');
   });
+
+  it('a receipt, its payment and their audit are never deleted, in SQL either: DELETE and TRUNCATE are refused (migration 0117)', async () => {
+    const payment = await paidShipment();
+    const refusedAsKept = (err: unknown) => {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause ?? (err as { code?: string; message?: string });
+      return cause.code === 'TR409' && (cause.message ?? '').startsWith('tramo.kept_row_deleted:');
+    };
+    const attempts = [
+      sql`delete from documents where id = ${payment.documentId}`,
+      sql`delete from payments where id = ${payment.id}`,
+      sql`delete from audit_log where entity = 'payment' and entity_id = ${String(payment.id)}`,
+      sql`truncate documents cascade`,
+      sql`truncate payments cascade`,
+      sql`truncate audit_log`,
+    ];
+    const kept = sql`select (select count(*) from documents where id = ${payment.documentId}) + (select count(*) from payments where id = ${payment.id})
+      + (select count(*) from audit_log where entity = 'payment' and entity_id = ${String(payment.id)}) as n`;
+    const before = await count(kept);
+    expect(before).toBeGreaterThanOrEqual(4); // the receipt, the payment, its creation and its confirmation
+    for (const attempt of attempts) await expect(t.database.db.execute(attempt)).rejects.toSatisfy(refusedAsKept);
+    // A delete that matches nothing is no error (the guard is per row), and nothing was removed.
+    await t.database.db.execute(sql`delete from documents where id = -1`);
+    expect(await count(kept)).toBe(before);
+    expect(await paymentStatus(payment.id)).toBe('paid');
+    expect(await documentStatus(payment.documentId)).toBe('aceptado');
+  });
 });
 
 /** A boleta SUNAT has not accepted yet (not in a daily summary) is voided the same day through the summary (estado 3). */
