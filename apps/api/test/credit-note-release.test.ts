@@ -133,7 +133,9 @@ describe.each(engines)('a credit note frees what it credits once SUNAT accepts i
     const early = await emit(facturaBody('F502', ids));
     expect(early.statusCode, early.body).toBe(409);
     const [first] = (await exec(sql`select code from shipments where id = ${ids[0]!}`)).rows as { code: string }[];
-    expect(early.json().error).toBe(BILLING_MESSAGES.shipmentBilled(first!.code, f.number));
+    // The refusal says why: the note that frees them waits for SUNAT.
+    const [pending] = (await exec(sql`select series, number from documents where id = ${note}`)).rows as { series: string; number: number }[];
+    expect(early.json().error).toBe(BILLING_MESSAGES.shipmentBilledNotePending(first!.code, f.number, fullNumber(pending!.series, pending!.number)));
     expect(await scalar(sql`select count(*) as n from documents where series = 'F502'`)).toBe(0);
 
     // SUNAT accepts it (the consult finds it missing and sends it again): now the shipments are free.
@@ -156,6 +158,11 @@ describe.each(engines)('a credit note frees what it credits once SUNAT accepts i
     expect(await holders(ids)).toEqual([f.id, f.id]);
     expect(await audits('credit-note-reopen', f.id)).toBe(0);
     expect(await audits('credit-note-relink', f.id)).toBe(0);
+    // Rejected, the note no longer waits for anything: the refusal is the plain one again.
+    const retry = await emit(facturaBody('F504', ids));
+    expect(retry.statusCode).toBe(409);
+    const [first] = (await exec(sql`select code from shipments where id = ${ids[0]!}`)).rows as { code: string }[];
+    expect(retry.json().error).toBe(BILLING_MESSAGES.shipmentBilled(first!.code, f.number));
     // No second factura holds them: the factura owes its total, and only it.
     expect(await scalar(sql`select count(*) as n from documents where series = 'F504'`)).toBe(0);
     expect(

@@ -248,6 +248,9 @@ export const BILLING_MESSAGES = {
   shipmentForbidden: (code: string) => `No tienes acceso al envío ${code}.`,
   shipmentCancelled: (code: string) => `El envío ${code} está anulado.`,
   shipmentBilled: (code: string, document: string) => `El envío ${code} ya está en el comprobante ${document}.`,
+  /** The comprobante that holds it has a credit note SUNAT has not accepted yet (a boleta's waits for the daily summary). */
+  shipmentBilledNotePending: (code: string, document: string, note: string) =>
+    `El envío ${code} ya está en el comprobante ${document}. Su nota de crédito ${note} espera la aceptación de SUNAT: el envío queda libre cuando SUNAT la acepte.`,
   corrige: (problems: readonly string[]) => `Corrige: ${problems.join(' ')}`,
   /** The register's note where a customer search is too broad for totals (documentPageSchema). */
   totalsTooBroad: `Más de ${NUMBERED_PAGE_ROWS} comprobantes coinciden con el cliente: precisa el nombre o el documento para ver los totales.`,

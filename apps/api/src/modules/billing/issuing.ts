@@ -64,7 +64,14 @@ async function checkShipments(ctx: ServiceContext, user: SessionUser, ids: numbe
     if (!inScope(scope, s.originBranchId, s.destinationBranchId)) throw forbidden(BILLING_MESSAGES.shipmentForbidden(s.code));
     if (s.status === 'Anulado') throw unprocessable(BILLING_MESSAGES.shipmentCancelled(s.code));
     const live = await repo.liveDocumentOfShipment(ctx.db, id);
-    if (live) throw conflict(BILLING_MESSAGES.shipmentBilled(s.code, fullNumber(live)));
+    if (!live) continue;
+    // A note that credits it is not accepted yet: the shipment is freed once SUNAT accepts it (migration 0115), which the cashier is told.
+    const note = await repo.pendingCreditNoteAgainst(ctx.db, live);
+    throw conflict(
+      note
+        ? BILLING_MESSAGES.shipmentBilledNotePending(s.code, fullNumber(live), fullNumber(note))
+        : BILLING_MESSAGES.shipmentBilled(s.code, fullNumber(live)),
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
-import type { Scope } from '@tramo/domain';
+import { formatDocumentNumber, type Scope } from '@tramo/domain';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   auditLog,
@@ -380,12 +380,33 @@ export async function liveDocumentOfShipment(
   db: Db,
   shipmentId: number,
   role: ShipmentRole = 'comprobante',
-): Promise<{ series: string; number: number } | null> {
+): Promise<{ type: string; series: string; number: number } | null> {
   const [row] = await db
-    .select({ series: documents.series, number: documents.number })
+    .select({ type: documents.type, series: documents.series, number: documents.number })
     .from(documentShipments)
     .innerJoin(documents, eq(documents.id, documentShipments.documentId))
     .where(and(eq(documentShipments.shipmentId, shipmentId), eq(documentShipments.live, true), eq(documentShipments.role, role)));
+  return row ?? null;
+}
+
+/** A credit note against this comprobante that SUNAT has not answered yet ('pendiente'), the oldest; null when none. */
+export async function pendingCreditNoteAgainst(
+  db: Db,
+  modified: { type: string; series: string; number: number },
+): Promise<{ series: string; number: number } | null> {
+  const [row] = await db
+    .select({ series: documents.series, number: documents.number })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.type, '07'),
+        eq(documents.modifies, formatDocumentNumber(modified.series, modified.number)),
+        eq(documents.status, 'pendiente'),
+        sql`coalesce(${documents.document} -> 'creditNote' ->> 'modifiedType', '01') = ${modified.type}`,
+      ),
+    )
+    .orderBy(documents.id)
+    .limit(1);
   return row ?? null;
 }
 
