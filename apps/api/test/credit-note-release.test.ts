@@ -280,4 +280,32 @@ describe.each(engines)('a credit note frees what it credits once SUNAT accepts i
     await exec(sql`update documents set status = 'anulado' where id = ${note}`);
     expect(await holders(ids)).toEqual([f.id, f.id]);
   });
+
+  it('a factura whose void SUNAT refuses comes back settled by the notes accepted meanwhile: credited whole, it lets its shipments go (migration 0118)', async () => {
+    const ids = await shipments(2);
+    const f = await bill('F509', ids);
+    const note = await pendingNote(f);
+    // Its void is asked (in SQL: the sandbox answers a factura's void at once) while the note waits for SUNAT.
+    await exec(sql`update documents set status = 'anulación pendiente' where id = ${f.id}`);
+    expect((await lookup(note)).status).toBe('aceptado');
+    // A pending void frees nothing of its own, and the note left the document alone meanwhile.
+    expect(await holders(ids)).toEqual([f.id, f.id]);
+    // SUNAT refuses the void: the factura is back, credited whole, and its shipments are free for a new comprobante.
+    await exec(sql`update documents set status = 'aceptado' where id = ${f.id}`);
+    expect(await holders(ids)).toEqual([0, 0]);
+    expect(await audits('credit-note-reopen', f.id)).toBe(1);
+    const again = await bill('F510', ids);
+    expect(await holders(ids)).toEqual([again.id, again.id]);
+    // (The test before this one left a gap in FFF1 on purpose: only the credit checks are read here.)
+    const credit = (await ledger()).checks.filter((c) => ['credited_shipments_released', 'shipment_billed_once'].includes(c.check));
+    expect(credit.map((c) => c.count)).toEqual([0, 0]);
+
+    // A factura not credited whole comes back with its shipments, as it was.
+    const other = await shipments(1);
+    const g = await bill('F511', other);
+    await exec(sql`update documents set status = 'anulación pendiente' where id = ${g.id}`);
+    await exec(sql`update documents set status = 'aceptado' where id = ${g.id}`);
+    expect(await holders(other)).toEqual([g.id]);
+    expect(await audits('credit-note-reopen', g.id)).toBe(0);
+  });
 });
