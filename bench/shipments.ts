@@ -24,6 +24,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
+import { SESSION_OPTIONS } from '../apps/api/src/db/client.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { bulkInsertCompany, bulkInsertShipments } from '../apps/api/src/seed/shipments-bulk.ts';
 import { benchDatabase, loginToken, percentile, settle, type BenchDatabase } from './_db.ts';
@@ -103,7 +104,8 @@ async function openCompany(spec: (typeof specs)[number]): Promise<Company> {
   const admin = await loginToken(base, 'ADMIN', 'admin123');
   const agent = await loginToken(base, 'AGENTE1', 'agente123');
 
-  const replay = bench.url ? new pg.Client({ connectionString: bench.url }) : null;
+  // The replay's session is set as the app's connections are (SESSION_OPTIONS): the same statements under the same settings.
+  const replay = bench.url ? new pg.Client({ connectionString: bench.url, options: SESSION_OPTIONS }) : null;
   await replay?.connect();
 
   const sample = (await database.db.execute(sql`select code, recipient_doc from shipments order by id desc offset ${Math.floor(rows / 2)} limit 1`))

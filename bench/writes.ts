@@ -26,6 +26,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
+import { SESSION_OPTIONS } from '../apps/api/src/db/client.ts';
 import { databaseSandboxStore, loadBillingConfig, sandboxBillingProvider } from '../apps/api/src/providers/billing/index.ts';
 import { seedBase } from '../apps/api/src/seed/base.ts';
 import { seedPricing } from '../apps/api/src/seed/pricing.ts';
@@ -137,7 +138,10 @@ async function httpDrive(clients: number, oneRoute: boolean, forSeconds = second
   return result;
 }
 
-const pool = bench.url && !values['no-raw'] ? new pg.Pool({ connectionString: bench.url, max: Number(process.env.PG_POOL_MAX ?? 10) }) : null;
+const pool =
+  bench.url && !values['no-raw']
+    ? new pg.Pool({ connectionString: bench.url, max: Number(process.env.PG_POOL_MAX ?? 10), options: SESSION_OPTIONS })
+    : null;
 /** One POST through the app (not timed: what its statements are recorded from). */
 const post = async (url: string, body: unknown, as = token) => {
   const res = await fetch(base + url, {

@@ -121,6 +121,15 @@ describe.runIf(replicaUrl && primaryUrl)('reports on a streaming replica (postgr
     expect(await inRecovery(t.app.readDb)).toBe(true);
     expect(await inRecovery(t.app.db)).toBe(false);
   });
+
+  it('every connection, to the primary and to the replica, runs without parallel workers (SESSION_OPTIONS)', async () => {
+    const workers = async (db: typeof t.app.db) =>
+      (await db.execute<{ n: string }>(sql`select current_setting('max_parallel_workers_per_gather') as n`)).rows[0]!.n;
+    // The server's own default is 2: the app's sessions say otherwise.
+    const server = await primary.query<{ n: string }>(`select current_setting('max_parallel_workers_per_gather') as n`);
+    expect(server.rows[0]!.n).not.toBe('0');
+    expect(await Promise.all([workers(t.app.db), workers(t.app.readDb)])).toEqual(['0', '0']);
+  });
 });
 
 describe('reports without a replica', () => {

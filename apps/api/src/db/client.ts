@@ -102,8 +102,18 @@ async function migrateAlone(pool: pg.Pool) {
   }
 }
 
+/**
+ * The session settings of every connection the app (and a benchmark's replay of its statements)
+ * opens. No parallel query: a worker's start-up costs about 5 ms, more when the cores are busy with
+ * other requests, which is all of a page's read. A Gather over a search that probes a year of names
+ * read the 11 rows of its page in 1 ms per worker and answered in 8 ms (22-25 ms with the server
+ * busy beside it); without workers, 2-4 ms. On a million shipments no read of the benchmark got
+ * slower without them, the month's Registro de Ventas included (issue 37). Options in the URL win.
+ */
+export const SESSION_OPTIONS = '-c max_parallel_workers_per_gather=0';
+
 function openPool(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10), options: SESSION_OPTIONS });
   // An idle connection the server drops (a PostgreSQL restart, a failover, an admin's terminate)
   // is reported here; unheard, it would crash the process. The pool opens a new one on next use.
   pool.on('error', (err) => console.warn(`Conexión a PostgreSQL perdida: ${err.message}`));
