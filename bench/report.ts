@@ -155,13 +155,10 @@ const readsTable = (title: string, large: Reads) => {
     );
   }
   // What the issue's bar asks of every read (≤ 1.3× from the small size to the large one), listed so it is read first.
-  const over = large.results
-    .map((r) => ({ r, s: small.results.find((x) => x.name === r.name) }))
-    .filter(({ r, s }) => s && r.apiP50 / s.apiP50 > 1.3)
-    .map(({ r, s }) => `${r.name} ${(r.apiP50 / s!.apiP50).toFixed(2)}×`);
+  const pairs = large.results.map((r) => ({ r, s: small.results.find((x) => x.name === r.name) }));
+  const over = pairs.filter(({ r, s }) => s && r.apiP50 / s.apiP50 > 1.3).map(({ r, s }) => `${r.name} ${(r.apiP50 / s!.apiP50).toFixed(2)}×`);
   // And of the server around its SQL: over 10 ms (at either size), the API within 1.5× of its statements.
-  const heavy = large.results
-    .map((r) => ({ r, s: small.results.find((x) => x.name === r.name) }))
+  const heavy = pairs
     .flatMap(({ r, s }) =>
       [
         { at: 'large', c: r },

@@ -54,8 +54,9 @@ export async function seedDemoCredit(
   const now = Date.now();
   // The day of the first moment set here, not of now: in the first hours of a Lima day the moments
   // below fall on the day before, and a collection received "today" was then a future date (422).
-  const today = limaDay(new Date(now - 3 * HOUR));
-  setClock(new Date(now - 3 * HOUR));
+  const start = new Date(now - 3 * HOUR);
+  const today = limaDay(start);
+  setClock(start);
 
   const periodicId = periodic.id;
   // Its shipments become credit shipments (as if registered on credit).

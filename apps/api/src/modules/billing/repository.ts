@@ -397,14 +397,7 @@ export async function pendingCreditNoteAgainst(
   const [row] = await db
     .select({ series: documents.series, number: documents.number })
     .from(documents)
-    .where(
-      and(
-        eq(documents.type, '07'),
-        eq(documents.modifies, formatDocumentNumber(modified.series, modified.number)),
-        eq(documents.status, 'pendiente'),
-        sql`coalesce(${documents.document} -> 'creditNote' ->> 'modifiedType', '01') = ${modified.type}`,
-      ),
-    )
+    .where(and(notesAgainst(modified.type, formatDocumentNumber(modified.series, modified.number)), eq(documents.status, 'pendiente')))
     .orderBy(documents.id)
     .limit(1);
   return row ?? null;
@@ -446,6 +439,10 @@ export async function modifiedDocument(db: Db | Tx, type: string, series: string
   return row ?? null;
 }
 
+/** The credit notes against the document of `modifiedType` numbered `modifies` ('F001-00000012'), whatever their status. */
+const notesAgainst = (modifiedType: string, modifies: string) =>
+  and(eq(documents.type, '07'), eq(documents.modifies, modifies), sql`${documents.document} -> 'creditNote' ->> 'modifiedType' = ${modifiedType}`);
+
 /**
  * What the credit notes against a document credit: the live ones (voided and rejected notes credit
  * nothing), or only those SUNAT accepted, which free its shipments (migration 0115).
@@ -456,10 +453,8 @@ export async function creditedCents(db: Db | Tx, modifiedType: string, modifies:
     .from(documents)
     .where(
       and(
-        eq(documents.type, '07'),
-        eq(documents.modifies, modifies),
+        notesAgainst(modifiedType, modifies),
         notes === 'live' ? sql`${documents.status} not in ('anulado', 'rechazado')` : eq(documents.status, 'aceptado'),
-        sql`${documents.document} -> 'creditNote' ->> 'modifiedType' = ${modifiedType}`,
       ),
     );
   return Number(row?.cents ?? 0);
